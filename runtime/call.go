@@ -1,0 +1,117 @@
+package runtime
+
+import "time"
+
+// Call is the tool context: who is calling, in which conversation and turn,
+// and where progress, events and usage go. A host makes one per turn (or per
+// request); Dispatch copies it for each tool call and fills in ToolCallID and
+// ToolName, so executors may read those.
+type Call struct {
+	UserID         string
+	ConversationID string
+	TurnIndex      int
+	ModelTier      string
+
+	// Registry is the registry dispatching the call (set by Dispatch).
+	Registry *Registry
+
+	// Events receives the pipeline's start, progress, child and finish
+	// events. Optional; it must be safe for concurrent use when calls run
+	// in parallel.
+	Events func(Event)
+	// Usage receives usage reports (for example a sub-agent's tokens).
+	// Optional; same concurrency rule as Events.
+	Usage func(Usage)
+
+	// Values holds the host's own values, for its executors and policies.
+	Values map[string]any
+
+	// ToolCallID and ToolName identify the tool call being run (set by Dispatch).
+	ToolCallID string
+	ToolName   string
+}
+
+// Value returns c.Values[key], or nil.
+func (c *Call) Value(key string) any {
+	if c == nil {
+		return nil
+	}
+	return c.Values[key]
+}
+
+// Progress emits a progress event with a message for the running tool call.
+func (c *Call) Progress(message string) {
+	c.Emit(Event{Type: EventProgress, Message: message})
+}
+
+// Emit sends e to the Events sink, filling in the call's id and tool name.
+func (c *Call) Emit(e Event) {
+	if c == nil || c.Events == nil {
+		return
+	}
+	if e.CallID == "" {
+		e.CallID = c.ToolCallID
+	}
+	if e.Tool == "" {
+		e.Tool = c.ToolName
+	}
+	c.Events(e)
+}
+
+// ReportUsage sends u to the Usage sink.
+func (c *Call) ReportUsage(u Usage) {
+	if c != nil && c.Usage != nil {
+		c.Usage(u)
+	}
+}
+
+// EventType is the type of a pipeline event.
+type EventType string
+
+const (
+	EventStart    EventType = "start"
+	EventProgress EventType = "progress"
+	EventChild    EventType = "child" // a nested agent's own event, in Child
+	EventFinish   EventType = "finish"
+)
+
+// Status is how a call ended.
+type Status string
+
+const (
+	StatusOK     Status = "ok"
+	StatusError  Status = "error"  // a tool-error result was returned to the model
+	StatusPaused Status = "paused" // waiting for human approval
+	StatusFatal  Status = "fatal"  // a Go error was returned to the host
+)
+
+// Event is one event of a tool call's life.
+type Event struct {
+	Type   EventType
+	CallID string
+	Tool   string
+	// Label is the status label (start and finish).
+	Label string
+	// Message is a progress message.
+	Message string
+	// Data is an optional typed progress payload.
+	Data any
+	// Child is a nested agent's event (EventChild).
+	Child *Event
+	// Status and Duration are set on finish.
+	Status   Status
+	Duration time.Duration
+}
+
+// Usage is what a model call consumed.
+type Usage struct {
+	InputTokens  int64
+	OutputTokens int64
+	// Cost in the host's currency unit, when known.
+	Cost float64
+}
+
+// Add returns u + v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens, Cost: u.Cost + v.Cost}
+}

@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrorKind classifies a tool-error result: which pipeline step stopped the call.
+type ErrorKind string
+
+const (
+	ErrUnknownTool ErrorKind = "unknown_tool" // step 1: no tool of that name
+	ErrInvalidArgs ErrorKind = "invalid_arguments"
+	ErrDisabled    ErrorKind = "disabled"
+	ErrGate        ErrorKind = "gate"
+	ErrDenied      ErrorKind = "permission_denied"
+	ErrExecution   ErrorKind = "execution"
+	ErrResultSize  ErrorKind = "result_too_large"
+)
+
+// Violation is one reason arguments are invalid, at a JSON path such as
+// "$.items[2].email".
+type Violation struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func (v Violation) String() string { return v.Path + ": " + v.Message }
+
+// ValidationError lists every violation found in a tool's arguments.
+type ValidationError struct {
+	Violations []Violation
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid arguments: ")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// ToolError is an ordinary failure of a call, reported to the model as a
+// tool-error result it can read and act on.
+type ToolError struct {
+	Kind    ErrorKind
+	Tool    string
+	Message string
+	// Violations are set for ErrInvalidArgs.
+	Violations []Violation
+	// Err is the underlying error, if any (an executor's error, say).
+	Err error
+}
+
+func (e *ToolError) Error() string { return e.Message }
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// fatalError marks an error that must stop the turn.
+type fatalError struct{ err error }
+
+func (e *fatalError) Error() string { return e.err.Error() }
+func (e *fatalError) Unwrap() error { return e.err }
+
+// Fatal marks err as fatal: Dispatch returns it to the host as a Go error
+// instead of showing it to the model. Fatal(nil) is nil.
+func Fatal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &fatalError{err}
+}
+
+// IsFatal reports whether err (or an error it wraps) was marked by Fatal.
+func IsFatal(err error) bool {
+	var f *fatalError
+	return errors.As(err, &f)
+}
+
+// PauseError is returned by an executor (or produced by the permission step)
+// to pause the turn at a durable pause point until a human decides.
+type PauseError struct {
+	// PausePointID identifies the stored pause point.
+	PausePointID string
+	// Reason says what is awaited, for the host's UI.
+	Reason string
+}
+
+func (e *PauseError) Error() string {
+	return "paused for approval (pause point " + e.PausePointID + ")"
+}
+
+// Pause returns the error an executor returns to pause the turn at the
+// given pause point.
+func Pause(pausePointID, reason string) error {
+	return &PauseError{PausePointID: pausePointID, Reason: reason}
+}

@@ -1,0 +1,153 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Kind says how a tool is presented to people. Execution is identical.
+type Kind string
+
+const (
+	// KindTool is an ordinary tool (the zero Kind means KindTool).
+	KindTool Kind = "tool"
+	// KindAgent is a tool that delegates to a sub-agent; hosts render it as
+	// subagent activity.
+	KindAgent Kind = "agent"
+)
+
+// Source says where a tool in a Registry came from.
+type Source int
+
+const (
+	// SourceLocal is a tool run in this process (generated or hand-written).
+	SourceLocal Source = iota
+	// SourceMCP is a tool served by an MCP server and proxied by Execute.
+	SourceMCP
+)
+
+// Flags describe a tool's behaviour. They have no useful zero value: start
+// from DefaultFlags, which holds the defaults of a tool that says nothing.
+type Flags struct {
+	// Enabled false hides the tool from the catalog and refuses its calls.
+	Enabled bool
+	// ReadOnly tools do not change anything outside the process.
+	ReadOnly bool
+	// Destructive tools may delete or overwrite, or spend money.
+	Destructive bool
+	// Idempotent tools may be repeated with the same arguments safely.
+	Idempotent bool
+	// OpenWorld tools reach systems outside the host's control.
+	OpenWorld bool
+	// ConcurrencySafe tools may run in parallel with other calls of the same
+	// turn. A tool that says nothing is concurrency-safe iff it is read-only.
+	ConcurrencySafe bool
+	// RequiresApproval makes the permission step ask a human before the
+	// tool runs (unless the tool's own check or the host denies first).
+	RequiresApproval bool
+}
+
+// DefaultFlags returns the flags of a tool that says nothing: enabled and
+// open-world, everything else false.
+func DefaultFlags() Flags { return Flags{Enabled: true, OpenWorld: true} }
+
+// Tool is one tool the model can call. Generated code builds Tools; so can
+// hand-written code. The function fields receive the value Decode returned.
+type Tool struct {
+	// Name is what the model calls. Unique in a Registry.
+	Name string
+	// Description is prompt text sent to the model.
+	Description string
+	// Kind is presentation only (the zero value means KindTool).
+	Kind Kind
+	// Provider is the owning module's short id ("stripe"); set by AddModule.
+	Provider string
+	// Source is where the tool comes from (local or MCP); set by the
+	// Registry's Add and AddMCP.
+	Source Source
+
+	// Schema is the JSON Schema of the argument object, compact and canonical.
+	Schema json.RawMessage
+	// ResultSchema is the JSON Schema of a typed result, if the tool has one.
+	ResultSchema json.RawMessage
+
+	// Gate names the connection the tool needs ("" = none). Tools whose gate
+	// is closed for the caller are left out of the catalog, and a direct call
+	// gets GateMessage.
+	Gate        string
+	GateMessage string
+
+	Flags Flags
+
+	// Decode parses the raw JSON arguments into the tool's argument value,
+	// applying defaults, and validates them. It reports every violation in a
+	// *ValidationError. On error it still returns the value as far as it
+	// could decode it (possibly nil), for Label. Required.
+	Decode func(data []byte) (any, error)
+
+	// Label renders the short status label shown while the tool runs, from
+	// the (possibly partial or nil) value Decode returned. It must be cheap
+	// and never panic. Optional: the tool's name is used when nil.
+	Label func(args any) string
+
+	// Execute runs the tool. Required. Ordinary errors become tool-error
+	// results for the model; see Fatal and Pause for the others.
+	Execute func(ctx context.Context, call *Call, args any) (Result, error)
+
+	// Permission is the tool's own permission check, run before the host's
+	// policy. Optional: nil allows (or asks, with RequiresApproval).
+	Permission func(ctx context.Context, call *Call, args any) Decision
+
+	// ReadOnlyFor and ConcurrencySafeFor decide those flags from the input.
+	// Optional: nil means Flags.ReadOnly and Flags.ConcurrencySafe.
+	ReadOnlyFor        func(args any) bool
+	ConcurrencySafeFor func(args any) bool
+}
+
+// IsReadOnly reports whether a call of t with args is read-only.
+func (t *Tool) IsReadOnly(args any) bool {
+	if t.ReadOnlyFor != nil {
+		return t.ReadOnlyFor(args)
+	}
+	return t.Flags.ReadOnly
+}
+
+// IsConcurrencySafe reports whether a call of t with args may run in
+// parallel with other calls.
+func (t *Tool) IsConcurrencySafe(args any) bool {
+	if t.ConcurrencySafeFor != nil {
+		return t.ConcurrencySafeFor(args)
+	}
+	return t.Flags.ConcurrencySafe
+}
+
+// Definition is the schema-only shape of a tool sent to a model provider.
+type Definition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Definition returns the schema-only shape of t.
+func (t *Tool) Definition() Definition {
+	return Definition{Name: t.Name, Description: t.Description, Parameters: t.Schema}
+}
+
+// Module is a self-contained bundle of tools under one provider id, as
+// generated from one spec file.
+type Module struct {
+	// Provider is the short id used in logs and status labels ("stripe").
+	Provider string
+	// Tools in spec order.
+	Tools []*Tool
+}
+
+// ProviderTool is a tool executed by the model provider itself (web search,
+// code execution), sent by portable name and raw config.
+type ProviderTool struct {
+	// Name is a portable name ("web_search", "code_execution") or a
+	// provider's native name, passed through unchanged.
+	Name string
+	// Config is passed through raw; its fields are not portable.
+	Config map[string]any
+}

@@ -1,0 +1,254 @@
+// Package spec is the model of a toolgen tool spec (`*.tools.yaml`), its YAML
+// loader and its validation. It generates no code: package gen does that from
+// the model built here.
+//
+// Every element of the model carries the position it was read from, so that
+// every error can be reported as `file:line:col: message`.
+package spec
+
+import "fmt"
+
+// Version is the spec format version this package reads (`toolgen: 1`).
+const Version = 1
+
+// Pos is a position in a spec file. Line and Col are 1-based; the zero Pos
+// means "unknown".
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// File is one loaded and validated spec file.
+type File struct {
+	Pos Pos
+	// Path is the spec file's path as it was given to the loader.
+	Path string
+	// Version is the format version (`toolgen:`); always 1 today.
+	Version int
+	// Provider is the module's short id (`provider:`), used in logs, labels
+	// and as the prefix stripped from tool names to make Go names.
+	Provider string
+	// Package is the Go package name of the generated code (`package:`,
+	// default: the base name of the spec's directory, made a valid identifier).
+	Package string
+	// Gate is the default connection gate of the module's tools (`gate:`);
+	// empty means ungated.
+	Gate string
+	// GateMessage is what the model reads when a gate is closed (`gate_message:`).
+	GateMessage string
+	// Description documents the module (`description:`), optional.
+	Description string
+	// Types are the reusable named types (`types:`), in file order.
+	Types []*NamedType
+	// Tools are the module's tools, in file order.
+	Tools []*Tool
+}
+
+// NamedType is a reusable schema declared under `types:`; parameters refer to
+// it with `$ref: "#/types/<Name>"` and it becomes one shared Go type.
+type NamedType struct {
+	Pos    Pos
+	Name   string // as written; a valid Go identifier after GoName
+	GoName string // exported Go type name
+	Schema *Schema
+}
+
+// Kind says how a tool is presented; execution is the same for both.
+type Kind string
+
+const (
+	KindTool  Kind = "tool"
+	KindAgent Kind = "agent"
+)
+
+// Tool is one tool of a spec.
+type Tool struct {
+	Pos         Pos
+	Name        string // the name the model calls (`name:`)
+	GoName      string // Go identifier stem: name without the provider prefix, CamelCase ("ListCustomers")
+	Description string
+	Kind        Kind
+
+	// Params is the tool's argument object: Type is always TypeObject, its
+	// properties are the `params:` map in file order and its Required list is
+	// the tool's `required:` list.
+	Params *Schema
+
+	// Status is the status label template (`status:`), with {param}
+	// placeholders; StatusParts is it compiled. StatusFallback (`status_fallback:`)
+	// is shown when a placeholder's parameter is absent.
+	Status         string
+	StatusParts    []LabelPart
+	StatusFallback string
+
+	// Gate is the effective connection gate ("" = ungated): the tool's own
+	// `gate:` if given (`gate: none` clears it), else the module's.
+	Gate        string
+	GateMessage string
+
+	Flags Flags
+
+	// Result is the optional typed result schema (`result:`).
+	Result *Schema
+
+	// Batch asks for a batch wrapper tool (`batch:`); nil if not asked.
+	Batch *Batch
+	// Prompt is the prompt template of an agent tool (`prompt:`, kind agent only).
+	Prompt      string
+	PromptParts []LabelPart
+}
+
+// LabelPart is one piece of a compiled label template: literal text, or a
+// placeholder naming a top-level parameter.
+type LabelPart struct {
+	Text  string // literal text when Param == ""
+	Param string // parameter name of a {placeholder}
+	Pos   Pos
+}
+
+// FlagMode is how a flag's value is decided.
+type FlagMode int
+
+const (
+	// Static: the flag's value is Value.
+	Static FlagMode = iota
+	// ByInput: hand-written code decides per call from the arguments
+	// (allowed for read_only and concurrency_safe: `read_only: by_input`).
+	ByInput
+)
+
+// Flag is a boolean tool flag, possibly decided per input.
+type Flag struct {
+	Mode  FlagMode
+	Value bool
+	Set   bool // written in the spec (false: the default applies)
+	Pos   Pos
+}
+
+// Flags are a tool's behaviour flags with the defaults of DESIGN.md applied:
+// enabled true, read_only false, destructive false, idempotent false,
+// open_world true, concurrency_safe = read_only, requires_approval false.
+type Flags struct {
+	Enabled          Flag
+	ReadOnly         Flag
+	Destructive      Flag
+	Idempotent       Flag
+	OpenWorld        Flag
+	ConcurrencySafe  Flag
+	RequiresApproval Flag
+	// PermissionCheck (`permission_check: true`) adds a hand-written
+	// permission method for the tool to the executor interface.
+	PermissionCheck bool
+}
+
+// Batch holds the options of a tool's batch wrapper (`batch:`); zero values
+// mean the runtime defaults (name <tool>_batch, maxItems 50, maxConcurrency 8,
+// maxResultBytes 20 MiB).
+type Batch struct {
+	Pos            Pos
+	Name           string
+	Description    string
+	MaxItems       int
+	MaxConcurrency int
+	MaxResultBytes int
+}
+
+// Type is a JSON Schema primitive type name.
+type Type string
+
+const (
+	TypeString  Type = "string"
+	TypeInteger Type = "integer"
+	TypeNumber  Type = "number"
+	TypeBoolean Type = "boolean"
+	TypeArray   Type = "array"
+	TypeObject  Type = "object"
+)
+
+// Schema is the supported subset of JSON Schema. Keywords keep their JSON
+// Schema spelling in YAML. Exactly one of Type or Ref is set.
+type Schema struct {
+	Pos Pos
+
+	Type Type
+	// Ref names a NamedType (`$ref: "#/types/Name"`); RefType is it resolved.
+	Ref     string
+	RefType *NamedType
+
+	Description string
+	Nullable    bool // `nullable: true` or `type: [T, "null"]`
+
+	// Default is the default value, of the Go type matching Type: string,
+	// int64, float64, bool, []any or map[string]any.
+	Default    any
+	HasDefault bool
+
+	// Enum lists the allowed values (strings, int64 or float64).
+	Enum []any
+
+	// string
+	MinLength *int
+	MaxLength *int
+	Pattern   string
+	Format    string // date-time, date, email, uri, uuid
+
+	// integer and number
+	Minimum          *float64
+	Maximum          *float64
+	ExclusiveMinimum *float64
+	ExclusiveMaximum *float64
+	MultipleOf       *float64
+
+	// array
+	Items       *Schema
+	MinItems    *int
+	MaxItems    *int
+	UniqueItems bool
+
+	// object
+	Properties []*Property // in file order
+	Required   []string
+	// AdditionalProperties: false (the default, strict), true (any extra
+	// keys kept as raw JSON), or a schema the extra values must match.
+	AdditionalProperties       bool
+	AdditionalPropertiesSchema *Schema
+}
+
+// Property is a named property of an object schema.
+type Property struct {
+	Pos      Pos
+	Name     string // JSON name
+	GoName   string // exported Go field name ("UserID")
+	Required bool   // listed in the parent's `required:`
+	Schema   *Schema
+}
+
+// Resolved returns s with references followed: the schema that describes the
+// value's shape.
+func (s *Schema) Resolved() *Schema {
+	for s != nil && s.RefType != nil {
+		s = s.RefType.Schema
+	}
+	return s
+}
+
+// Property returns the property named name, or nil.
+func (s *Schema) Property(name string) *Property {
+	for _, p := range s.Properties {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package spec
+
+import (
+	"go/token"
+	"strings"
+	"unicode"
+)
+
+// commonInitialisms are the words golint (and Go readers) expect in all caps.
+var commonInitialisms = map[string]bool{
+	"ACL": true, "API": true, "ARR": true, "ASCII": true, "CPU": true, "CSS": true, "CSV": true,
+	"DNS": true, "EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true,
+	"ID": true, "IDS": true, "IP": true, "JSON": true, "LHS": true, "MCP": true, "MRR": true,
+	"OS": true, "PDF": true, "QPS": true, "RAM": true, "RHS": true, "RPC": true, "SLA": true,
+	"SMTP": true, "SQL": true, "SSH": true, "TCP": true, "TLS": true, "TTL": true, "UDP": true,
+	"UI": true, "UID": true, "URI": true, "URL": true, "UTF8": true, "UUID": true, "VM": true,
+	"XML": true, "XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// GoName turns a spec name (snake_case, kebab-case, camelCase) into an
+// exported Go identifier with Go's initialisms: "user_id" and "userId" both
+// give "UserID", "list-customers" gives "ListCustomers". It returns "" when
+// the name has no letters or digits.
+func GoName(name string) string {
+	var b strings.Builder
+	for _, w := range words(name) {
+		up := strings.ToUpper(w)
+		if commonInitialisms[up] {
+			if up == "IDS" {
+				up = "IDs"
+			}
+			b.WriteString(up)
+			continue
+		}
+		r := []rune(w)
+		b.WriteString(strings.ToUpper(string(r[0])))
+		b.WriteString(strings.ToLower(string(r[1:])))
+	}
+	s := b.String()
+	if s != "" && unicode.IsDigit([]rune(s)[0]) {
+		s = "X" + s
+	}
+	return s
+}
+
+// words splits a name at '_', '-', ' ', '.', and at lower→upper case changes.
+func words(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+		case unicode.IsUpper(r):
+			// "userID" → user, ID; "HTTPServer" → HTTP, Server.
+			if len(cur) > 0 {
+				prev := rs[i-1]
+				nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+					flush()
+				}
+			}
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// ToolGoName is the Go stem of a tool: its name without the "<provider>_"
+// prefix, as GoName ("stripe_list_customers" with provider "stripe" gives
+// "ListCustomers").
+func ToolGoName(provider, tool string) string {
+	if provider != "" {
+		for _, sep := range []string{"_", "-"} {
+			if rest, ok := strings.CutPrefix(tool, provider+sep); ok && GoName(rest) != "" {
+				return GoName(rest)
+			}
+		}
+	}
+	return GoName(tool)
+}
+
+// IsKeyword reports whether s is a Go keyword.
+func IsKeyword(s string) bool { return token.IsKeyword(s) }
