@@ -1,0 +1,98 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// Import paths used by generated code.
+const (
+	runtimePkg = "github.com/toolgen/toolgen/runtime"
+	wirePkg    = "github.com/toolgen/toolgen/runtime/wire"
+)
+
+// InterfaceName is the name of the generated executor interface.
+const InterfaceName = "Executor"
+
+// DefaultImplName is the type the stubs file declares when it is first written.
+const DefaultImplName = "Tools"
+
+// Method is one method of the generated Executor interface: what the
+// developer writes by hand. The stubs file is rendered from these.
+type Method struct {
+	// Tool is the tool the method belongs to.
+	Tool *spec.Tool
+	// Name is the Go method name ("ListCustomers", "ListCustomersReadOnly").
+	Name string
+	// Doc is the method's doc comment text (without "//").
+	Doc string
+	// Params and Results are the signature, with parameter names.
+	Params  []jen.Code
+	Results []jen.Code
+	// Zero is the statement a fresh stub's body returns, e.g.
+	// `return runtime.Result{}, errors.New("not implemented")`.
+	Zero jen.Code
+}
+
+// ArgsTypeName and ResultTypeName are the Go names of a tool's argument and
+// typed-result structs.
+func ArgsTypeName(t *spec.Tool) string   { return t.GoName + "Args" }
+func ResultTypeName(t *spec.Tool) string { return t.GoName + "Result" }
+
+// ExecutorMethods lists the methods of the Executor interface for f, in spec
+// order: per tool the executor itself, then its optional hand-written
+// decisions (by-input flags, permission check).
+func ExecutorMethods(f *spec.File) []Method {
+	var ms []Method
+	ctxParam := func() jen.Code { return jen.Id("ctx").Qual("context", "Context") }
+	callParam := func() jen.Code { return jen.Id("call").Op("*").Qual(runtimePkg, "Call") }
+	notImpl := func(zero jen.Code) jen.Code {
+		return jen.Return(zero, jen.Qual("errors", "New").Call(jen.Lit("not implemented")))
+	}
+	for _, t := range f.Tools {
+		args := func() jen.Code { return jen.Id("args").Op("*").Id(ArgsTypeName(t)) }
+		m := Method{
+			Tool:   t,
+			Name:   t.GoName,
+			Doc:    t.GoName + " runs the " + t.Name + " tool: " + t.Description,
+			Params: []jen.Code{ctxParam(), callParam(), args()},
+		}
+		if t.Result != nil {
+			m.Results = []jen.Code{jen.Op("*").Id(ResultTypeName(t)), jen.Error()}
+			m.Zero = notImpl(jen.Nil())
+		} else {
+			m.Results = []jen.Code{jen.Qual(runtimePkg, "Result"), jen.Error()}
+			m.Zero = notImpl(jen.Qual(runtimePkg, "Result").Values())
+		}
+		ms = append(ms, m)
+		if t.Flags.ReadOnly.Mode == spec.ByInput {
+			ms = append(ms, Method{
+				Tool: t, Name: t.GoName + "ReadOnly",
+				Doc:     t.GoName + "ReadOnly reports whether a call of " + t.Name + " with args changes nothing.",
+				Params:  []jen.Code{args()},
+				Results: []jen.Code{jen.Bool()},
+				Zero:    jen.Return(jen.False()),
+			})
+		}
+		if t.Flags.ConcurrencySafe.Mode == spec.ByInput {
+			ms = append(ms, Method{
+				Tool: t, Name: t.GoName + "ConcurrencySafe",
+				Doc:     t.GoName + "ConcurrencySafe reports whether a call of " + t.Name + " with args may run in parallel with other calls.",
+				Params:  []jen.Code{args()},
+				Results: []jen.Code{jen.Bool()},
+				Zero:    jen.Return(jen.False()),
+			})
+		}
+		if t.Flags.PermissionCheck {
+			ms = append(ms, Method{
+				Tool: t, Name: t.GoName + "Permission",
+				Doc:     t.GoName + "Permission is the tool's own permission check, run before the host's policy.",
+				Params:  []jen.Code{ctxParam(), callParam(), args()},
+				Results: []jen.Code{jen.Qual(runtimePkg, "Decision")},
+				Zero:    jen.Return(jen.Qual(runtimePkg, "Denied").Call(jen.Lit("permission check not implemented"))),
+			})
+		}
+	}
+	return ms
+}
