@@ -111,10 +111,17 @@ type Tool struct {
 
 // LabelPart is one piece of a compiled label template: literal text, or a
 // placeholder naming a top-level parameter.
+//
+// Template syntax: "{param}" inserts a parameter's value, "{param|text}"
+// inserts text when the parameter is absent, "{{" and "}}" are literal braces.
+// When a placeholder without its own fallback has no value, the whole label
+// is the tool's status_fallback (or, without one, the tool's name).
 type LabelPart struct {
-	Text  string // literal text when Param == ""
-	Param string // parameter name of a {placeholder}
-	Pos   Pos
+	Text        string // literal text when Param == ""
+	Param       string // parameter name of a {placeholder}
+	Fallback    string // text of "{param|text}"
+	HasFallback bool
+	Pos         Pos
 }
 
 // FlagMode is how a flag's value is decided.
