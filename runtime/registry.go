@@ -13,11 +13,13 @@ import (
 var ErrDuplicate = errors.New("duplicate tool name")
 
 // Limits bound what a call may carry. Zero fields take the defaults.
+//
+// Nesting depth needs no limit here: generated decoders follow the schema,
+// whose depth is fixed, and skip or keep free-form values (unknown keys,
+// additionalProperties) only up to 64 levels deep.
 type Limits struct {
 	// MaxArgumentBytes caps the raw JSON arguments (default 1 MiB).
 	MaxArgumentBytes int
-	// MaxDepth caps the nesting depth of the arguments (default 64).
-	MaxDepth int
 	// MaxResultBytes caps a result's total size (default 1 MiB); longer text
 	// is truncated with a marker saying so.
 	MaxResultBytes int
@@ -25,16 +27,12 @@ type Limits struct {
 
 const (
 	DefaultMaxArgumentBytes = 1 << 20
-	DefaultMaxDepth         = 64
 	DefaultMaxResultBytes   = 1 << 20
 )
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxArgumentBytes <= 0 {
 		l.MaxArgumentBytes = DefaultMaxArgumentBytes
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = DefaultMaxDepth
 	}
 	if l.MaxResultBytes <= 0 {
 		l.MaxResultBytes = DefaultMaxResultBytes
