@@ -29,6 +29,11 @@ type Call struct {
 	// ToolCallID and ToolName identify the tool call being run (set by Dispatch).
 	ToolCallID string
 	ToolName   string
+
+	// Approval is set by Resume when the call runs after a person approved
+	// it at a pause point; nil otherwise. A tool that pauses by itself (it
+	// returns Pause) reads it to know the wait is over.
+	Approval *Approval
 }
 
 // Value returns c.Values[key], or nil.

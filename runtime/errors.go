@@ -10,12 +10,15 @@ type ErrorKind string
 
 const (
 	ErrUnknownTool ErrorKind = "unknown_tool" // step 1: no tool of that name
-	ErrInvalidArgs ErrorKind = "invalid_arguments"
-	ErrDisabled    ErrorKind = "disabled"
-	ErrGate        ErrorKind = "gate"
-	ErrDenied      ErrorKind = "permission_denied"
-	ErrExecution   ErrorKind = "execution"
-	ErrResultSize  ErrorKind = "result_too_large"
+	// ErrProviderTool: step 1, the name is a provider tool, which the model
+	// provider runs itself; the host cannot execute it.
+	ErrProviderTool ErrorKind = "provider_tool"
+	ErrInvalidArgs  ErrorKind = "invalid_arguments"
+	ErrDisabled     ErrorKind = "disabled"
+	ErrGate         ErrorKind = "gate"
+	ErrDenied       ErrorKind = "permission_denied"
+	ErrExecution    ErrorKind = "execution"
+	ErrResultSize   ErrorKind = "result_too_large"
 )
 
 // Violation is one reason arguments are invalid, at a JSON path such as

@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Catalog returns the tools the model may be shown for call: local and MCP
+// tools that are enabled (their flag, then Options.Policy.Enabled) and whose
+// gate is open for the caller (Options.Gates; nil Gates: gated tools are left
+// out), in registration order. Each distinct gate is checked once.
+//
+// A gate check that fails leaves that gate's tools out (and is logged);
+// Catalog returns an error only when the context is done or a gate check
+// returns an error marked with Fatal.
+func (r *Registry) Catalog(ctx context.Context, call *Call) ([]*Tool, error) {
+	tools := r.Executable()
+	cc := new(Call)
+	if call != nil {
+		*cc = *call
+	}
+	cc.Registry = r
+	type gateState struct {
+		name string
+		open bool
+	}
+	var gates []gateState
+	pol := r.opts.Policy
+	out := tools[:0]
+next:
+	for _, t := range tools {
+		if !t.Flags.Enabled || (pol != nil && !pol.Enabled(ctx, cc, t)) {
+			continue
+		}
+		if t.Gate != "" {
+			for _, g := range gates {
+				if g.name == t.Gate {
+					if !g.open {
+						continue next
+					}
+					out = append(out, t)
+					continue next
+				}
+			}
+			open := false
+			if r.opts.Gates != nil {
+				var err error
+				open, err = r.opts.Gates.GateOpen(ctx, cc, t.Gate)
+				if err != nil {
+					if IsFatal(err) {
+						return nil, err
+					}
+					if cerr := ctx.Err(); cerr != nil {
+						return nil, cerr
+					}
+					if l := r.opts.Logger; l != nil {
+						l.LogAttrs(ctx, slog.LevelWarn, "runtime: gate check failed; leaving its tools out of the catalog",
+							slog.String("gate", t.Gate), slog.Any("error", err))
+					}
+					open = false
+				}
+			}
+			gates = append(gates, gateState{t.Gate, open})
+			if !open {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Clear the tail so dropped tools are not kept alive by the array.
+	clear(tools[len(out):])
+	return out, nil
+}
+
+// Definitions returns the schema-only shapes of the Catalog's tools, for a
+// model provider's request.
+func (r *Registry) Definitions(ctx context.Context, call *Call) ([]Definition, error) {
+	tools, err := r.Catalog(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	defs := make([]Definition, len(tools))
+	for i, t := range tools {
+		defs[i] = t.Definition()
+	}
+	return defs, nil
+}

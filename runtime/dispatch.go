@@ -1,0 +1,499 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+)
+
+// Dispatch runs one tool call from the model through the pipeline, in this
+// order, each step stopping the call when it fails:
+//
+//  1. look the name up (constant time). A name no tool owns goes to
+//     Options.Fallback; if nothing owns it the model gets an unknown-tool
+//     error (with a "did you mean" when a registered name is close). A
+//     provider tool cannot be run here and is an error too. No events are
+//     emitted for a call stopped here (the fallback emits its own, if any).
+//  2. decode the arguments, render the status label from the decoded value
+//     (a nil or panicking Label falls back to the tool name) and emit
+//     EventStart;
+//  3. report the decoding verdict: arguments larger than
+//     Limits.MaxArgumentBytes, or that Decode rejects, become an
+//     ErrInvalidArgs tool error listing every violation with its path.
+//     Empty or null arguments mean {};
+//  4. the tool's Enabled flag, then Options.Policy.Enabled (ErrDisabled);
+//  5. the tool's gate through Options.Gates (nil Gates: closed) (ErrGate);
+//  6. the tool's Permission (RequiresApproval turns an allow into ask),
+//     then Options.Policy.Permission. Deny is ErrDenied; ask stores a pause
+//     point through Options.Approvals and pauses the call (StatusPaused,
+//     Outcome.Pause set); without Approvals ask is denied;
+//  7. execute, with a copy of call whose ToolCallID, ToolName and Registry
+//     are filled in; a panic becomes an ErrExecution tool error;
+//  8. cap the result at Limits.MaxResultBytes and emit EventFinish.
+//
+// Every call that reached step 2 gets exactly one EventFinish, whatever its
+// status. Ordinary failures are returned as an Outcome with StatusError and
+// a tool-error Result for the model, and a nil error. Dispatch returns a
+// non-nil error (and an Outcome with StatusFatal) only when the context is
+// done before or during execution, or when an executor, gate, approvals
+// store or fallback returns an error marked with Fatal.
+//
+// call may be nil; it is never modified.
+func (r *Registry) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Outcome, error) {
+	return r.dispatch(ctx, call, tc, nil)
+}
+
+// Resume continues a call that paused for approval, once a person decided.
+// It claims the pause point through Options.Approvals (exactly once: a
+// second Resume of the same id fails) and then:
+//
+//   - approved: runs the original call (its tool, arguments and tool call id,
+//     and the user, conversation and turn stored with it) through the same
+//     pipeline, with the permission step counted as granted; lookup, decode,
+//     enabled and gate still run, since the tool may have been removed or
+//     its gate closed in the meantime. The executor sees Call.Approval set.
+//   - denied: returns an ErrDenied tool error saying a person denied the
+//     call, with their note.
+//
+// Errors from Claim are returned wrapped (see ErrPausePointNotFound,
+// ErrPausePointPending, ErrPausePointConsumed); without an Approvals store
+// Resume fails with ErrApprovalsUnavailable.
+func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) (Outcome, error) {
+	ap := r.opts.Approvals
+	if ap == nil {
+		return Outcome{}, fmt.Errorf("runtime: resume pause point %q: %w", pausePointID, ErrApprovalsUnavailable)
+	}
+	req, d, err := ap.Claim(ctx, pausePointID)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("runtime: resume pause point %q: %w", pausePointID, err)
+	}
+	var cc Call
+	if call != nil {
+		cc = *call
+	}
+	cc.UserID, cc.ConversationID, cc.TurnIndex = req.UserID, req.ConversationID, req.TurnIndex
+	tc := ToolCall{ID: req.ToolCallID, Name: req.Tool, Arguments: req.Arguments}
+	switch d.Behavior {
+	case Allow:
+		return r.dispatch(ctx, &cc, tc, &Approval{PausePointID: pausePointID, Note: d.Reason})
+	case Deny:
+		x := run{r: r, start: time.Now(), call: r.callFor(&cc, tc)}
+		x.out.CallID, x.out.Tool = tc.ID, tc.Name
+		x.out.Label = req.Label
+		if x.out.Label == "" {
+			x.out.Label = tc.Name
+		}
+		x.begin()
+		return x.fail(humanDeniedError(tc.Name, d.Reason))
+	default:
+		return Outcome{}, fmt.Errorf("runtime: resume pause point %q: decision is %q: %w",
+			pausePointID, d.Behavior, ErrPausePointPending)
+	}
+}
+
+// run is the state of one call going through the pipeline.
+type run struct {
+	r       *Registry
+	t       *Tool
+	call    *Call // the per-call copy
+	start   time.Time
+	started bool // EventStart was emitted; EventFinish is owed
+	out     Outcome
+}
+
+// callFor returns the per-call copy of call for tc.
+func (r *Registry) callFor(call *Call, tc ToolCall) *Call {
+	cc := new(Call)
+	if call != nil {
+		*cc = *call
+	}
+	cc.ToolCallID, cc.ToolName, cc.Registry = tc.ID, tc.Name, r
+	return cc
+}
+
+func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approval *Approval) (Outcome, error) {
+	x := run{r: r, start: time.Now(), call: r.callFor(call, tc)}
+	x.call.Approval = approval
+	x.out.CallID, x.out.Tool = tc.ID, tc.Name
+
+	// 1. Look the name up.
+	r.mu.RLock()
+	t, ok := r.tools[tc.Name]
+	isProvider := false
+	if !ok {
+		_, isProvider = r.provider[tc.Name]
+	}
+	r.mu.RUnlock()
+	if !ok {
+		if isProvider {
+			return x.fail(providerToolError(tc.Name))
+		}
+		return x.fallback(ctx, tc)
+	}
+	x.t = t
+
+	// 2. Decode (its verdict is reported in step 3), label, start event.
+	var args any
+	var argErr *ToolError
+	if n := len(tc.Arguments); n > r.limits.MaxArgumentBytes {
+		argErr = argumentsTooLargeError(t.Name, n, r.limits.MaxArgumentBytes)
+	} else {
+		v, err, pv := x.decode(normalizeArguments(tc.Arguments))
+		args = v
+		switch {
+		case pv != nil:
+			argErr = decodePanicError(t.Name, pv)
+		case err != nil:
+			argErr = invalidArgumentsError(t.Name, err)
+		}
+	}
+	x.out.Label = x.label(args)
+	x.begin()
+
+	// 3. Arguments.
+	if argErr != nil {
+		return x.fail(argErr)
+	}
+
+	// 4. Enabled.
+	if !t.Flags.Enabled {
+		return x.fail(disabledError(t.Name, false))
+	}
+	pol := r.opts.Policy
+	if pol != nil && !pol.Enabled(ctx, x.call, t) {
+		return x.fail(disabledError(t.Name, true))
+	}
+
+	// 5. Gate.
+	if t.Gate != "" {
+		open := false
+		var err error
+		if g := r.opts.Gates; g != nil {
+			open, err = g.GateOpen(ctx, x.call, t.Gate)
+		}
+		if err != nil {
+			if IsFatal(err) || ctx.Err() != nil {
+				return x.fatal(err)
+			}
+			x.log(ctx, slog.LevelWarn, "gate check failed", slog.String("gate", t.Gate), slog.Any("error", err))
+			return x.fail(gateUncheckedError(t, err))
+		}
+		if !open {
+			return x.fail(gateClosedError(t))
+		}
+	}
+
+	// 6. Permission (skipped when a person approved the call).
+	if approval == nil {
+		d := Allowed()
+		if t.Permission != nil {
+			var pv any
+			if d, pv = x.permission(ctx, args); pv != nil {
+				return x.fail(permissionPanicError(t.Name, pv))
+			}
+		}
+		if d.Behavior == Allow && t.Flags.RequiresApproval {
+			d = AskApproval("this tool always needs a person's approval")
+		}
+		if pol != nil {
+			d = pol.Permission(ctx, x.call, t, args, d)
+		}
+		switch d.Behavior {
+		case Allow:
+		case Ask:
+			return x.ask(ctx, tc, d.Reason)
+		default:
+			return x.fail(deniedError(t.Name, d.Reason))
+		}
+	}
+
+	// 7. Execute.
+	if err := ctx.Err(); err != nil {
+		return x.fatal(err)
+	}
+	res, err, pv := x.execute(ctx, args)
+	if pv != nil {
+		return x.fail(executionPanicError(t.Name, pv))
+	}
+	if err != nil {
+		var pause *PauseError
+		switch {
+		case IsFatal(err):
+			return x.fatal(err)
+		case errors.As(err, &pause):
+			return x.pause(pause)
+		case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+			return x.fatal(err)
+		default:
+			return x.fail(executionError(t.Name, err))
+		}
+	}
+
+	// 8. Shape the result, finish.
+	return x.ok(res)
+}
+
+// normalizeArguments maps empty and null arguments to {}.
+func normalizeArguments(data []byte) []byte {
+	if len(data) > 0 && data[0] == '{' {
+		return data
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return []byte("{}")
+	}
+	return data
+}
+
+// decode runs the tool's Decode, recovering a panic.
+func (x *run) decode(data []byte) (v any, err error, panicValue any) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.logPanic("decode panicked", p)
+			v, err, panicValue = nil, nil, p
+		}
+	}()
+	v, err = x.t.Decode(data)
+	return v, err, nil
+}
+
+// label renders the status label; it never fails.
+func (x *run) label(args any) (l string) {
+	if x.t.Label == nil {
+		return x.t.Name
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			x.logPanic("label panicked", p)
+			l = x.t.Name
+		}
+	}()
+	if l = x.t.Label(args); l == "" {
+		l = x.t.Name
+	}
+	return l
+}
+
+// permission runs the tool's own permission check, recovering a panic.
+func (x *run) permission(ctx context.Context, args any) (d Decision, panicValue any) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.logPanic("permission check panicked", p)
+			d, panicValue = Denied("permission check failed"), p
+		}
+	}()
+	return x.t.Permission(ctx, x.call, args), nil
+}
+
+// execute runs the executor, recovering a panic.
+func (x *run) execute(ctx context.Context, args any) (res Result, err error, panicValue any) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.logPanic("executor panicked", p)
+			res, err, panicValue = Result{}, nil, p
+		}
+	}()
+	res, err = x.t.Execute(ctx, x.call, args)
+	return res, err, nil
+}
+
+// ask stores a pause point for a call whose permission decision is Ask.
+func (x *run) ask(ctx context.Context, tc ToolCall, reason string) (Outcome, error) {
+	ap := x.r.opts.Approvals
+	if ap == nil {
+		return x.fail(approvalUnavailableError(x.t.Name, reason))
+	}
+	req := ApprovalRequest{
+		UserID:         x.call.UserID,
+		ConversationID: x.call.ConversationID,
+		TurnIndex:      x.call.TurnIndex,
+		ToolCallID:     tc.ID,
+		Tool:           x.t.Name,
+		Arguments:      append(json.RawMessage(nil), normalizeArguments(tc.Arguments)...),
+		Label:          x.out.Label,
+		Reason:         reason,
+	}
+	id, err := ap.RequestApproval(ctx, req)
+	if err != nil {
+		if IsFatal(err) || ctx.Err() != nil {
+			return x.fatal(err)
+		}
+		x.log(ctx, slog.LevelError, "storing the approval request failed", slog.Any("error", err))
+		return x.fail(approvalRequestError(x.t.Name, err))
+	}
+	return x.pause(&PauseError{PausePointID: id, Reason: reason})
+}
+
+// fallback hands a name no tool owns to Options.Fallback.
+func (x *run) fallback(ctx context.Context, tc ToolCall) (Outcome, error) {
+	x.out.Label = tc.Name
+	if fb := x.r.opts.Fallback; fb != nil {
+		res, owned, err := fb.Dispatch(ctx, x.call, tc)
+		if err != nil && (IsFatal(err) || ctx.Err() != nil) {
+			return x.fatal(err)
+		}
+		if owned {
+			var pause *PauseError
+			switch {
+			case err == nil:
+				return x.ok(res)
+			case errors.As(err, &pause):
+				return x.pause(pause)
+			default:
+				return x.fail(executionError(tc.Name, err))
+			}
+		}
+	}
+	return x.fail(unknownToolError(tc.Name, suggest(tc.Name, x.r.executableNames())))
+}
+
+// executableNames lists the names of local and MCP tools.
+func (r *Registry) executableNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.tools))
+	for _, n := range r.order {
+		if _, ok := r.tools[n]; ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// begin emits the start event.
+func (x *run) begin() {
+	x.started = true
+	x.call.Emit(Event{Type: EventStart, Label: x.out.Label})
+}
+
+// end records the duration and emits the finish event, if a start was.
+func (x *run) end() (Outcome, error) {
+	x.out.Duration = time.Since(x.start)
+	if x.started {
+		x.call.Emit(Event{Type: EventFinish, Label: x.out.Label, Status: x.out.Status, Duration: x.out.Duration})
+	}
+	return x.out, nil
+}
+
+// ok finishes a call whose executor returned res (step 8).
+func (x *run) ok(res Result) (Outcome, error) {
+	x.out.Result = shapeResult(res, x.r.limits.MaxResultBytes)
+	x.out.Status = StatusOK
+	if res.IsError {
+		x.out.Status = StatusError
+		x.out.Err = resultError(x.out.Tool, x.out.Result)
+	}
+	return x.end()
+}
+
+// fail finishes a call stopped by te.
+func (x *run) fail(te *ToolError) (Outcome, error) {
+	x.out.Status = StatusError
+	x.out.Err = te
+	x.out.Result = te.Result()
+	return x.end()
+}
+
+// pause finishes a call that waits for approval at pe.
+func (x *run) pause(pe *PauseError) (Outcome, error) {
+	x.out.Status = StatusPaused
+	x.out.Pause = pe
+	x.out.Result = awaitingApprovalResult(x.out.Tool, pe.Reason)
+	return x.end()
+}
+
+// fatal finishes a call with a Go error for the host.
+func (x *run) fatal(err error) (Outcome, error) {
+	x.out.Status = StatusFatal
+	out, _ := x.end()
+	return out, err
+}
+
+func (x *run) log(ctx context.Context, level slog.Level, msg string, attrs ...slog.Attr) {
+	l := x.r.opts.Logger
+	if l == nil {
+		return
+	}
+	attrs = append(attrs, slog.String("tool", x.out.Tool), slog.String("call_id", x.out.CallID))
+	l.LogAttrs(ctx, level, "runtime: "+msg, attrs...)
+}
+
+// logPanic logs a recovered panic with its stack. It runs in the deferred
+// function, so the stack is the panicking goroutine's.
+func (x *run) logPanic(msg string, p any) {
+	if x.r.opts.Logger == nil {
+		return
+	}
+	x.log(context.Background(), slog.LevelError, msg,
+		slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
+}
+
+// shapeResult caps res at limit bytes (text bytes plus file data and URL
+// bytes). Text that does not fit is cut at a UTF-8 boundary and a marker
+// says the result was truncated and from how many bytes; a file part that
+// does not fit is replaced by a text note. A result within the limit is
+// returned unchanged.
+func shapeResult(res Result, limit int) Result {
+	total := 0
+	for i := range res.Parts {
+		total += partSize(&res.Parts[i])
+	}
+	if total <= limit {
+		return res
+	}
+	marker := truncationMarker(total, limit)
+	budget := max(limit-len(marker), 0)
+	out := make([]Part, 0, len(res.Parts)+1)
+	for _, p := range res.Parts {
+		size := partSize(&p)
+		if size <= budget {
+			out = append(out, p)
+			budget -= size
+			continue
+		}
+		switch p.Type {
+		case PartText:
+			if cut := cutUTF8(p.Text, budget); cut != "" {
+				out = append(out, TextPart(cut))
+			}
+			budget = 0 // what follows the cut would read as if nothing were cut
+		case PartFile:
+			if note := omittedFileNote(p.File, size); len(note) <= budget {
+				out = append(out, TextPart(note))
+				budget -= len(note)
+			}
+		}
+	}
+	if n := len(out); n > 0 && out[n-1].Type == PartText {
+		out[n-1].Text += marker
+	} else {
+		out = append(out, TextPart(marker[1:]))
+	}
+	return Result{Parts: out, IsError: res.IsError}
+}
+
+func partSize(p *Part) int {
+	switch {
+	case p.Type == PartFile && p.File != nil:
+		return len(p.File.Data) + len(p.File.URL)
+	default:
+		return len(p.Text)
+	}
+}
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that does not
+// split a UTF-8 sequence.
+func cutUTF8(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

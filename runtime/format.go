@@ -1,0 +1,260 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file is the one place where the texts a model reads about failed or
+// paused calls are written. Every tool-error text starts with "Error: " and
+// says what went wrong specifically enough for the model to act on it.
+
+// errorPrefix starts every tool-error text the model reads.
+const errorPrefix = "Error: "
+
+// Text returns the text a model reads for e: "Error: " followed by the
+// message.
+func (e *ToolError) Text() string {
+	if strings.HasPrefix(e.Message, errorPrefix) {
+		return e.Message
+	}
+	return errorPrefix + e.Message
+}
+
+// Result returns e as a tool-error result (IsError set) holding e.Text().
+func (e *ToolError) Result() Result {
+	return Result{Parts: []Part{{Type: PartText, Text: e.Text()}}, IsError: true}
+}
+
+func unknownToolError(name, suggestion string) *ToolError {
+	msg := "unknown tool " + strconv.Quote(name) + "."
+	if suggestion != "" {
+		msg += " Did you mean " + strconv.Quote(suggestion) + "?"
+	}
+	return &ToolError{Kind: ErrUnknownTool, Tool: name, Message: msg}
+}
+
+func providerToolError(name string) *ToolError {
+	return &ToolError{Kind: ErrProviderTool, Tool: name, Message: strconv.Quote(name) +
+		" is a provider tool: the model provider runs it, this host cannot execute it."}
+}
+
+func argumentsTooLargeError(tool string, size, limit int) *ToolError {
+	return &ToolError{Kind: ErrInvalidArgs, Tool: tool, Message: fmt.Sprintf(
+		"arguments for %s are too large: %d bytes, the limit is %d bytes.", tool, size, limit)}
+}
+
+// invalidArgumentsError reports a Decode failure. A *ValidationError lists
+// every violation on its own line; any other error is shown as one line.
+func invalidArgumentsError(tool string, err error) *ToolError {
+	var b strings.Builder
+	b.WriteString("invalid arguments for ")
+	b.WriteString(tool)
+	b.WriteByte(':')
+	te := &ToolError{Kind: ErrInvalidArgs, Tool: tool, Err: err}
+	var ve *ValidationError
+	switch {
+	case errors.As(err, &ve) && len(ve.Violations) > 0:
+		te.Violations = ve.Violations
+		for _, v := range ve.Violations {
+			b.WriteString("\n- ")
+			path := v.Path
+			if path == "" {
+				path = "$"
+			}
+			b.WriteString(path)
+			b.WriteString(": ")
+			b.WriteString(v.Message)
+		}
+	default:
+		msg := strings.TrimPrefix(err.Error(), "json: ")
+		te.Violations = []Violation{{Path: "$", Message: msg}}
+		b.WriteString("\n- $: ")
+		b.WriteString(msg)
+	}
+	te.Message = b.String()
+	return te
+}
+
+func decodePanicError(tool string, v any) *ToolError {
+	return &ToolError{Kind: ErrInvalidArgs, Tool: tool, Err: panicError(v),
+		Message: "could not decode the arguments for " + tool + ": the decoder failed unexpectedly."}
+}
+
+func disabledError(tool string, byPolicy bool) *ToolError {
+	msg := "tool " + tool + " is disabled."
+	if byPolicy {
+		msg = "tool " + tool + " is not available to this user here."
+	}
+	return &ToolError{Kind: ErrDisabled, Tool: tool, Message: msg}
+}
+
+func gateClosedError(t *Tool) *ToolError {
+	msg := t.GateMessage
+	if msg == "" {
+		msg = t.Name + " needs the " + strconv.Quote(t.Gate) + " connection, which is not set up for this account."
+	}
+	return &ToolError{Kind: ErrGate, Tool: t.Name, Message: msg}
+}
+
+func gateUncheckedError(t *Tool, err error) *ToolError {
+	return &ToolError{Kind: ErrGate, Tool: t.Name, Err: err, Message: "could not check whether the " +
+		strconv.Quote(t.Gate) + " connection is set up, so " + t.Name + " did not run; try again later."}
+}
+
+func deniedError(tool, reason string) *ToolError {
+	msg := "permission denied for " + tool
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return &ToolError{Kind: ErrDenied, Tool: tool, Message: msg + "."}
+}
+
+func approvalUnavailableError(tool, reason string) *ToolError {
+	msg := tool + " needs a person's approval, and approval is not available here, so the call did not run"
+	if reason != "" {
+		msg += " (" + reason + ")"
+	}
+	return &ToolError{Kind: ErrDenied, Tool: tool, Message: msg + "."}
+}
+
+func approvalRequestError(tool string, err error) *ToolError {
+	return &ToolError{Kind: ErrDenied, Tool: tool, Err: err,
+		Message: tool + " needs a person's approval, but the request for approval could not be stored, so the call did not run."}
+}
+
+func humanDeniedError(tool, note string) *ToolError {
+	msg := "a person denied the call of " + tool
+	if note != "" {
+		msg += ": " + note
+	}
+	return &ToolError{Kind: ErrDenied, Tool: tool, Message: msg + "."}
+}
+
+func permissionPanicError(tool string, v any) *ToolError {
+	return &ToolError{Kind: ErrDenied, Tool: tool, Err: panicError(v),
+		Message: "permission denied for " + tool + ": its permission check failed unexpectedly."}
+}
+
+// executionError turns an executor's ordinary error into the tool error the
+// model reads: the error's own message. An executor may return a *ToolError
+// to choose the kind and text itself.
+func executionError(tool string, err error) *ToolError {
+	var te *ToolError
+	if errors.As(err, &te) {
+		out := *te
+		if out.Tool == "" {
+			out.Tool = tool
+		}
+		if out.Kind == "" {
+			out.Kind = ErrExecution
+		}
+		if out.Message == "" {
+			out.Message = tool + " failed."
+		}
+		return &out
+	}
+	msg := err.Error()
+	if msg == "" {
+		msg = tool + " failed."
+	}
+	return &ToolError{Kind: ErrExecution, Tool: tool, Message: msg, Err: err}
+}
+
+// resultError is a result the executor itself marked IsError.
+func resultError(tool string, res Result) *ToolError {
+	msg := res.String()
+	if msg == "" {
+		msg = tool + " failed."
+	}
+	return &ToolError{Kind: ErrExecution, Tool: tool, Message: msg}
+}
+
+func executionPanicError(tool string, v any) *ToolError {
+	msg := tool + " failed unexpectedly"
+	switch p := v.(type) {
+	case string:
+		msg += ": " + p
+	case error:
+		msg += ": " + p.Error()
+	}
+	return &ToolError{Kind: ErrExecution, Tool: tool, Err: panicError(v), Message: msg + "."}
+}
+
+// awaitingApprovalResult is what the model reads when a call pauses.
+func awaitingApprovalResult(tool, reason string) Result {
+	msg := "The call of " + tool + " is waiting for a person's approval and has not run yet"
+	if reason != "" {
+		msg += " (" + reason + ")"
+	}
+	return Text(msg + ". Its result will be reported once it is decided.")
+}
+
+// PanicError is the error a recovered panic becomes (in ToolError.Err).
+type PanicError struct {
+	// Value is what was passed to panic.
+	Value any
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+func panicError(v any) error { return &PanicError{Value: v} }
+
+// truncationMarker says a result was cut, and from how many bytes.
+func truncationMarker(total, limit int) string {
+	return "\n[truncated: the result was " + strconv.Itoa(total) + " bytes, the limit is " +
+		strconv.Itoa(limit) + " bytes]"
+}
+
+// omittedFileNote replaces a file part that does not fit in the result.
+func omittedFileNote(f *File, size int) string {
+	name := f.Name
+	if name == "" {
+		name = "unnamed"
+	}
+	return "[file " + strconv.Quote(name) + " (" + strconv.Itoa(size) + " bytes) omitted: it does not fit in the result size limit]"
+}
+
+// suggest returns the registered name closest to name, if one is close
+// enough to be a likely typo, or "".
+func suggest(name string, names []string) string {
+	best, bestD := "", -1
+	limit := len(name) / 3
+	if limit < 1 {
+		limit = 1
+	}
+	if limit > 3 {
+		limit = 3
+	}
+	lower := strings.ToLower(name)
+	for _, n := range names {
+		d := editDistance(lower, strings.ToLower(n))
+		if d <= limit && (bestD < 0 || d < bestD) {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
