@@ -88,6 +88,9 @@ const (
 	StatusError  Status = "error"  // a tool-error result was returned to the model
 	StatusPaused Status = "paused" // waiting for human approval
 	StatusFatal  Status = "fatal"  // a Go error was returned to the host
+	// StatusSkipped: RunCalls did not run the call because an earlier call
+	// of the turn paused or failed fatally, or the turn was cancelled.
+	StatusSkipped Status = "skipped"
 )
 
 // Event is one event of a tool call's life.
