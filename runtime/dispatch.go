@@ -29,7 +29,8 @@ import (
 //  4. the tool's Enabled flag, then Options.Policy.Enabled (ErrDisabled);
 //  5. the tool's gate through Options.Gates (nil Gates: closed) (ErrGate);
 //  6. the tool's Permission (RequiresApproval turns an allow into ask),
-//     then Options.Policy.Permission. Deny is ErrDenied; ask stores a pause
+//     then, unless the tool denied, Options.Policy.Permission with the
+//     tool's decision as prev. Deny is ErrDenied; ask stores a pause
 //     point through Options.Approvals and pauses the call (StatusPaused,
 //     Outcome.Pause set); without Approvals ask is denied;
 //  7. execute, with a copy of call whose ToolCallID, ToolName and Registry
@@ -199,6 +200,11 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 		}
 		if d.Behavior == Allow && t.Flags.RequiresApproval {
 			d = AskApproval("this tool always needs a person's approval")
+		}
+		if d.Behavior == Deny {
+			// The host's policy decides only on calls the tool allowed or
+			// asked for.
+			return x.fail(deniedError(t.Name, d.Reason))
 		}
 		if pol != nil {
 			d = pol.Permission(ctx, x.call, t, args, d)
