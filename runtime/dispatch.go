@@ -46,7 +46,7 @@ import (
 //
 // call may be nil; it is never modified.
 func (r *Registry) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Outcome, error) {
-	return r.dispatch(ctx, call, tc, nil)
+	return r.dispatch(ctx, call, tc, nil, nil)
 }
 
 // Resume continues a call that paused for approval, once a person decided.
@@ -81,7 +81,7 @@ func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) 
 	tc := ToolCall{ID: req.ToolCallID, Name: req.Tool, Arguments: req.Arguments}
 	switch d.Behavior {
 	case Allow:
-		return r.dispatch(ctx, &cc, tc, &Approval{PausePointID: pausePointID, Note: d.Reason})
+		return r.dispatch(ctx, &cc, tc, &Approval{PausePointID: pausePointID, Note: d.Reason}, nil)
 	case Deny:
 		x := run{r: r, start: time.Now(), call: r.callFor(&cc, tc)}
 		x.out.CallID, x.out.Tool = tc.ID, tc.Name
@@ -117,7 +117,10 @@ func (r *Registry) callFor(call *Call, tc ToolCall) *Call {
 	return cc
 }
 
-func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approval *Approval) (Outcome, error) {
+// dispatch runs the pipeline. pre, when not nil, holds the arguments
+// already decoded by RunCalls (see turn.go); it is used when it was decoded
+// for the tool tc names now, so no call is decoded twice.
+func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approval *Approval, pre *preDecoded) (Outcome, error) {
 	x := run{r: r, start: time.Now(), call: r.callFor(call, tc)}
 	x.call.Approval = approval
 	x.out.CallID, x.out.Tool = tc.ID, tc.Name
@@ -144,7 +147,13 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 	if n := len(tc.Arguments); n > r.limits.MaxArgumentBytes {
 		argErr = argumentsTooLargeError(t.Name, n, r.limits.MaxArgumentBytes)
 	} else {
-		v, err, pv := x.decode(normalizeArguments(tc.Arguments))
+		var v, pv any
+		var err error
+		if pre != nil && pre.tool == t {
+			v, err, pv = pre.args, pre.err, pre.panicValue
+		} else {
+			v, err, pv = x.decode(normalizeArguments(tc.Arguments))
+		}
 		args = v
 		switch {
 		case pv != nil:
