@@ -19,12 +19,18 @@ type Pos struct {
 	Col  int
 }
 
+// String formats p as "file:line:col"; the column is left out when it is
+// unknown (0), as for a YAML syntax error, and the line too when it is.
 func (p Pos) String() string {
 	switch {
+	case p.File == "" && p.Col == 0:
+		return fmt.Sprintf("%d", p.Line)
 	case p.File == "":
 		return fmt.Sprintf("%d:%d", p.Line, p.Col)
 	case p.Line == 0:
 		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
 	}
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }

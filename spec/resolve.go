@@ -1,0 +1,187 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// resolve links every $ref to its named type, reports reference cycles
+// between named types, then runs the checks that needed the whole file:
+// defaults and label placeholders.
+func (p *parser) resolve(f *File, types map[string]*NamedType) {
+	names := make([]string, len(f.Types))
+	for i, nt := range f.Types {
+		names[i] = nt.Name
+	}
+	// edges[a] lists the references made inside named type a, in file order.
+	edges := map[*NamedType][]ref{}
+	for _, r := range p.refs {
+		nt, ok := types[r.schema.Ref]
+		if !ok {
+			hint := didYouMean(r.schema.Ref, names)
+			if len(names) == 0 {
+				hint = " (the file declares no types)"
+			}
+			p.errorf(r.node, "unknown type %q in $ref of %s%s", r.schema.Ref, r.sub, hint)
+			continue
+		}
+		r.schema.RefType = nt
+		if r.sub.owner != nil {
+			edges[r.sub.owner] = append(edges[r.sub.owner], r)
+		}
+	}
+	p.cycles(f, edges)
+	for _, check := range p.later {
+		check()
+	}
+	p.checkDefaults()
+}
+
+// cycles reports each reference cycle among named types once, at the
+// reference that leaves the cycle's first type (in file order).
+func (p *parser) cycles(f *File, edges map[*NamedType][]ref) {
+	order := map[*NamedType]int{}
+	for i, nt := range f.Types {
+		order[nt] = i
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*NamedType]int{}
+	var stack []*NamedType
+	var via []ref // via[i] leads from stack[i] to stack[i+1]
+	reported := map[string]bool{}
+	var visit func(nt *NamedType)
+	visit = func(nt *NamedType) {
+		color[nt] = grey
+		stack = append(stack, nt)
+		for _, r := range edges[nt] {
+			next := r.schema.RefType
+			switch color[next] {
+			case white:
+				via = append(via, r)
+				visit(next)
+				via = via[:len(via)-1]
+			case grey:
+				// stack from next to nt, closed by r, is a cycle.
+				start := slices.Index(stack, next)
+				cyc := slices.Clone(stack[start:])
+				refs := append(slices.Clone(via[start:]), r)
+				// Rotate so that the cycle starts at its first-declared type.
+				first := 0
+				for i, t := range cyc {
+					if order[t] < order[cyc[first]] {
+						first = i
+					}
+				}
+				cyc = append(cyc[first:], cyc[:first]...)
+				refs = append(refs[first:], refs[:first]...)
+				keyNames := make([]string, len(cyc))
+				for i, t := range cyc {
+					keyNames[i] = t.Name
+				}
+				key := strings.Join(keyNames, " -> ")
+				if reported[key] {
+					continue
+				}
+				reported[key] = true
+				path := key + " -> " + cyc[0].Name
+				if len(cyc) == 1 {
+					p.errorf(refs[0].node, "type %q refers to itself (%s); a reference cycle has no end", cyc[0].Name, path)
+				} else {
+					p.errorf(refs[0].node, "reference cycle between named types: %s", path)
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[nt] = black
+	}
+	for _, nt := range f.Types {
+		if color[nt] == white {
+			visit(nt)
+		}
+	}
+}
+
+// checkNames reports duplicate tool names and Go name collisions between
+// tools, batch tools, named types and the names the generator declares.
+func (p *parser) checkNames(f *File) {
+	type owner struct {
+		what string
+		pos  Pos
+	}
+	byName := map[string]owner{}
+	byGo := map[string]owner{}
+	for _, t := range f.Tools {
+		if t.Name == "" {
+			continue
+		}
+		what := fmt.Sprintf("tool %q", t.Name)
+		if first, dup := byName[t.Name]; dup {
+			p.errorAt(t.Pos, "duplicate tool name %q: %s is already defined at line %d", t.Name, first.what, first.pos.Line)
+			continue
+		}
+		byName[t.Name] = owner{what, t.Pos}
+		if t.GoName == "" {
+			p.errorAt(t.Pos, "tool name %q has no letters or digits left to make a Go name from", t.Name)
+			continue
+		}
+		if first, dup := byGo[t.GoName]; dup {
+			p.errorAt(t.Pos, "%s has the Go name %s, like %s (line %d); rename one", what, t.GoName, first.what, first.pos.Line)
+			continue
+		}
+		byGo[t.GoName] = owner{what, t.Pos}
+	}
+	for _, t := range f.Tools {
+		if t.Batch == nil || t.Name == "" {
+			continue
+		}
+		b := t.Batch
+		what := fmt.Sprintf("the batch tool %q of tool %q", b.Name, t.Name)
+		if first, dup := byName[b.Name]; dup {
+			p.errorAt(b.Pos, "%s has the same name as %s (line %d); give the batch another name", what, first.what, first.pos.Line)
+			continue
+		}
+		byName[b.Name] = owner{what, b.Pos}
+		gn := ToolGoName(f.Provider, b.Name)
+		if first, dup := byGo[gn]; dup && gn != "" {
+			p.errorAt(b.Pos, "%s has the Go name %s, like %s (line %d); give the batch another name", what, gn, first.what, first.pos.Line)
+			continue
+		}
+		byGo[gn] = owner{what, b.Pos}
+	}
+
+	// Go type names at package level.
+	typeNames := map[string]owner{
+		"Executor": {what: "the generated executor interface"},
+		"Tools":    {what: "the stub implementation type"},
+		"Module":   {what: "the generated Module function"},
+	}
+	for _, t := range f.Tools {
+		if t.GoName == "" {
+			continue
+		}
+		typeNames[t.GoName+"Args"] = owner{fmt.Sprintf("the argument struct of tool %q", t.Name), t.Pos}
+		if t.Result != nil {
+			typeNames[t.GoName+"Result"] = owner{fmt.Sprintf("the result struct of tool %q", t.Name), t.Pos}
+		}
+	}
+	for _, nt := range f.Types {
+		if nt.GoName == "" {
+			continue
+		}
+		what := fmt.Sprintf("type %q", nt.Name)
+		if first, dup := typeNames[nt.GoName]; dup {
+			where := ""
+			if first.pos.Line > 0 {
+				where = fmt.Sprintf(" (line %d)", first.pos.Line)
+			}
+			p.errorAt(nt.Pos, "%s has the Go name %s, like %s%s; rename the type", what, nt.GoName, first.what, where)
+			continue
+		}
+		typeNames[nt.GoName] = owner{what, nt.Pos}
+	}
+}

@@ -1,0 +1,438 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// subject says what a schema describes, for messages ("parameter
+// \"address.street\"") and for reference bookkeeping.
+type subject struct {
+	kind  string // "parameter", "type", "result" or "extra" (a tool's additionalProperties)
+	tool  string
+	path  string     // dotted path from the parameter, type or result root
+	owner *NamedType // the named type the schema belongs to, if any
+}
+
+func (s subject) String() string {
+	switch s.kind {
+	case "parameter":
+		return fmt.Sprintf("parameter %q", s.path)
+	case "type":
+		return fmt.Sprintf("type %q", s.path)
+	case "result":
+		if s.path == "" {
+			return fmt.Sprintf("the result of tool %q", s.tool)
+		}
+		return fmt.Sprintf("result field %q of tool %q", s.path, s.tool)
+	default:
+		if s.path == "" {
+			return fmt.Sprintf("the extra parameters of tool %q", s.tool)
+		}
+		return fmt.Sprintf("extra parameter field %q of tool %q", s.path, s.tool)
+	}
+}
+
+// child is the subject of a nested schema; seg is ".name", "[]" or ".*".
+func (s subject) child(seg string) subject {
+	if s.path == "" {
+		seg = strings.TrimPrefix(seg, ".")
+	}
+	s.path += seg
+	return s
+}
+
+// Types lists the schema type names, in the order messages give them.
+var typeNames = []string{"string", "integer", "number", "boolean", "array", "object"}
+
+// typeAliases are names from other languages, for suggestions.
+var typeAliases = map[string]string{
+	"int": "integer", "int32": "integer", "int64": "integer", "long": "integer",
+	"float": "number", "double": "number", "decimal": "number",
+	"bool": "boolean", "str": "string", "text": "string",
+	"list": "array", "slice": "array", "map": "object", "dict": "object",
+}
+
+// Formats are the supported values of the `format` keyword.
+var formats = []string{"date-time", "date", "email", "uri", "uuid"}
+
+// keywordTypes lists the types each type-specific keyword applies to.
+var keywordTypes = map[string][]Type{
+	"minLength": {TypeString}, "maxLength": {TypeString}, "pattern": {TypeString}, "format": {TypeString},
+	"enum":    {TypeString, TypeInteger, TypeNumber},
+	"minimum": {TypeInteger, TypeNumber}, "maximum": {TypeInteger, TypeNumber},
+	"exclusiveMinimum": {TypeInteger, TypeNumber}, "exclusiveMaximum": {TypeInteger, TypeNumber},
+	"multipleOf": {TypeInteger, TypeNumber},
+	"items":      {TypeArray}, "minItems": {TypeArray}, "maxItems": {TypeArray}, "uniqueItems": {TypeArray},
+	"properties": {TypeObject}, "required": {TypeObject}, "additionalProperties": {TypeObject},
+}
+
+// refSiblings are the keywords allowed next to $ref.
+var refSiblings = []string{"$ref", "description", "nullable", "default"}
+
+const refPrefix = "#/types/"
+
+// ref is a $ref waiting to be resolved.
+type ref struct {
+	schema *Schema
+	node   *yaml.Node
+	sub    subject
+}
+
+func typeList(ts []Type) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = string(t)
+	}
+	return joinAnd(names)
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func joinOr(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// schema reads one schema of the supported JSON Schema subset.
+func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
+	in := "in schema of " + sub.String()
+	d := deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && contains(typeNames, d.Value) {
+		p.errorf(n, "the schema of %s must be a mapping; found %s (write {type: %s})", sub, describe(d), d.Value)
+		return nil
+	}
+	m := p.mapping(n, "the schema of "+sub.String(), in, schemaKeys)
+	if m == nil {
+		return nil
+	}
+	s := &Schema{Pos: p.pos(d)}
+
+	// type or $ref.
+	typeOK := false
+	if e, ok := m.get("type"); ok {
+		typeOK = p.schemaType(e.Val, s, in)
+	}
+	if e, ok := m.get("$ref"); ok {
+		if m.has("type") {
+			p.errorf(e.Key, "$ref cannot be combined with type %s: the named type gives the type", in)
+		} else if r, ok := p.str(e.Val, "$ref"); ok {
+			name, found := strings.CutPrefix(r, refPrefix)
+			if !found || name == "" {
+				p.errorf(e.Val, "$ref %q %s: only references to named types are supported, written \"#/types/Name\"", r, in)
+			} else {
+				s.Ref = name
+				p.refs = append(p.refs, ref{schema: s, node: e.Val, sub: sub})
+			}
+		}
+		for _, k := range m.list {
+			if name := deref(k.Key).Value; !contains(refSiblings, name) {
+				p.errorf(k.Key, "keyword %q cannot be combined with $ref %s: put it in the named type", name, in)
+			}
+		}
+	} else if !m.has("type") {
+		p.errorf(d, "the schema of %s has no type: add type: (%s) or $ref: \"#/types/Name\"", sub, joinOr(typeNames))
+	}
+
+	// Keywords that must fit the type.
+	if typeOK {
+		for _, e := range m.list {
+			k := deref(e.Key).Value
+			if ts, ok := keywordTypes[k]; ok && !containsType(ts, s.Type) {
+				p.errorf(e.Key, "keyword %q does not apply to type %s %s; it is for type %s", k, s.Type, in, typeList(ts))
+			}
+		}
+	}
+	fits := func(key string) bool {
+		ts, ok := keywordTypes[key]
+		return typeOK && (!ok || containsType(ts, s.Type))
+	}
+
+	if v := m.val("description"); v != nil {
+		s.Description, _ = p.str(v, "description "+in)
+	}
+	if v := m.val("nullable"); v != nil {
+		if b, ok := p.boolean(v, "nullable "+in); ok && b {
+			s.Nullable = true
+		}
+	}
+
+	// string
+	count := func(key string, dst **int) {
+		if v := m.val(key); v != nil && fits(key) {
+			if c, ok := p.count(v, key+" "+in, 0); ok {
+				*dst = &c
+			}
+		}
+	}
+	count("minLength", &s.MinLength)
+	count("maxLength", &s.MaxLength)
+	if v := m.val("pattern"); v != nil && fits("pattern") {
+		if pat, ok := p.str(v, "pattern "+in); ok {
+			if _, err := regexp.Compile(pat); err != nil {
+				msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+				p.errorf(v, "pattern %q %s does not compile as a Go regular expression (RE2 syntax: no lookaround or backreferences): %s", pat, in, msg)
+			} else {
+				s.Pattern = pat
+			}
+		}
+	}
+	if v := m.val("format"); v != nil && fits("format") {
+		if f, ok := p.str(v, "format "+in); ok {
+			if !contains(formats, f) {
+				p.errorf(v, "unsupported format %q %s; supported formats are %s%s", f, in, joinAnd(formats), didYouMean(f, formats))
+			} else {
+				s.Format = f
+			}
+		}
+	}
+
+	// integer and number
+	bound := func(key string, dst **float64) {
+		v := m.val(key)
+		if v == nil || !fits(key) {
+			return
+		}
+		if d := deref(v); strings.HasPrefix(key, "exclusive") && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+			other := "minimum"
+			if key == "exclusiveMaximum" {
+				other = "maximum"
+			}
+			p.errorf(v, "%s %s must be a number, not a boolean: in JSON Schema draft 2020-12 it is the bound itself (write %s: 0 instead of %s: 0 with %s: true)", key, in, key, other, key)
+			return
+		}
+		f, ok := p.number(v, key+" "+in)
+		if !ok {
+			return
+		}
+		if s.Type == TypeInteger && f != math.Trunc(f) {
+			p.errorf(v, "%s %s must be a whole number for type integer; found %s", key, in, deref(v).Value)
+			return
+		}
+		*dst = &f
+	}
+	bound("minimum", &s.Minimum)
+	bound("maximum", &s.Maximum)
+	bound("exclusiveMinimum", &s.ExclusiveMinimum)
+	bound("exclusiveMaximum", &s.ExclusiveMaximum)
+	bound("multipleOf", &s.MultipleOf)
+	if s.MultipleOf != nil && *s.MultipleOf <= 0 {
+		p.errorf(m.val("multipleOf"), "multipleOf %s must be greater than 0; found %s", in, fmtNum(*s.MultipleOf))
+		s.MultipleOf = nil
+	}
+
+	// array
+	if s.Type == TypeArray {
+		if v := m.val("items"); v != nil {
+			s.Items = p.schema(v, sub.child("[]"))
+		} else {
+			p.errorf(d, "the array schema of %s needs items: the schema of its elements", sub)
+		}
+	}
+	count("minItems", &s.MinItems)
+	count("maxItems", &s.MaxItems)
+	if v := m.val("uniqueItems"); v != nil && fits("uniqueItems") {
+		s.UniqueItems, _ = p.boolean(v, "uniqueItems "+in)
+	}
+
+	// object
+	if v := m.val("properties"); v != nil && fits("properties") && !isNull(v) {
+		if pf := p.mapping(v, "properties "+in, "in properties of "+sub.String(), nil); pf != nil {
+			s.Properties = p.properties(pf, func(name string) subject { return sub.child("." + name) }, "property", sub.String())
+		}
+	}
+	if v := m.val("required"); v != nil && fits("required") {
+		p.required(v, s, "property", sub.String(), "properties")
+	}
+	if v := m.val("additionalProperties"); v != nil && fits("additionalProperties") {
+		p.additional(v, s, sub.child(".*"))
+	}
+
+	p.checkRanges(m, s, in)
+
+	if v := m.val("enum"); v != nil && fits("enum") {
+		p.enum(v, s, sub, in)
+	}
+	if e, ok := m.get("default"); ok {
+		s.HasDefault = true
+		p.defaults = append(p.defaults, deflt{schema: s, key: e.Key, val: e.Val, sub: sub})
+	}
+	return s
+}
+
+func containsType(ts []Type, t Type) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaType reads `type: T` or `type: [T, "null"]` into s.
+func (p *parser) schemaType(v *yaml.Node, s *Schema, in string) bool {
+	one := func(n *yaml.Node) (Type, bool) {
+		name, ok := p.str(n, "type "+in)
+		if !ok {
+			return "", false
+		}
+		if contains(typeNames, name) {
+			return Type(name), true
+		}
+		hint := didYouMean(name, typeNames)
+		if alias, ok := typeAliases[strings.ToLower(name)]; ok {
+			hint = fmt.Sprintf(" (did you mean %q?)", alias)
+		}
+		if name == "null" {
+			p.errorf(n, "type null %s: a schema cannot be only null; write type: [T, \"null\"] or nullable: true", in)
+			return "", false
+		}
+		p.errorf(n, "unknown type %q %s; expected %s%s", name, in, joinOr(typeNames), hint)
+		return "", false
+	}
+	d := deref(v)
+	if d.Kind == yaml.SequenceNode {
+		var ts []*yaml.Node
+		nulls := 0
+		for _, c := range d.Content {
+			if dc := deref(c); dc.Kind == yaml.ScalarNode && dc.Value == "null" {
+				nulls++
+				continue
+			}
+			ts = append(ts, c)
+		}
+		if len(d.Content) != 2 || nulls != 1 {
+			p.errorf(v, "a type list %s must be [T, \"null\"] (a nullable T); for other unions use one type", in)
+			return false
+		}
+		t, ok := one(ts[0])
+		s.Type, s.Nullable = t, true
+		return ok
+	}
+	t, ok := one(v)
+	s.Type = t
+	return ok
+}
+
+// properties reads the properties of an object (or the params of a tool), in
+// file order, checking names and Go name collisions.
+func (p *parser) properties(f *fields, sub func(string) subject, what, of string) []*Property {
+	var props []*Property
+	byGo := map[string]*Property{}
+	for _, e := range f.list {
+		name := deref(e.Key).Value
+		p.checkName(e.Key, what+" name", name)
+		prop := &Property{Pos: p.pos(e.Key), Name: name, GoName: GoName(name)}
+		if prop.GoName == "" && nameChars.MatchString(name) {
+			p.errorf(e.Key, "%s name %q of %s has no letters or digits to make a Go field name from", what, name, of)
+		} else if first, dup := byGo[prop.GoName]; dup && prop.GoName != "" {
+			p.errorf(e.Key, "%s %q of %s has the Go name %s, like %s %q (line %d); rename one", what, name, of, prop.GoName, what, first.Name, first.Pos.Line)
+		} else {
+			byGo[prop.GoName] = prop
+		}
+		prop.Schema = p.schema(e.Val, sub(name))
+		props = append(props, prop)
+	}
+	return props
+}
+
+// required reads a `required:` list naming properties of obj and marks them.
+func (p *parser) required(v *yaml.Node, obj *Schema, what, of, plural string) {
+	items, ok := p.sequence(v, "required")
+	if !ok {
+		return
+	}
+	names := make([]string, len(obj.Properties))
+	for i, prop := range obj.Properties {
+		names[i] = prop.Name
+	}
+	seen := map[string]bool{}
+	for _, n := range items {
+		name, ok := p.str(n, "a required entry")
+		if !ok {
+			continue
+		}
+		prop := obj.Property(name)
+		switch {
+		case seen[name]:
+			p.errorf(n, "required lists %q twice", name)
+			continue
+		case prop == nil && len(names) == 0:
+			p.errorf(n, "required lists %q, but %s has no %s", name, of, plural)
+			continue
+		case prop == nil:
+			p.errorf(n, "required lists %q, which is not a %s of %s%s", name, what, of, didYouMean(name, names))
+			continue
+		}
+		seen[name] = true
+		prop.Required = true
+		obj.Required = append(obj.Required, name)
+		if prop.Schema != nil && prop.Schema.HasDefault {
+			p.errorf(n, "required %s %q has a default (line %d); a default is for optional %s: drop the default or make it optional",
+				what, name, p.defaultLine(prop.Schema), plural)
+		}
+	}
+}
+
+func (p *parser) defaultLine(s *Schema) int {
+	for _, d := range p.defaults {
+		if d.schema == s {
+			return d.key.Line
+		}
+	}
+	return 0
+}
+
+// additional reads `additionalProperties:` (a boolean or a schema).
+func (p *parser) additional(v *yaml.Node, obj *Schema, sub subject) {
+	d := deref(v)
+	if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+		obj.AdditionalProperties, _ = p.boolean(v, "additionalProperties")
+		return
+	}
+	if d.Kind != yaml.MappingNode {
+		p.errorf(v, "additionalProperties must be true, false or a schema; found %s", describe(d))
+		return
+	}
+	obj.AdditionalProperties = true
+	obj.AdditionalPropertiesSchema = p.schema(v, sub)
+}
+
+// checkRanges reports lower bounds above upper bounds.
+func (p *parser) checkRanges(m *fields, s *Schema, in string) {
+	intRange := func(lo, hi string, a, b *int) {
+		if a != nil && b != nil && *a > *b {
+			p.errorf(m.val(lo), "%s %d is greater than %s %d %s", lo, *a, hi, *b, in)
+		}
+	}
+	intRange("minLength", "maxLength", s.MinLength, s.MaxLength)
+	intRange("minItems", "maxItems", s.MinItems, s.MaxItems)
+	numRange := func(lo, hi string, a, b *float64, strict bool) {
+		if a == nil || b == nil {
+			return
+		}
+		if *a > *b || (strict && *a == *b) {
+			rel := "greater than"
+			if *a == *b {
+				rel = "equal to"
+			}
+			p.errorf(m.val(lo), "%s %s is %s %s %s %s: no value fits", lo, fmtNum(*a), rel, hi, fmtNum(*b), in)
+		}
+	}
+	numRange("minimum", "maximum", s.Minimum, s.Maximum, false)
+	numRange("exclusiveMinimum", "maximum", s.ExclusiveMinimum, s.Maximum, true)
+	numRange("minimum", "exclusiveMaximum", s.Minimum, s.ExclusiveMaximum, true)
+	numRange("exclusiveMinimum", "exclusiveMaximum", s.ExclusiveMinimum, s.ExclusiveMaximum, true)
+}

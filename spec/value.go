@@ -1,0 +1,413 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// deflt is a `default:` waiting for references to be resolved.
+type deflt struct {
+	schema   *Schema
+	key, val *yaml.Node
+	sub      subject
+}
+
+// value converts a YAML node to a plain value: nil, bool, int64, float64,
+// string, []any or map[string]any.
+func (p *parser) value(n *yaml.Node) (any, bool) {
+	d := deref(n)
+	switch d.Kind {
+	case yaml.ScalarNode:
+		switch d.ShortTag() {
+		case "!!null":
+			return nil, true
+		case "!!bool":
+			var b bool
+			if err := d.Decode(&b); err == nil {
+				return b, true
+			}
+		case "!!int":
+			if i, ok := scalarInt(d); ok {
+				return i, true
+			}
+			p.errorf(n, "the integer %s is too large", d.Value)
+			return nil, false
+		case "!!float":
+			var f float64
+			if err := d.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return f, true
+			}
+			p.errorf(n, "%s is not a finite number; JSON has no infinities or NaN", d.Value)
+			return nil, false
+		}
+		// Strings, and what YAML would make a timestamp or binary: JSON
+		// reads them as strings.
+		return d.Value, true
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(d.Content))
+		ok := true
+		for _, c := range d.Content {
+			v, vok := p.value(c)
+			ok = ok && vok
+			out = append(out, v)
+		}
+		return out, ok
+	case yaml.MappingNode:
+		f := p.mapping(n, "a value", "in a value", nil)
+		if f == nil {
+			return nil, false
+		}
+		out := make(map[string]any, len(f.list))
+		ok := true
+		for _, e := range f.list {
+			v, vok := p.value(e.Val)
+			ok = ok && vok
+			out[deref(e.Key).Value] = v
+		}
+		return out, ok
+	}
+	p.errorf(n, "unsupported YAML value")
+	return nil, false
+}
+
+// follow resolves references from s, giving the schema that describes the
+// value's shape and whether null is allowed anywhere along the way. It gives
+// nil for an unresolved reference or a reference cycle.
+func follow(s *Schema) (*Schema, bool) {
+	nullable := false
+	for i := 0; s != nil && i < 1000; i++ {
+		nullable = nullable || s.Nullable
+		if s.Ref == "" {
+			return s, nullable
+		}
+		if s.RefType == nil {
+			return nil, nullable
+		}
+		s = s.RefType.Schema
+	}
+	return nil, nullable
+}
+
+// problem says why a value does not fit a schema, and where inside it.
+type problem struct {
+	at  string
+	msg string
+}
+
+func (pr *problem) String() string {
+	if pr.at == "" {
+		return pr.msg
+	}
+	return "at " + pr.at + ": " + pr.msg
+}
+
+func at(base, seg string) string {
+	if base == "" {
+		return strings.TrimPrefix(seg, ".")
+	}
+	return base + seg
+}
+
+// checkValue checks v against s and converts numbers to the schema's Go
+// type (int64 for integer, float64 for number). skipEnum leaves out the
+// enum check, for checking the enum values themselves.
+func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
+	r, nullable := follow(s)
+	if r == nil {
+		return v, nil // unresolved: reported elsewhere
+	}
+	fail := func(format string, args ...any) (any, *problem) {
+		return nil, &problem{at: path, msg: fmt.Sprintf(format, args...)}
+	}
+	if v == nil {
+		if nullable {
+			return nil, nil
+		}
+		return fail("null is not allowed: the schema is not nullable")
+	}
+	switch r.Type {
+	case TypeString:
+		str, ok := v.(string)
+		if !ok {
+			return fail("%s is not a string", fmtValue(v))
+		}
+		n := utf8.RuneCountInString(str)
+		if r.MinLength != nil && n < *r.MinLength {
+			return fail("%s is shorter than minLength %d", fmtValue(v), *r.MinLength)
+		}
+		if r.MaxLength != nil && n > *r.MaxLength {
+			return fail("%s is longer than maxLength %d", fmtValue(v), *r.MaxLength)
+		}
+		if r.Pattern != "" {
+			if re, err := regexp.Compile(r.Pattern); err == nil && !re.MatchString(str) {
+				return fail("%s does not match the pattern %q", fmtValue(v), r.Pattern)
+			}
+		}
+		if r.Format != "" {
+			if why := checkFormat(r.Format, str); why != "" {
+				return fail("%s is not a valid %s: %s", fmtValue(v), r.Format, why)
+			}
+		}
+	case TypeInteger:
+		switch x := v.(type) {
+		case int64:
+		case float64:
+			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+				return fail("%s is not a whole number", fmtValue(v))
+			}
+			v = int64(x)
+		default:
+			return fail("%s is not an integer", fmtValue(v))
+		}
+		if why := checkNumber(r, float64(v.(int64))); why != "" {
+			return fail("%s", why)
+		}
+	case TypeNumber:
+		switch x := v.(type) {
+		case int64:
+			v = float64(x)
+		case float64:
+		default:
+			return fail("%s is not a number", fmtValue(v))
+		}
+		if why := checkNumber(r, v.(float64)); why != "" {
+			return fail("%s", why)
+		}
+	case TypeBoolean:
+		if _, ok := v.(bool); !ok {
+			return fail("%s is not a boolean", fmtValue(v))
+		}
+	case TypeArray:
+		list, ok := v.([]any)
+		if !ok {
+			return fail("%s is not an array", fmtValue(v))
+		}
+		if r.MinItems != nil && len(list) < *r.MinItems {
+			return fail("has %d items; minItems is %d", len(list), *r.MinItems)
+		}
+		if r.MaxItems != nil && len(list) > *r.MaxItems {
+			return fail("has %d items; maxItems is %d", len(list), *r.MaxItems)
+		}
+		out := make([]any, len(list))
+		seen := map[string]int{}
+		for i, item := range list {
+			cv, pr := checkValue(r.Items, item, fmt.Sprintf("%s[%d]", path, i), false)
+			if pr != nil {
+				return nil, pr
+			}
+			out[i] = cv
+			if r.UniqueItems {
+				k := canonical(cv)
+				if j, dup := seen[k]; dup {
+					return fail("items %d and %d are equal, but uniqueItems is true", j, i)
+				}
+				seen[k] = i
+			}
+		}
+		v = out
+	case TypeObject:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return fail("%s is not an object", fmtValue(v))
+		}
+		out := make(map[string]any, len(obj))
+		for _, prop := range r.Properties {
+			pv, present := obj[prop.Name]
+			if !present {
+				if prop.Required {
+					return fail("the required property %q is missing", prop.Name)
+				}
+				continue
+			}
+			cv, pr := checkValue(prop.Schema, pv, at(path, "."+prop.Name), false)
+			if pr != nil {
+				return nil, pr
+			}
+			out[prop.Name] = cv
+		}
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if r.Property(k) != nil {
+				continue
+			}
+			if !r.AdditionalProperties {
+				return fail("unknown property %q (additionalProperties is false)", k)
+			}
+			cv := obj[k]
+			if r.AdditionalPropertiesSchema != nil {
+				var pr *problem
+				if cv, pr = checkValue(r.AdditionalPropertiesSchema, cv, at(path, "."+k), false); pr != nil {
+					return nil, pr
+				}
+			}
+			out[k] = cv
+		}
+		v = out
+	}
+	if !skipEnum && len(r.Enum) > 0 {
+		k := canonical(v)
+		if !slices.ContainsFunc(r.Enum, func(e any) bool { return canonical(e) == k }) {
+			vals := make([]string, len(r.Enum))
+			for i, e := range r.Enum {
+				vals[i] = fmtValue(e)
+			}
+			return fail("%s is not one of the enum values %s", fmtValue(v), strings.Join(vals, ", "))
+		}
+	}
+	return v, nil
+}
+
+// checkNumber checks a number against the numeric keywords of s.
+func checkNumber(s *Schema, f float64) string {
+	n := fmtNum(f)
+	switch {
+	case s.Minimum != nil && f < *s.Minimum:
+		return fmt.Sprintf("%s is below the minimum %s", n, fmtNum(*s.Minimum))
+	case s.Maximum != nil && f > *s.Maximum:
+		return fmt.Sprintf("%s is above the maximum %s", n, fmtNum(*s.Maximum))
+	case s.ExclusiveMinimum != nil && f <= *s.ExclusiveMinimum:
+		return fmt.Sprintf("%s is not above the exclusiveMinimum %s", n, fmtNum(*s.ExclusiveMinimum))
+	case s.ExclusiveMaximum != nil && f >= *s.ExclusiveMaximum:
+		return fmt.Sprintf("%s is not below the exclusiveMaximum %s", n, fmtNum(*s.ExclusiveMaximum))
+	case s.MultipleOf != nil:
+		q := f / *s.MultipleOf
+		if math.Abs(q-math.Round(q)) > 1e-9 {
+			return fmt.Sprintf("%s is not a multiple of %s", n, fmtNum(*s.MultipleOf))
+		}
+	}
+	return ""
+}
+
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// checkFormat says why s is not a valid value of format, or "".
+func checkFormat(format, s string) string {
+	switch format {
+	case "date-time":
+		if _, err := time.Parse(time.RFC3339, s); err != nil {
+			return "expected an RFC 3339 date-time such as 2024-05-01T12:00:00Z"
+		}
+	case "date":
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return "expected a date such as 2024-05-01"
+		}
+	case "email":
+		a, err := mail.ParseAddress(s)
+		if err != nil || a.Address != s {
+			return "expected an address such as name@example.com"
+		}
+	case "uri":
+		u, err := url.Parse(s)
+		if err != nil || u.Scheme == "" {
+			return "expected an absolute URI such as https://example.com/"
+		}
+	case "uuid":
+		if !uuidRe.MatchString(s) {
+			return "expected a UUID such as 123e4567-e89b-12d3-a456-426614174000"
+		}
+	}
+	return ""
+}
+
+// enum reads an `enum:` list: non-empty, unique, values of the schema's type
+// meeting its other constraints.
+func (p *parser) enum(v *yaml.Node, s *Schema, sub subject, in string) {
+	items, ok := p.sequence(v, "enum "+in)
+	if !ok {
+		return
+	}
+	if len(items) == 0 {
+		p.errorf(v, "enum %s must list at least one value", in)
+		return
+	}
+	seen := map[string]int{}
+	for _, n := range items {
+		val, ok := p.value(n)
+		if !ok {
+			continue
+		}
+		if val == nil {
+			p.errorf(n, "enum value null %s: use nullable: true to allow null", in)
+			continue
+		}
+		cv, pr := checkValue(s, val, "", true)
+		if pr != nil {
+			p.errorf(n, "invalid enum value for %s: %s", sub, pr)
+			continue
+		}
+		k := canonical(cv)
+		if line, dup := seen[k]; dup {
+			p.errorf(n, "enum %s lists %s twice (first at line %d)", in, fmtValue(cv), line)
+			continue
+		}
+		seen[k] = n.Line
+		s.Enum = append(s.Enum, cv)
+	}
+}
+
+// checkDefaults checks every default against its (now resolved) schema.
+func (p *parser) checkDefaults() {
+	for _, d := range p.defaults {
+		val, ok := p.value(d.val)
+		if !ok {
+			continue
+		}
+		cv, pr := checkValue(d.schema, val, "", false)
+		if pr != nil {
+			p.errorf(d.val, "invalid default for %s: %s", d.sub, pr)
+			continue
+		}
+		d.schema.Default = cv
+	}
+}
+
+// canonical is v as compact JSON with sorted keys, for equality.
+func canonical(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// fmtValue shows a value as JSON for messages.
+func fmtValue(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return fmtNum(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// fmtNum shows a number without exponent when it is a whole number of a
+// reasonable size.
+func fmtNum(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,276 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// parser walks yaml.v3 nodes, collecting every problem it finds.
+type parser struct {
+	file  string
+	lines []string // the source, for columns inside quoted strings
+	errs  ErrorList
+	// refs and defaults wait for the named types to be known.
+	refs     []ref
+	defaults []deflt
+	// later holds checks that need the whole file resolved (references,
+	// parameter types); they run after the walk.
+	later []func()
+}
+
+func (p *parser) pos(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: p.file, Line: 1, Col: 1}
+	}
+	return Pos{File: p.file, Line: n.Line, Col: n.Column}
+}
+
+func (p *parser) errorAt(pos Pos, format string, args ...any) {
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errorAt(p.pos(n), format, args...)
+}
+
+// deref follows aliases to the anchored node.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// describe names what a node holds, for "found ..." in messages.
+func describe(n *yaml.Node) string {
+	n = deref(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "the boolean " + n.Value
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "an unsupported YAML node"
+}
+
+func isNull(n *yaml.Node) bool {
+	n = deref(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+}
+
+// entry is one key: value pair of a mapping.
+type entry struct {
+	Key, Val *yaml.Node
+}
+
+// fields is a mapping node read into its pairs, in file order.
+type fields struct {
+	list  []entry
+	index map[string]int
+}
+
+func (f *fields) get(key string) (entry, bool) {
+	if f == nil {
+		return entry{}, false
+	}
+	i, ok := f.index[key]
+	if !ok {
+		return entry{}, false
+	}
+	return f.list[i], true
+}
+
+func (f *fields) val(key string) *yaml.Node {
+	e, _ := f.get(key)
+	return e.Val
+}
+
+func (f *fields) has(key string) bool {
+	_, ok := f.get(key)
+	return ok
+}
+
+// mapping reads a mapping node. Keys must be plain scalars and appear once;
+// `<<` merge keys are expanded (explicit keys win). When known is non-nil, a
+// key outside it is reported as unknown "where" (with a suggestion). A node
+// that is not a mapping is reported as "what must be a mapping" and gives
+// nil.
+func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fields {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping; found %s", what, describe(n))
+		return nil
+	}
+	f := &fields{index: map[string]int{}}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		kd := deref(k)
+		if kd.Kind != yaml.ScalarNode || kd.ShortTag() == "!!null" {
+			p.errorf(k, "keys must be plain names; found %s %s", describe(kd), where)
+			continue
+		}
+		name := kd.Value
+		if j, dup := f.index[name]; dup {
+			p.errorf(k, "duplicate key %q %s (first given at line %d)", name, where, f.list[j].Key.Line)
+			continue
+		}
+		if known != nil && !contains(known, name) {
+			p.errorf(k, "unknown key %q %s%s", name, where, didYouMean(name, known))
+			continue
+		}
+		f.index[name] = len(f.list)
+		f.list = append(f.list, entry{k, v})
+	}
+	for _, m := range merges {
+		m = deref(m)
+		var srcs []*yaml.Node
+		if m.Kind == yaml.SequenceNode {
+			srcs = m.Content
+		} else {
+			srcs = []*yaml.Node{m}
+		}
+		for _, src := range srcs {
+			mf := p.mapping(src, "a merged value (<<)", where, known)
+			if mf == nil {
+				continue
+			}
+			for _, e := range mf.list {
+				if _, ok := f.index[deref(e.Key).Value]; !ok {
+					f.index[deref(e.Key).Value] = len(f.list)
+					f.list = append(f.list, e)
+				}
+			}
+		}
+	}
+	return f
+}
+
+// sequence reads a list node; a non-list is reported and gives nil, false.
+func (p *parser) sequence(n *yaml.Node, what string) ([]*yaml.Node, bool) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list; found %s", what, describe(n))
+		return nil, false
+	}
+	return n.Content, true
+}
+
+// str reads a string scalar. Numbers and booleans are not strings: YAML
+// would turn `description: 2024` into a number, so it must be quoted.
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	d := deref(n)
+	if d == nil || d.Kind != yaml.ScalarNode || d.ShortTag() != "!!str" {
+		hint := ""
+		if d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() != "!!null" {
+			hint = " (quote it to make it a string)"
+		}
+		p.errorf(n, "%s must be a string; found %s%s", what, describe(d), hint)
+		return "", false
+	}
+	return d.Value, true
+}
+
+// boolean reads a true/false scalar.
+func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
+	d := deref(n)
+	if d == nil || d.Kind != yaml.ScalarNode || d.ShortTag() != "!!bool" {
+		p.errorf(n, "%s must be true or false; found %s", what, describe(d))
+		return false, false
+	}
+	var b bool
+	if err := d.Decode(&b); err != nil {
+		p.errorf(n, "%s must be true or false; found %s", what, describe(d))
+		return false, false
+	}
+	return b, true
+}
+
+// number reads a finite number.
+func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
+	d := deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode {
+		switch d.ShortTag() {
+		case "!!int":
+			if i, ok := scalarInt(d); ok {
+				return float64(i), true
+			}
+			fallthrough
+		case "!!float":
+			var f float64
+			if err := d.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return f, true
+			}
+		}
+	}
+	p.errorf(n, "%s must be a number; found %s", what, describe(d))
+	return 0, false
+}
+
+// count reads a whole number (3 or 3.0) of at least least.
+func (p *parser) count(n *yaml.Node, what string, least int) (int, bool) {
+	f, ok := p.number(n, what)
+	if !ok {
+		return 0, false
+	}
+	if f != math.Trunc(f) || f < float64(least) || f > math.MaxInt32 {
+		p.errorf(n, "%s must be a whole number of at least %d; found %s", what, least, deref(n).Value)
+		return 0, false
+	}
+	return int(f), true
+}
+
+func scalarInt(n *yaml.Node) (int64, bool) {
+	var i int64
+	if err := n.Decode(&i); err != nil {
+		return 0, false
+	}
+	return i, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// yamlLine matches the line number in a yaml.v3 syntax error.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError turns a yaml.v3 decoding error into a located Error.
+func syntaxError(file string, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	pos := Pos{File: file, Line: 1}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		pos.Line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	return &Error{Pos: pos, Msg: "invalid YAML: " + msg}
+}
