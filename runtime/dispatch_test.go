@@ -774,9 +774,7 @@ func TestDispatchFallback(t *testing.T) {
 	t.Run("result is capped", func(t *testing.T) {
 		p, _ := setup(t, fb{owned: true, res: Text(strings.Repeat("x", 500))})
 		p.opts.Limits.MaxResultBytes = 200
-		fbk := p.opts.Fallback
-		p.opts.Fallback = fbk
-		p.build(t)
+		p.build(t) // keeps the fallback set by setup
 		out, _ := p.dispatch(t, context.Background(), "scrape_page", `{}`)
 		if n := len(out.Result.String()); n > 200 || !strings.Contains(out.Result.String(), "[truncated: the result was 500 bytes") {
 			t.Fatalf("len %d: %q", n, out.Result.String())
