@@ -141,10 +141,10 @@ func (p *parser) module(root *yaml.Node) *File {
 	if v := m.val("package"); v != nil {
 		if s, ok := p.str(v, "package"); ok {
 			switch {
-			case !token.IsIdentifier(s):
-				p.errorf(v, "package %q is not a valid Go identifier", s)
 			case token.IsKeyword(s):
 				p.errorf(v, "package %q is a Go keyword; choose another package name", s)
+			case !token.IsIdentifier(s):
+				p.errorf(v, "package %q is not a valid Go identifier", s)
 			case s == "_":
 				p.errorf(v, "package %q: the blank identifier cannot name a package", s)
 			}

@@ -164,9 +164,14 @@ func (p *parser) checkNames(f *File) {
 		if t.GoName == "" {
 			continue
 		}
-		typeNames[t.GoName+"Args"] = owner{fmt.Sprintf("the argument struct of tool %q", t.Name), t.Pos}
+		reserve := func(name, what string) {
+			if _, taken := typeNames[name]; !taken {
+				typeNames[name] = owner{fmt.Sprintf("%s of tool %q", what, t.Name), t.Pos}
+			}
+		}
+		reserve(t.GoName+"Args", "the argument struct")
 		if t.Result != nil {
-			typeNames[t.GoName+"Result"] = owner{fmt.Sprintf("the result struct of tool %q", t.Name), t.Pos}
+			reserve(t.GoName+"Result", "the result struct")
 		}
 	}
 	for _, nt := range f.Types {

@@ -83,12 +83,16 @@ type ref struct {
 	sub    subject
 }
 
+// typeList names types for messages: "type string", "types integer and number".
 func typeList(ts []Type) string {
 	names := make([]string, len(ts))
 	for i, t := range ts {
 		names[i] = string(t)
 	}
-	return joinAnd(names)
+	if len(names) == 1 {
+		return "type " + names[0]
+	}
+	return "types " + joinAnd(names)
 }
 
 // joinAnd joins "a", "b", "c" as "a, b and c".
@@ -151,7 +155,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		for _, e := range m.list {
 			k := deref(e.Key).Value
 			if ts, ok := keywordTypes[k]; ok && !containsType(ts, s.Type) {
-				p.errorf(e.Key, "keyword %q does not apply to type %s %s; it is for type %s", k, s.Type, in, typeList(ts))
+				p.errorf(e.Key, "keyword %q does not apply to type %s %s; it is for %s", k, s.Type, in, typeList(ts))
 			}
 		}
 	}

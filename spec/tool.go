@@ -215,11 +215,12 @@ func (p *parser) batch(v *yaml.Node, t *Tool, in string) *Batch {
 		}
 		return b
 	}
-	bin := "in batch of " + in[len("in "):]
-	m := p.mapping(v, "batch "+in+" (true, or a mapping of options)", bin, batchKeys)
-	if m == nil {
+	if d.Kind != yaml.MappingNode {
+		p.errorf(v, "batch %s must be true, false or a mapping of options; found %s", in, describe(d))
 		return nil
 	}
+	bin := "in batch of " + in[len("in "):]
+	m := p.mapping(v, "batch", bin, batchKeys)
 	if nv := m.val("name"); nv != nil {
 		if s, ok := p.str(nv, "batch name"); ok {
 			b.Name = s
