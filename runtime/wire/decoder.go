@@ -1,0 +1,860 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// MaxDepth is how deep objects and arrays may nest in a decoded document.
+// Deeper input is a violation (at the path where the limit was crossed),
+// never a stack overflow.
+const MaxDepth = 64
+
+// validMaxDepth is Valid's nesting limit: encoding/json's, so that the two
+// agree on what is valid.
+const validMaxDepth = 10000
+
+// Decoder reads one JSON document in a single pass, as directed by generated
+// code: the generated decoder asks for the value it expects next (an object,
+// a string, an integer …); a value of another type is recorded as a
+// violation ("expected integer, got string") and skipped, so that decoding
+// goes on and finds every violation.
+//
+// Malformed JSON stops the reading: Finish then reports only that, as one
+// violation at "$" giving the byte offset and what was wrong.
+//
+// A Decoder is a value type meant to live on the caller's stack:
+//
+//	var d wire.Decoder
+//	d.Reset(data)
+//	...
+//	err := d.Finish()
+type Decoder struct {
+	// Checker records violations at the path of the value being read.
+	Checker
+
+	data    []byte
+	pos     int
+	depth   int    // open objects and arrays
+	fresh   bool   // just after '{' or '[': no member read yet
+	stopped bool   // malformed input or too deep: nothing more is read
+	name    []byte // the key NextKey read
+	scratch []byte // unescaped strings
+
+	synPos int    // offset of the syntax error
+	synMsg string // what was expected there ("" = no syntax error)
+}
+
+// Reset prepares d to read data from the start.
+func (d *Decoder) Reset(data []byte) {
+	d.Checker.Reset()
+	d.data = data
+	d.pos = 0
+	d.depth = 0
+	d.fresh = false
+	d.stopped = false
+	d.name = nil
+	d.synPos = 0
+	d.synMsg = ""
+}
+
+// Finish checks that nothing but whitespace follows the top-level value and
+// returns the outcome: nil, or a *runtime.ValidationError. Malformed JSON is
+// one violation at "$" (the other violations found before it are dropped:
+// they may be artefacts of the damage).
+func (d *Decoder) Finish() error {
+	if !d.stopped {
+		d.ws()
+		if d.pos < len(d.data) {
+			d.syntax("end of input after the top-level value")
+		}
+	}
+	if d.synMsg != "" {
+		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: d.SyntaxError()}}}
+	}
+	return d.Checker.Err()
+}
+
+// SyntaxError describes the first syntax error, or returns "" if there was none.
+func (d *Decoder) SyntaxError() string {
+	if d.synMsg == "" {
+		return ""
+	}
+	found := "end of input"
+	if d.synPos < len(d.data) {
+		r, _ := utf8.DecodeRune(d.data[d.synPos:])
+		if r == utf8.RuneError {
+			found = "byte 0x" + strconv.FormatUint(uint64(d.data[d.synPos]), 16)
+		} else {
+			found = strconv.QuoteRune(r)
+		}
+	}
+	return "malformed JSON at byte offset " + strconv.Itoa(d.synPos) + ": expected " + d.synMsg + ", found " + found
+}
+
+// syntax stops the reading with a syntax error at the current position.
+func (d *Decoder) syntax(expected string) {
+	if d.synMsg == "" {
+		d.synMsg = expected
+		d.synPos = d.pos
+	}
+	d.stopped = true
+}
+
+// tooDeep stops the reading with a depth violation at the current path.
+func (d *Decoder) tooDeep() {
+	d.Add("value nests deeper than " + strconv.Itoa(MaxDepth) + " levels")
+	d.stopped = true
+}
+
+// ws skips whitespace.
+func (d *Decoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips whitespace and returns the next byte, or 0 at the end.
+func (d *Decoder) peek() byte {
+	d.ws()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// kindOf names the JSON type of a value starting with c, or "" if no value
+// starts with c.
+func kindOf(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "number"
+	}
+	return ""
+}
+
+// mismatch records "expected <want>, got <kind>" and skips the value.
+func (d *Decoder) mismatch(want string) {
+	k := kindOf(d.peek())
+	if k == "" {
+		d.syntax("a JSON value")
+		return
+	}
+	d.Add("expected " + want + ", got " + k)
+	d.skip(MaxDepth)
+}
+
+// Stopped reports whether reading stopped (malformed or too deeply nested input).
+func (d *Decoder) Stopped() bool { return d.stopped }
+
+// Null consumes a null and reports whether there was one.
+func (d *Decoder) Null() bool {
+	if d.stopped || d.peek() != 'n' {
+		return false
+	}
+	return d.literal("null")
+}
+
+func (d *Decoder) literal(lit string) bool {
+	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
+		d.pos += len(lit)
+		return true
+	}
+	// Point at the first byte that differs.
+	for i := 0; i < len(lit); i++ {
+		if d.pos >= len(d.data) || d.data[d.pos] != lit[i] {
+			d.syntax(strconv.Quote(lit))
+			return false
+		}
+		d.pos++
+	}
+	return false // not reached
+}
+
+// BeginObject starts reading an object; iterate its members with NextKey.
+// Anything else is recorded as a violation and skipped, and BeginObject
+// returns false.
+func (d *Decoder) BeginObject() bool {
+	if d.stopped {
+		return false
+	}
+	if d.peek() != '{' {
+		d.mismatch("object")
+		return false
+	}
+	if d.depth >= MaxDepth {
+		d.tooDeep()
+		return false
+	}
+	d.pos++
+	d.depth++
+	d.fresh = true
+	return true
+}
+
+// NextKey reads the next member's key and the colon after it, and reports
+// whether there is a member; after false the object has been consumed. The
+// key is Name; the caller then reads (or skips) the value.
+func (d *Decoder) NextKey() bool {
+	if d.stopped {
+		return false
+	}
+	c := d.peek()
+	if c == '}' {
+		d.pos++
+		d.depth--
+		d.fresh = false
+		return false
+	}
+	if d.fresh {
+		d.fresh = false
+	} else {
+		if c != ',' {
+			d.syntax("',' or '}' after object member")
+			return false
+		}
+		d.pos++
+		c = d.peek()
+	}
+	if c != '"' {
+		d.syntax("string key of object member")
+		return false
+	}
+	name, ok := d.readString()
+	if !ok {
+		return false
+	}
+	d.name = name
+	if d.peek() != ':' {
+		d.syntax("':' after object key")
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// Name is the key NextKey read. It is valid until the next read.
+func (d *Decoder) Name() []byte { return d.name }
+
+// Unknown records `unknown property "<Name>"` at the current (object's)
+// path and skips the member's value.
+func (d *Decoder) Unknown() {
+	d.Add("unknown property " + strconv.Quote(string(d.name)))
+	d.skip(MaxDepth)
+}
+
+// Duplicate records `duplicate property "<Name>"` at the current (object's)
+// path and skips the member's value.
+func (d *Decoder) Duplicate() {
+	d.Add("duplicate property " + strconv.Quote(string(d.name)))
+	d.skip(MaxDepth)
+}
+
+// BeginArray starts reading an array; iterate its items with NextItem.
+// Anything else is recorded as a violation and skipped, and BeginArray
+// returns false.
+func (d *Decoder) BeginArray() bool {
+	if d.stopped {
+		return false
+	}
+	if d.peek() != '[' {
+		d.mismatch("array")
+		return false
+	}
+	if d.depth >= MaxDepth {
+		d.tooDeep()
+		return false
+	}
+	d.pos++
+	d.depth++
+	d.fresh = true
+	return true
+}
+
+// NextItem reports whether another item follows (consuming the comma);
+// after false the array has been consumed. The caller then reads the item.
+func (d *Decoder) NextItem() bool {
+	if d.stopped {
+		return false
+	}
+	c := d.peek()
+	if c == ']' {
+		d.pos++
+		d.depth--
+		d.fresh = false
+		return false
+	}
+	if d.fresh {
+		d.fresh = false
+		return true
+	}
+	if c != ',' {
+		d.syntax("',' or ']' after array item")
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// String reads a string. Anything else is a violation, skipped.
+func (d *Decoder) String() (string, bool) {
+	b, ok := d.Bytes()
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Bytes reads a string and returns its unescaped bytes without copying them
+// when it can: they are valid until the next read. Anything else is a
+// violation, skipped.
+func (d *Decoder) Bytes() ([]byte, bool) {
+	if d.stopped {
+		return nil, false
+	}
+	if d.peek() != '"' {
+		d.mismatch("string")
+		return nil, false
+	}
+	return d.readString()
+}
+
+// readString reads the string starting at d.pos (a '"'). Invalid UTF-8 and
+// lone surrogates become U+FFFD, as with encoding/json.
+func (d *Decoder) readString() ([]byte, bool) {
+	data := d.data
+	start := d.pos + 1
+	ascii := true
+	for i := start; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '"':
+			s := data[start:i]
+			if !ascii && !utf8.Valid(s) {
+				return d.unescape(start)
+			}
+			d.pos = i + 1
+			return s, true
+		case c == '\\':
+			return d.unescape(start)
+		case c < 0x20:
+			d.pos = i
+			d.syntax("closing '\"' of string (control characters must be escaped)")
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	d.pos = len(data)
+	d.syntax("closing '\"' of string")
+	return nil, false
+}
+
+// unescape decodes the string whose content starts at start into scratch.
+func (d *Decoder) unescape(start int) ([]byte, bool) {
+	data := d.data
+	out := d.scratch[:0]
+	i := start
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			d.scratch = out
+			return out, true
+		case c < 0x20:
+			d.pos = i
+			d.syntax("closing '\"' of string (control characters must be escaped)")
+			return nil, false
+		case c == '\\':
+			if i+1 >= len(data) {
+				d.pos = len(data)
+				d.syntax("escape sequence")
+				return nil, false
+			}
+			e := data[i+1]
+			switch e {
+			case '"', '\\', '/':
+				out = append(out, e)
+				i += 2
+			case 'b':
+				out = append(out, '\b')
+				i += 2
+			case 'f':
+				out = append(out, '\f')
+				i += 2
+			case 'n':
+				out = append(out, '\n')
+				i += 2
+			case 'r':
+				out = append(out, '\r')
+				i += 2
+			case 't':
+				out = append(out, '\t')
+				i += 2
+			case 'u':
+				r, ok := hex4(data, i+2)
+				if !ok {
+					d.pos = i + 2
+					d.syntax("four hex digits after \\u")
+					return nil, false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					// A pair decodes to one rune; a lone half becomes U+FFFD.
+					pair := utf8.RuneError
+					if i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
+						if lo, ok := hex4(data, i+2); ok {
+							if p := utf16.DecodeRune(r, lo); p != utf8.RuneError {
+								pair = p
+								i += 6
+							}
+						}
+					}
+					r = pair
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				d.pos = i + 1
+				d.syntax("valid escape character after '\\'")
+				return nil, false
+			}
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(data[i:])
+			out = utf8.AppendRune(out, r) // RuneError for invalid bytes
+			i += size
+		}
+	}
+	d.pos = len(data)
+	d.syntax("closing '\"' of string")
+	return nil, false
+}
+
+// hex4 decodes four hex digits at data[i:].
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// Bool reads a boolean. Anything else is a violation, skipped.
+func (d *Decoder) Bool() (bool, bool) {
+	if d.stopped {
+		return false, false
+	}
+	switch d.peek() {
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	}
+	d.mismatch("boolean")
+	return false, false
+}
+
+// number scans a number per the JSON grammar and returns its text and
+// whether it is an integer literal (no fraction, no exponent).
+func (d *Decoder) number() (tok []byte, isInt bool, ok bool) {
+	data := d.data
+	start := d.pos
+	i := start
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		d.pos = i
+		d.syntax("digit")
+		return nil, false, false
+	}
+	isInt = true
+	if i < len(data) && data[i] == '.' {
+		isInt = false
+		i++
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			d.pos = i
+			d.syntax("digit after decimal point")
+			return nil, false, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		isInt = false
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			d.pos = i
+			d.syntax("digit in exponent")
+			return nil, false, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	d.pos = i
+	return data[start:i], isInt, true
+}
+
+// parseInt parses an integer literal; ok is false on int64 overflow.
+func parseInt(tok []byte) (int64, bool) {
+	neg := tok[0] == '-'
+	if neg {
+		tok = tok[1:]
+	}
+	if len(tok) > 19 {
+		return 0, false
+	}
+	var u uint64
+	for _, c := range tok {
+		u = u*10 + uint64(c-'0') // 19 digits cannot overflow uint64
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		return -int64(u), true
+	}
+	if u > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// parseFloat parses a number literal that the grammar already accepted.
+func parseFloat(tok []byte, isInt bool) (float64, bool) {
+	if isInt && len(tok) <= 16 {
+		if v, ok := parseInt(tok); ok && v > -1<<53 && v < 1<<53 {
+			return float64(v), true
+		}
+	}
+	f, err := strconv.ParseFloat(string(tok), 64)
+	return f, err == nil
+}
+
+// Int reads an integer: a number with no fractional part that fits in an
+// int64 ("2", and also "2.0" or "2e3"). Anything else is a violation.
+func (d *Decoder) Int() (int64, bool) {
+	if d.stopped {
+		return 0, false
+	}
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		d.mismatch("integer")
+		return 0, false
+	}
+	tok, isInt, ok := d.number()
+	if !ok {
+		return 0, false
+	}
+	if isInt {
+		v, ok := parseInt(tok)
+		if !ok {
+			d.Add("integer " + string(tok) + " is out of range (64-bit)")
+		}
+		return v, ok
+	}
+	f, ok := parseFloat(tok, false)
+	if ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+		return int64(f), true
+	}
+	d.Add("expected integer, got " + clipToken(tok))
+	return 0, false
+}
+
+// Float reads a number. Anything else is a violation, as is a number too
+// large for a float64.
+func (d *Decoder) Float() (float64, bool) {
+	if d.stopped {
+		return 0, false
+	}
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		d.mismatch("number")
+		return 0, false
+	}
+	tok, isInt, ok := d.number()
+	if !ok {
+		return 0, false
+	}
+	f, ok := parseFloat(tok, isInt)
+	if !ok {
+		d.Add("number " + clipToken(tok) + " is out of range (64-bit float)")
+	}
+	return f, ok
+}
+
+func clipToken(tok []byte) string {
+	if len(tok) > 40 {
+		return string(tok[:40]) + "…"
+	}
+	return string(tok)
+}
+
+// Skip skips a value of any type (checking its syntax and depth).
+func (d *Decoder) Skip() {
+	if !d.stopped {
+		d.skip(MaxDepth)
+	}
+}
+
+// Raw returns a copy of the next value's JSON text (syntax and depth
+// checked), for free-form values kept as json.RawMessage.
+func (d *Decoder) Raw() ([]byte, bool) {
+	if d.stopped {
+		return nil, false
+	}
+	d.ws()
+	start := d.pos
+	if !d.skip(MaxDepth) {
+		return nil, false
+	}
+	return append([]byte(nil), d.data[start:d.pos]...), true
+}
+
+// bitstack records, per open container of a skipped value, whether it is an
+// object (1) or an array (0).
+type bitstack struct {
+	low  uint64
+	high []uint64
+}
+
+func (s *bitstack) set(i int, obj bool) {
+	var w *uint64
+	if i < 64 {
+		w = &s.low
+	} else {
+		j := (i - 64) / 64
+		for len(s.high) <= j {
+			s.high = append(s.high, 0)
+		}
+		w = &s.high[j]
+	}
+	bit := uint64(1) << (uint(i) % 64)
+	if obj {
+		*w |= bit
+	} else {
+		*w &^= bit
+	}
+}
+
+func (s *bitstack) get(i int) bool {
+	if i < 64 {
+		return s.low&(1<<uint(i)) != 0
+	}
+	return s.high[(i-64)/64]&(1<<(uint(i)%64)) != 0
+}
+
+// skip skips one value, iteratively, allowing it to nest until the
+// document's depth reaches limit.
+func (d *Decoder) skip(limit int) bool {
+	var stack bitstack
+	n := 0 // open containers of this value
+	for {
+		// A value is expected.
+		switch c := d.peek(); c {
+		case '{', '[':
+			if d.depth+n >= limit {
+				if limit == MaxDepth {
+					d.tooDeep()
+				} else {
+					d.syntax("less deeply nested value")
+				}
+				return false
+			}
+			d.pos++
+			stack.set(n, c == '{')
+			n++
+			if c == '{' {
+				switch d.peek() {
+				case '}':
+					d.pos++
+					n--
+					goto after
+				case '"':
+					if !d.skipKey() {
+						return false
+					}
+					continue
+				}
+				d.syntax("string key or '}'")
+				return false
+			}
+			if d.peek() == ']' {
+				d.pos++
+				n--
+				goto after
+			}
+			continue
+		case '"':
+			if !d.skipString() {
+				return false
+			}
+		case 't':
+			if !d.literal("true") {
+				return false
+			}
+		case 'f':
+			if !d.literal("false") {
+				return false
+			}
+		case 'n':
+			if !d.literal("null") {
+				return false
+			}
+		default:
+			if c != '-' && (c < '0' || c > '9') {
+				d.syntax("a JSON value")
+				return false
+			}
+			if _, _, ok := d.number(); !ok {
+				return false
+			}
+		}
+	after:
+		// A value ended: close containers or move to the next member.
+		for {
+			if n == 0 {
+				return true
+			}
+			obj := stack.get(n - 1)
+			c := d.peek()
+			if c == ',' {
+				d.pos++
+				if obj {
+					if d.peek() != '"' {
+						d.syntax("string key of object member")
+						return false
+					}
+					if !d.skipKey() {
+						return false
+					}
+				}
+				break
+			}
+			if obj && c == '}' || !obj && c == ']' {
+				d.pos++
+				n--
+				continue
+			}
+			if obj {
+				d.syntax("',' or '}' after object member")
+			} else {
+				d.syntax("',' or ']' after array item")
+			}
+			return false
+		}
+	}
+}
+
+// skipKey skips a key string (at d.pos) and the colon after it.
+func (d *Decoder) skipKey() bool {
+	if !d.skipString() {
+		return false
+	}
+	if d.peek() != ':' {
+		d.syntax("':' after object key")
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// skipString skips the string at d.pos, checking its escapes.
+func (d *Decoder) skipString() bool {
+	data := d.data
+	i := d.pos + 1
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return true
+		case c < 0x20:
+			d.pos = i
+			d.syntax("closing '\"' of string (control characters must be escaped)")
+			return false
+		case c == '\\':
+			if i+1 >= len(data) {
+				d.pos = len(data)
+				d.syntax("escape sequence")
+				return false
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if _, ok := hex4(data, i+2); !ok {
+					d.pos = i + 2
+					d.syntax("four hex digits after \\u")
+					return false
+				}
+				i += 6
+			default:
+				d.pos = i + 1
+				d.syntax("valid escape character after '\\'")
+				return false
+			}
+		default:
+			i++
+		}
+	}
+	d.pos = len(data)
+	d.syntax("closing '\"' of string")
+	return false
+}
+
+// Valid reports whether data is one valid JSON value (with surrounding
+// whitespace), as encoding/json.Valid does, including its nesting limit.
+func Valid(data []byte) bool {
+	var d Decoder
+	d.Reset(data)
+	d.skip(validMaxDepth)
+	return d.Finish() == nil
+}

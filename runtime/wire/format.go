@@ -1,0 +1,306 @@
+package wire
+
+import "time"
+
+// The format checkers below implement the JSON Schema formats toolgen
+// supports. They allocate nothing and accept a string or a []byte.
+
+// text is what the checkers accept.
+type text interface{ ~string | ~[]byte }
+
+// IsDateTime reports whether s is an RFC 3339 date-time
+// ("2024-01-31T12:00:00Z", "2024-01-31t12:00:00.5+01:00").
+func IsDateTime[T text](s T) bool {
+	_, ok := dateTime(s, false)
+	return ok
+}
+
+// ParseDateTime parses an RFC 3339 date-time. A "Z" offset gives a UTC
+// time; others a fixed zone. A leap second (:60) is accepted and normalised.
+func ParseDateTime[T text](s T) (time.Time, bool) {
+	return dateTime(s, true)
+}
+
+// IsDate reports whether s is an RFC 3339 full-date ("2024-01-31").
+func IsDate[T text](s T) bool {
+	_, _, _, ok := date(s)
+	return ok && len(s) == 10
+}
+
+func digits[T text](s T, i, n int) (int, bool) {
+	if i+n > len(s) {
+		return 0, false
+	}
+	v := 0
+	for j := i; j < i+n; j++ {
+		c := s[j]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+// date parses the full-date at the start of s.
+func date[T text](s T) (y, m, d int, ok bool) {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
+	}
+	y, ok1 := digits(s, 0, 4)
+	m, ok2 := digits(s, 5, 2)
+	d, ok3 := digits(s, 8, 2)
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return 0, 0, 0, false
+	}
+	return y, m, d, true
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+func dateTime[T text](s T, build bool) (time.Time, bool) {
+	y, mo, d, ok := date(s)
+	if !ok || len(s) < 20 || (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	h, ok1 := digits(s, 11, 2)
+	mi, ok2 := digits(s, 14, 2)
+	sec, ok3 := digits(s, 17, 2)
+	if !ok1 || !ok2 || !ok3 || h > 23 || mi > 59 || sec > 60 {
+		return time.Time{}, false
+	}
+	i := 19
+	nsec := 0
+	if s[i] == '.' {
+		i++
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			if i-start < 9 {
+				nsec = nsec*10 + int(s[i]-'0')
+			}
+			i++
+		}
+		if i == start {
+			return time.Time{}, false
+		}
+		for n := i - start; n < 9; n++ {
+			nsec *= 10
+		}
+	}
+	if i >= len(s) {
+		return time.Time{}, false
+	}
+	offset := 0
+	switch s[i] {
+	case 'Z', 'z':
+		i++
+	case '+', '-':
+		oh, ok1 := digits(s, i+1, 2)
+		om, ok2 := digits(s, i+4, 2)
+		if !ok1 || !ok2 || s[i+3] != ':' || oh > 23 || om > 59 {
+			return time.Time{}, false
+		}
+		offset = oh*3600 + om*60
+		if s[i] == '-' {
+			offset = -offset
+		}
+		i += 6
+	default:
+		return time.Time{}, false
+	}
+	if i != len(s) {
+		return time.Time{}, false
+	}
+	if !build {
+		return time.Time{}, true
+	}
+	loc := time.UTC
+	if offset != 0 {
+		loc = time.FixedZone("", offset)
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, sec, nsec, loc), true
+}
+
+// IsUUID reports whether s is a UUID in its 8-4-4-4-12 hex form.
+func IsUUID[T text](s T) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !isHex(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// IsEmail reports whether s is an email address (RFC 5321 mailbox, ASCII):
+// a dot-atom local part of at most 64 characters, "@", and a host name or a
+// bracketed address literal, 254 characters at most in all.
+func IsEmail[T text](s T) bool {
+	if len(s) > 254 {
+		return false
+	}
+	at := -1
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '@' {
+			at = i
+			break
+		}
+	}
+	if at < 1 || at > 64 || at == len(s)-1 {
+		return false
+	}
+	prevDot := true // no leading dot
+	for i := 0; i < at; i++ {
+		c := s[i]
+		if c == '.' {
+			if prevDot {
+				return false
+			}
+			prevDot = true
+			continue
+		}
+		prevDot = false
+		if !isAlpha(c) && !isDigit(c) && !isAtext(c) {
+			return false
+		}
+	}
+	if prevDot {
+		return false // trailing dot
+	}
+	if s[at+1] == '[' {
+		return s[len(s)-1] == ']' && isAddressLiteral(s, at+2, len(s)-1)
+	}
+	return isHostname(s, at+1, len(s))
+}
+
+func isAtext(c byte) bool {
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '/', '=', '?', '^', '_', '`', '{', '|', '}', '~':
+		return true
+	}
+	return false
+}
+
+// isHostname checks s[i:j] as dot-separated labels of letters, digits and
+// inner hyphens, 63 characters each at most.
+func isHostname[T text](s T, i, j int) bool {
+	if i >= j || j-i > 253 {
+		return false
+	}
+	start := i
+	for k := i; k <= j; k++ {
+		if k == j || s[k] == '.' {
+			n := k - start
+			if n < 1 || n > 63 || s[start] == '-' || s[k-1] == '-' {
+				return false
+			}
+			start = k + 1
+			continue
+		}
+		c := s[k]
+		if !isAlpha(c) && !isDigit(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isAddressLiteral accepts a dotted IPv4 address or "IPv6:" and hex groups.
+func isAddressLiteral[T text](s T, i, j int) bool {
+	if j-i > 5 && string(s[i:i+5]) == "IPv6:" {
+		if j-i == 5 {
+			return false
+		}
+		for k := i + 5; k < j; k++ {
+			if c := s[k]; !isHex(c) && c != ':' && c != '.' {
+				return false
+			}
+		}
+		return true
+	}
+	parts, n, v := 0, 0, 0
+	for k := i; k <= j; k++ {
+		if k == j || s[k] == '.' {
+			if n == 0 || v > 255 {
+				return false
+			}
+			parts++
+			n, v = 0, 0
+			continue
+		}
+		if !isDigit(s[k]) || n == 3 {
+			return false
+		}
+		v = v*10 + int(s[k]-'0')
+		n++
+	}
+	return parts == 4
+}
+
+// IsURI reports whether s is an absolute URI (RFC 3986): a scheme, ":",
+// and the rest made only of characters a URI may hold, with every "%"
+// followed by two hex digits.
+func IsURI[T text](s T) bool {
+	colon := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ':' {
+			colon = i
+			break
+		}
+		if !(isAlpha(c) || i > 0 && (isDigit(c) || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	if colon < 1 {
+		return false
+	}
+	for i := colon + 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isAlpha(c) || isDigit(c):
+		case c == '%':
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return false
+			}
+			i += 2
+		default:
+			switch c {
+			case '-', '.', '_', '~', // unreserved
+				':', '/', '?', '#', '[', ']', '@', // gen-delims
+				'!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=': // sub-delims
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
