@@ -1,0 +1,246 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// SpecSuffix ends the name of every spec file: `<name>.tools.yaml`.
+const SpecSuffix = ".tools.yaml"
+
+// FileKind says what a generated file is, and so who owns it.
+type FileKind int
+
+const (
+	// FileGenerated is `<name>_tools.gen.go`: toolgen's, rewritten on every
+	// run, marked DO NOT EDIT.
+	FileGenerated FileKind = iota + 1
+	// FileStubs is `<name>_tools.go`: the developer's. toolgen writes it
+	// once, then only appends stubs for new executor methods.
+	FileStubs
+	// FileCatalog is `<name>_tools.md`: toolgen's Markdown tool catalog.
+	FileCatalog
+)
+
+func (k FileKind) String() string {
+	switch k {
+	case FileGenerated:
+		return "generated"
+	case FileStubs:
+		return "stubs"
+	case FileCatalog:
+		return "catalog"
+	}
+	return fmt.Sprintf("FileKind(%d)", int(k))
+}
+
+// OutFile is one file Generate wants on disk.
+type OutFile struct {
+	// Path is where the file goes: the package directory joined with the
+	// file's name.
+	Path    string
+	Content []byte
+	Kind    FileKind
+	// NewStubs names the executor methods whose stubs Content adds to the
+	// stubs file (FileStubs only; empty when it adds none).
+	NewStubs []string
+}
+
+// Output is what one spec generates. Generate never writes it; the caller
+// writes it (WriteFile) or compares it with the disk (Changes).
+type Output struct {
+	// Spec is the spec file's path.
+	Spec string
+	// Files are the generated code, the stubs file (absent when the package
+	// needs none: every method exists elsewhere) and the catalog, in that
+	// order.
+	Files []OutFile
+	// Warnings are located notes for the developer, such as an executor
+	// method whose tool left the spec. They do not stop generation.
+	Warnings []string
+}
+
+// SpecName returns the name of a spec file path ("dir/example.tools.yaml"
+// gives "example") and whether the path names a spec file at all.
+func SpecName(path string) (string, bool) {
+	base := filepath.Base(path)
+	name, ok := strings.CutSuffix(base, SpecSuffix)
+	return name, ok && name != ""
+}
+
+// FileNames returns the names of the files generated from the spec file
+// called specBase ("example.tools.yaml"): the generated code, the stubs and
+// the catalog ("example_tools.gen.go", "example_tools.go", "example_tools.md").
+func FileNames(specBase string) (generated, stubs, catalog string) {
+	name, _ := SpecName(specBase)
+	return name + "_tools.gen.go", name + "_tools.go", name + "_tools.md"
+}
+
+// Generate computes the files spec f generates into the package directory
+// dir, without writing anything: the code from Code, the stubs file and the
+// catalog. It reads dir's Go files to find the executor methods that exist
+// already, so that it only adds stubs for missing ones and never changes a
+// method the developer wrote; methods whose tool is gone are reported in the
+// Output's warnings. A second spec file in dir, or a Go file of dir that
+// does not parse, is a located error (a spec.ErrorList).
+func Generate(f *spec.File, dir string) (*Output, error) {
+	base := filepath.Base(f.Path)
+	if _, ok := SpecName(base); !ok {
+		return nil, fmt.Errorf("gen: %s: a spec file's name must end in %s", f.Path, SpecSuffix)
+	}
+	if err := checkOneSpec(f.Path, dir); err != nil {
+		return nil, err
+	}
+	genName, stubsName, catName := FileNames(base)
+	genPath := filepath.Join(dir, genName)
+	stubsPath := filepath.Join(dir, stubsName)
+	catPath := filepath.Join(dir, catName)
+
+	code, err := Code(f)
+	if err != nil {
+		return nil, err
+	}
+	catalog, err := CatalogMarkdown(f)
+	if err != nil {
+		return nil, err
+	}
+	pkg := packageName(f, dir)
+	sc, err := scanPackage(dir, pkg, genPath)
+	if err != nil {
+		return nil, err
+	}
+	stubs, err := stubsFor(f, pkg, stubsPath, ExecutorMethods(f), sc)
+	if err != nil {
+		return nil, err
+	}
+
+	out := &Output{Spec: f.Path, Warnings: stubs.warnings}
+	out.Files = append(out.Files, OutFile{Path: genPath, Content: code, Kind: FileGenerated})
+	if stubs.content != nil {
+		out.Files = append(out.Files, OutFile{Path: stubsPath, Content: stubs.content, Kind: FileStubs, NewStubs: stubs.added})
+	}
+	out.Files = append(out.Files, OutFile{Path: catPath, Content: catalog, Kind: FileCatalog})
+	return out, nil
+}
+
+// checkOneSpec fails when dir holds another spec file than specPath: both
+// would generate a Module function into the same package.
+func checkOneSpec(specPath, dir string) error {
+	matches, err := filepath.Glob(filepath.Join(dir, "*"+SpecSuffix))
+	if err != nil {
+		return fmt.Errorf("gen: %w", err)
+	}
+	var others []string
+	for _, m := range matches {
+		if !samePath(m, specPath) {
+			others = append(others, m)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	all := append(others, specPath)
+	slices.Sort(all)
+	var errs spec.ErrorList
+	for _, p := range all[1:] {
+		errs = append(errs, &spec.Error{
+			Pos: spec.Pos{File: p, Line: 1, Col: 1},
+			Msg: fmt.Sprintf("a second spec file in one package (%s is the first): each would generate the package's Module; keep one spec per directory", filepath.Base(all[0])),
+		})
+	}
+	return errs
+}
+
+// packageName is the Go package the spec generates: its `package:`, else
+// the directory's base name made an identifier.
+func packageName(f *spec.File, dir string) string {
+	if f.Package != "" {
+		return f.Package
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	name := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, filepath.Base(abs))
+	if name == "" || unicode.IsDigit(rune(name[0])) {
+		name = "tools" + name
+	}
+	return name
+}
+
+// Change is a file whose content on disk differs from what was generated.
+type Change struct {
+	File OutFile
+	// Reason says how it differs: "missing", "out of date", or for a stubs
+	// file "missing stubs for A, B".
+	Reason string
+}
+
+// Changes compares o's files with the disk and returns those that differ
+// (missing files included), in o's order. toolgen writes only these, and
+// `toolgen check` reports them.
+func (o *Output) Changes() ([]Change, error) {
+	var out []Change
+	for _, f := range o.Files {
+		old, err := os.ReadFile(f.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, Change{File: f, Reason: "missing"})
+		case err != nil:
+			return nil, fmt.Errorf("gen: %w", err)
+		case bytes.Equal(old, f.Content):
+		case f.Kind == FileStubs && len(f.NewStubs) > 0:
+			out = append(out, Change{File: f, Reason: "missing stubs for " + strings.Join(f.NewStubs, ", ")})
+		default:
+			out = append(out, Change{File: f, Reason: "out of date"})
+		}
+	}
+	return out, nil
+}
+
+// WriteFile writes content to path atomically: to a temporary file in the
+// same directory, renamed over path. An existing file keeps its permission
+// bits; a new one gets 0644.
+func WriteFile(path string, content []byte) (err error) {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("gen: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(content); err != nil {
+		return fmt.Errorf("gen: writing %s: %w", path, err)
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return fmt.Errorf("gen: writing %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("gen: writing %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("gen: writing %s: %w", path, err)
+	}
+	return nil
+}
