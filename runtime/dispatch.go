@@ -241,7 +241,7 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 		case IsFatal(err):
 			return x.fatal(err)
 		case errors.As(err, &pause):
-			return x.pause(pause)
+			return x.pause(pause, false)
 		case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 			return x.fatal(err)
 		default:
@@ -341,7 +341,7 @@ func (x *run) ask(ctx context.Context, tc ToolCall, reason string) (Outcome, err
 		x.log(ctx, slog.LevelError, "storing the approval request failed", slog.Any("error", err))
 		return x.fail(approvalRequestError(x.t.Name, err))
 	}
-	return x.pause(&PauseError{PausePointID: id, Reason: reason})
+	return x.pause(&PauseError{PausePointID: id, Reason: reason}, true)
 }
 
 // fallback hands a name no tool owns to Options.Fallback.
@@ -358,7 +358,7 @@ func (x *run) fallback(ctx context.Context, tc ToolCall) (Outcome, error) {
 			case err == nil:
 				return x.ok(res)
 			case errors.As(err, &pause):
-				return x.pause(pause)
+				return x.pause(pause, false)
 			default:
 				return x.fail(executionError(tc.Name, err))
 			}
@@ -414,11 +414,12 @@ func (x *run) fail(te *ToolError) (Outcome, error) {
 	return x.end()
 }
 
-// pause finishes a call that waits for approval at pe.
-func (x *run) pause(pe *PauseError) (Outcome, error) {
+// pause finishes a call that waits for approval at pe; notRun says the
+// permission step paused it before the executor ran.
+func (x *run) pause(pe *PauseError, notRun bool) (Outcome, error) {
 	x.out.Status = StatusPaused
 	x.out.Pause = pe
-	x.out.Result = awaitingApprovalResult(x.out.Tool, pe.Reason)
+	x.out.Result = awaitingApprovalResult(x.out.Tool, pe.Reason, notRun)
 	return x.end()
 }
 

@@ -820,7 +820,7 @@ func TestDispatchPermissionAsk(t *testing.T) {
 		if out.Status != StatusPaused || out.Pause == nil || out.Pause.PausePointID != "pp-1" || out.Err != nil {
 			t.Fatalf("%+v", out)
 		}
-		if got := out.Result.String(); !strings.Contains(got, "waiting for a person's approval") || out.Result.IsError {
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet (this tool always needs a person's approval). Its result will be reported once a person has decided." || out.Result.IsError {
 			t.Fatalf("result %+v", out.Result)
 		}
 		req := p.approvals.request("pp-1")
@@ -909,6 +909,9 @@ func TestDispatchExecutorOutcomes(t *testing.T) {
 		assertTrace(t, p.trace.list(), traceOf(toExecute, "event:finish:paused")...)
 		if err != nil || out.Status != StatusPaused || out.Pause.PausePointID != "pp-9" || out.Pause.Reason != "manager sign-off" {
 			t.Fatalf("%+v %v", out, err)
+		}
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval (manager sign-off). Its result will be reported once a person has decided." {
+			t.Fatalf("result %q", got)
 		}
 	})
 	t.Run("panic is logged with its stack", func(t *testing.T) {

@@ -184,12 +184,17 @@ func executionPanicError(tool string, v any) *ToolError {
 }
 
 // awaitingApprovalResult is what the model reads when a call pauses.
-func awaitingApprovalResult(tool, reason string) Result {
-	msg := "The call of " + tool + " is waiting for a person's approval and has not run yet"
+// notRun says the pipeline paused the call before running it (a permission
+// "ask"); otherwise the tool itself paused.
+func awaitingApprovalResult(tool, reason string, notRun bool) Result {
+	msg := "The call of " + tool + " is waiting for a person's approval"
+	if notRun {
+		msg += " and has not run yet"
+	}
 	if reason != "" {
 		msg += " (" + reason + ")"
 	}
-	return Text(msg + ". Its result will be reported once it is decided.")
+	return Text(msg + ". Its result will be reported once a person has decided.")
 }
 
 // PanicError is the error a recovered panic becomes (in ToolError.Err).

@@ -9,7 +9,8 @@ type Outcome struct {
 	Tool   string
 	// Label is the status label rendered for the call.
 	Label string
-	// Status is ok, error (a tool-error result for the model) or paused.
+	// Status is ok, error (a tool-error result for the model), paused, or
+	// fatal (Dispatch also returned a Go error for the host).
 	Status Status
 	// Result is what the model reads: the tool's result, or the formatted
 	// tool error (IsError set), or a note that the call awaits approval.
