@@ -32,6 +32,11 @@ func GoName(name string) string {
 			b.WriteString(up)
 			continue
 		}
+		// Plurals of initialisms: "urls" → "URLs", "APIs" → "APIs".
+		if base, ok := strings.CutSuffix(up, "S"); ok && len(base) > 1 && commonInitialisms[base] && strings.HasSuffix(w, "s") {
+			b.WriteString(base + "s")
+			continue
+		}
 		r := []rune(w)
 		b.WriteString(strings.ToUpper(string(r[0])))
 		b.WriteString(strings.ToLower(string(r[1:])))
@@ -59,10 +64,14 @@ func words(name string) []string {
 		case r == '_' || r == '-' || r == ' ' || r == '.':
 			flush()
 		case unicode.IsUpper(r):
-			// "userID" → user, ID; "HTTPServer" → HTTP, Server.
+			// "userID" → user, ID; "HTTPServer" → HTTP, Server; but
+			// "APIs" stays one word (a plural initialism).
 			if len(cur) > 0 {
 				prev := rs[i-1]
 				nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+				if nextLower && rs[i+1] == 's' && (i+2 == len(rs) || !unicode.IsLower(rs[i+2])) {
+					nextLower = false
+				}
 				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
 					flush()
 				}
