@@ -134,6 +134,7 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 	}
 	r.mu.RUnlock()
 	if !ok {
+		x.out.Label = tc.Name
 		if isProvider {
 			return x.fail(providerToolError(tc.Name))
 		}
@@ -346,7 +347,6 @@ func (x *run) ask(ctx context.Context, tc ToolCall, reason string) (Outcome, err
 
 // fallback hands a name no tool owns to Options.Fallback.
 func (x *run) fallback(ctx context.Context, tc ToolCall) (Outcome, error) {
-	x.out.Label = tc.Name
 	if fb := x.r.opts.Fallback; fb != nil {
 		res, owned, err := fb.Dispatch(ctx, x.call, tc)
 		if err != nil && (IsFatal(err) || ctx.Err() != nil) {
@@ -391,6 +391,13 @@ func (x *run) end() (Outcome, error) {
 	x.out.Duration = time.Since(x.start)
 	if x.started {
 		x.call.Emit(Event{Type: EventFinish, Label: x.out.Label, Status: x.out.Status, Duration: x.out.Duration})
+	}
+	if l := x.r.opts.Logger; l != nil && l.Enabled(context.Background(), slog.LevelDebug) {
+		attrs := []slog.Attr{slog.String("status", string(x.out.Status)), slog.Duration("duration", x.out.Duration)}
+		if x.out.Err != nil {
+			attrs = append(attrs, slog.String("error_kind", string(x.out.Err.Kind)))
+		}
+		x.log(context.Background(), slog.LevelDebug, "call finished", attrs...)
 	}
 	return x.out, nil
 }

@@ -803,7 +803,8 @@ func TestDispatchGateErrorIsLogged(t *testing.T) {
 	if !errors.Is(out.Err, p.gates.err) {
 		t.Fatalf("tool error does not wrap the gate error for the host")
 	}
-	if l := p.log.String(); !strings.Contains(l, "gate check failed") || !strings.Contains(l, "connection refused") {
+	if l := p.log.String(); !strings.Contains(l, "gate check failed") || !strings.Contains(l, "connection refused") ||
+		!strings.Contains(l, "call finished") || !strings.Contains(l, "status=error") || !strings.Contains(l, "error_kind=gate") {
 		t.Fatalf("log %q", l)
 	}
 }
