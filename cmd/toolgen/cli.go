@@ -1,0 +1,341 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolgen/toolgen/gen"
+	"github.com/toolgen/toolgen/spec"
+)
+
+const usage = `toolgen turns YAML tool specs (*.tools.yaml) into typed Go code for LLM tool
+calling, and keeps it current.
+
+Usage:
+
+	toolgen [-v] [PATH ...]           same as toolgen generate
+	toolgen generate [-v] [PATH ...]  write the code, stubs and catalog of each spec
+	toolgen check [-v] [PATH ...]     exit 1, listing them, if files are out of date
+	toolgen help                      show this help
+
+A PATH is a spec file, a directory (the spec in it), or dir/... (every spec in
+dir and below, skipping testdata, vendor, hidden directories and nested
+modules). The default is ".", which is what go generate runs in a package
+directory:
+
+	//go:generate go tool toolgen
+
+For the spec NAME.tools.yaml, toolgen writes next to it:
+
+	NAME_tools.gen.go  the generated code: types, validation, schemas, the
+	                   Executor interface, Module (DO NOT EDIT; rewritten)
+	NAME_tools.go      stubs of the Executor methods: yours. Written once, then
+	                   only appended to when a tool is added; never rewritten
+	NAME_tools.md      a Markdown catalog of the tools
+
+Nothing is written unless every spec loads and generates without error, and
+only files whose content changed are written. Spec mistakes are printed as
+file:line:col: message, all of them.
+
+Flags:
+
+	-v  list the files written (generate) or checked (check)
+	-h  show this help
+
+Exit status: 0 success; 1 spec or generation errors, or (check) files out of
+date; 2 usage errors.
+`
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// run is toolgen's main: it parses args, does the work, reports to stdout
+// (the -v listing, help) and stderr (errors, warnings), and returns the exit
+// status.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "generate"
+	explicit := false
+	if len(args) > 0 {
+		switch args[0] {
+		case "generate", "check":
+			cmd, explicit, args = args[0], true, args[1:]
+		case "help":
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+	}
+	fset := flag.NewFlagSet("toolgen "+cmd, flag.ContinueOnError)
+	fset.SetOutput(io.Discard)
+	verbose := fset.Bool("v", false, "list the files written or checked")
+	// Flags may come before or after the paths.
+	var paths []string
+	for {
+		if err := fset.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, usage)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "toolgen: %v\nrun 'toolgen -h' for usage\n", err)
+			return exitUsage
+		}
+		if fset.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fset.Arg(0))
+		args = fset.Args()[1:]
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	// "toolgen chek" is a mistyped command, not a missing path.
+	if !explicit {
+		if p := paths[0]; !strings.ContainsAny(p, `./\`) {
+			if _, err := os.Stat(p); err != nil {
+				fmt.Fprintf(stderr, "toolgen: unknown command %q\nrun 'toolgen -h' for usage\n", p)
+				return exitUsage
+			}
+		}
+	}
+
+	specs, warnings, err := findSpecs(paths)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "toolgen: warning: "+w)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "toolgen: "+err.Error())
+		return exitError
+	}
+	outs, ok := generateAll(specs, stderr)
+	if !ok {
+		return exitError
+	}
+	if cmd == "check" {
+		return check(outs, *verbose, stdout, stderr)
+	}
+	return write(outs, *verbose, stdout, stderr)
+}
+
+// generateAll loads every spec, then generates every one, and reports every
+// error. It returns false, having written nothing, if any failed.
+func generateAll(specs []string, stderr io.Writer) ([]*gen.Output, bool) {
+	r := reporter{w: stderr, seen: map[string]bool{}}
+	var files []*spec.File
+	for _, p := range specs {
+		f, err := spec.Load(p)
+		if err != nil {
+			r.error(err)
+			continue
+		}
+		files = append(files, f)
+	}
+	if r.failed {
+		return nil, false
+	}
+	var outs []*gen.Output
+	for _, f := range files {
+		out, err := gen.Generate(f, filepath.Dir(f.Path))
+		if err != nil {
+			r.error(err)
+			continue
+		}
+		outs = append(outs, out)
+	}
+	for _, out := range outs {
+		for _, w := range out.Warnings {
+			r.line(w)
+		}
+	}
+	return outs, !r.failed
+}
+
+// reporter prints errors, located ones as they are and others prefixed
+// "toolgen: ", each line once.
+type reporter struct {
+	w      io.Writer
+	seen   map[string]bool
+	failed bool
+}
+
+func (r *reporter) error(err error) {
+	r.failed = true
+	var list spec.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			r.line(e.Error())
+		}
+		return
+	}
+	var e *spec.Error
+	if errors.As(err, &e) {
+		r.line(e.Error())
+		return
+	}
+	r.line("toolgen: " + err.Error())
+}
+
+func (r *reporter) line(s string) {
+	if !r.seen[s] {
+		r.seen[s] = true
+		fmt.Fprintln(r.w, s)
+	}
+}
+
+// write writes the files whose content changed.
+func write(outs []*gen.Output, verbose bool, stdout, stderr io.Writer) int {
+	for _, out := range outs {
+		changes, err := out.Changes()
+		if err != nil {
+			fmt.Fprintln(stderr, "toolgen: "+err.Error())
+			return exitError
+		}
+		for _, c := range changes {
+			if err := gen.WriteFile(c.File.Path, c.File.Content); err != nil {
+				fmt.Fprintln(stderr, "toolgen: "+err.Error())
+				return exitError
+			}
+			if verbose {
+				note := ""
+				if len(c.File.NewStubs) > 0 {
+					note = " (new stubs: " + strings.Join(c.File.NewStubs, ", ") + ")"
+				}
+				fmt.Fprintf(stdout, "wrote %s%s\n", c.File.Path, note)
+			}
+		}
+	}
+	return exitOK
+}
+
+// check lists the files that generate would write, and fails if there are any.
+func check(outs []*gen.Output, verbose bool, stdout, stderr io.Writer) int {
+	stale := 0
+	for _, out := range outs {
+		changes, err := out.Changes()
+		if err != nil {
+			fmt.Fprintln(stderr, "toolgen: "+err.Error())
+			return exitError
+		}
+		for _, c := range changes {
+			fmt.Fprintf(stderr, "toolgen: %s: %s (from %s)\n", c.File.Path, c.Reason, out.Spec)
+			stale++
+		}
+		if verbose {
+			for _, f := range out.Files {
+				if !slices.ContainsFunc(changes, func(c gen.Change) bool { return c.File.Path == f.Path }) {
+					fmt.Fprintf(stdout, "ok %s\n", f.Path)
+				}
+			}
+		}
+	}
+	if stale > 0 {
+		s := "s are"
+		if stale == 1 {
+			s = " is"
+		}
+		fmt.Fprintf(stderr, "toolgen: %d generated file%s out of date; run go generate (or toolgen generate)\n", stale, s)
+		return exitError
+	}
+	return exitOK
+}
+
+// findSpecs expands the command line's paths into spec files, in order and
+// without duplicates. A pattern (dir/...) that matches nothing is a warning;
+// a missing path, a directory without a spec, or a file that is not one is
+// an error.
+func findSpecs(paths []string) (specs, warnings []string, err error) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if k := filepath.Clean(p); !seen[k] {
+			seen[k] = true
+			specs = append(specs, p)
+		}
+	}
+	for _, p := range paths {
+		if root, ok := strings.CutSuffix(filepath.ToSlash(p), "..."); ok {
+			root = strings.TrimSuffix(root, "/")
+			if root == "" {
+				root = "."
+			}
+			found, err := walkSpecs(filepath.FromSlash(root))
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(found) == 0 {
+				warnings = append(warnings, fmt.Sprintf("%s matched no %s files", p, "*"+gen.SpecSuffix))
+			}
+			for _, s := range found {
+				add(s)
+			}
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if !fi.IsDir() {
+			if _, ok := gen.SpecName(p); !ok {
+				return nil, nil, fmt.Errorf("%s: not a spec file (the name of a spec ends in %s)", p, gen.SpecSuffix)
+			}
+			add(p)
+			continue
+		}
+		found, err := filepath.Glob(filepath.Join(p, "*"+gen.SpecSuffix))
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(found) == 0 {
+			return nil, nil, fmt.Errorf("%s: no %s spec file in this directory", p, "*"+gen.SpecSuffix)
+		}
+		for _, s := range found {
+			add(s)
+		}
+	}
+	return specs, warnings, nil
+}
+
+// walkSpecs finds the spec files in root and below, skipping what the go
+// command skips in a ./... pattern: testdata, vendor, directories starting
+// with "." or "_", and nested modules.
+func walkSpecs(root string) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path == root {
+				return nil
+			}
+			name := d.Name()
+			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if _, ok := gen.SpecName(path); ok && d.Type().IsRegular() {
+			found = append(found, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return found, nil
+}

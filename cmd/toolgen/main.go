@@ -1,0 +1,20 @@
+// Command toolgen turns YAML tool specs (`*.tools.yaml`) into typed Go code
+// for LLM tool calling: argument types, validators, schemas, an executor
+// interface with stubs you fill in, the module wiring, and a Markdown
+// catalog of the tools.
+//
+// Usage:
+//
+//	toolgen [generate] [-v] [PATH ...]
+//	toolgen check [-v] [PATH ...]
+//
+// With no arguments it generates the spec in the current directory, which
+// is what `//go:generate go tool toolgen` runs. Run `toolgen -h` for the
+// details.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
