@@ -89,10 +89,10 @@ func decision(p PausePoint) runtime.Decision {
 }
 
 // denialReason is what the model reads about a denial: the reviewer's note,
-// or a plain statement when there is none.
+// or that they gave none.
 func denialReason(p PausePoint) string {
 	if p.Note != "" {
 		return p.Note
 	}
-	return "denied by " + p.ResolvedBy + " without a note"
+	return "no reason given"
 }

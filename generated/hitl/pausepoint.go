@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // Status is where a pause point stands.
@@ -80,18 +82,22 @@ func (r Resolution) status() Status {
 }
 
 // The errors of the Store's operations, returned wrapped with the pause
-// point's id; test them with errors.Is.
+// point's id; test them with errors.Is. ErrNotFound, ErrNotResolved and
+// ErrConsumed are the runtime's own pause-point errors, so that
+// runtime.Registry.Resume's wrapped errors match both names.
 var (
-	// ErrNotFound: no pause point has the id.
-	ErrNotFound = errors.New("pause point not found")
+	// ErrNotFound: no pause point has the id (runtime.ErrPausePointNotFound).
+	ErrNotFound = runtime.ErrPausePointNotFound
+	// ErrNotResolved: the point is still pending, so there is nothing to
+	// claim (runtime.ErrPausePointPending).
+	ErrNotResolved = runtime.ErrPausePointPending
+	// ErrConsumed: the point's decision was already claimed
+	// (runtime.ErrPausePointConsumed).
+	ErrConsumed = runtime.ErrPausePointConsumed
 	// ErrForbidden: the resolver is neither the owner nor authorised.
 	ErrForbidden = errors.New("not allowed to resolve this pause point")
 	// ErrAlreadyResolved: the point was already resolved with the other decision.
 	ErrAlreadyResolved = errors.New("pause point already resolved")
 	// ErrExpired: the point expired before anyone decided.
 	ErrExpired = errors.New("pause point expired")
-	// ErrNotResolved: the point is still pending, so there is nothing to claim.
-	ErrNotResolved = errors.New("pause point not resolved yet")
-	// ErrConsumed: the point's decision was already claimed.
-	ErrConsumed = errors.New("pause point already consumed")
 )

@@ -387,7 +387,7 @@ func TestClaim(t *testing.T) {
 		}
 
 		// A denial carries the reviewer's note, or says there was none.
-		for note, want := range map[string]string{"over budget": "over budget", "": "denied by ada without a note"} {
+		for note, want := range map[string]string{"over budget": "over budget", "": "no reason given"} {
 			p, _ := s.Create(ctx, samplePoint("ada"))
 			if _, err := s.Resolve(ctx, p.ID, Resolution{Note: note, By: "ada"}); err != nil {
 				t.Fatal(err)
