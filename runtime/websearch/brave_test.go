@@ -191,7 +191,9 @@ func TestBraveResultMapping(t *testing.T) {
 	}
 
 	// An empty answer is no results, not an error.
-	_, srv = newFake(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"grounding":{"generic":[]},"sources":{}}`)) })
+	_, srv = newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"grounding":{"generic":[]},"sources":{}}`))
+	})
 	b = newTestBrave(t, srv, BraveOptions{})
 	resp, err = b.Search(context.Background(), Request{Query: "nothing"})
 	if err != nil || len(resp.Results) != 0 {
