@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/build"
+	gobuild "go/build"
 	"go/format"
 	"go/parser"
 	"go/scanner"
@@ -60,7 +60,7 @@ func scanPackage(dir, pkg string, skip string) (*pkgScan, error) {
 	}
 	var files []parsed
 	var errs spec.ErrorList
-	bctx := build.Default
+	bctx := gobuild.Default
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
