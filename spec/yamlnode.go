@@ -140,7 +140,11 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 			continue
 		}
 		if known != nil && !contains(known, name) {
-			p.errorf(k, "unknown key %q %s%s", name, where, didYouMean(name, known))
+			hint := didYouMean(name, known)
+			if n.Style&yaml.FlowStyle != 0 && isNull(v) && strings.Contains(name, " ") {
+				hint = " (a comma inside {...} ends the value before it: quote text that holds a comma)"
+			}
+			p.errorf(k, "unknown key %q %s%s", name, where, hint)
 			continue
 		}
 		f.index[name] = len(f.list)
