@@ -85,7 +85,7 @@ func postgresBackend() backend {
 
 // newTestSchema creates a schema with a random name, dropped when the test
 // ends, so that concurrent and repeated runs never see each other's rows.
-func newTestSchema(t *testing.T, dsn string) string {
+func newTestSchema(t testing.TB, dsn string) string {
 	t.Helper()
 	var b [6]byte
 	rand.Read(b[:])
@@ -109,7 +109,7 @@ func newTestSchema(t *testing.T, dsn string) string {
 }
 
 // withSearchPath adds search_path to a URL or keyword/value pgx DSN.
-func withSearchPath(t *testing.T, dsn, schema string) string {
+func withSearchPath(t testing.TB, dsn, schema string) string {
 	t.Helper()
 	if !strings.Contains(dsn, "://") {
 		return dsn + " search_path=" + schema
