@@ -474,6 +474,7 @@ type batchRun struct {
 	next    atomic.Int64
 	stopped atomic.Bool
 	entries []BatchItemResult
+	calls   []batchItemCall
 
 	errOnce sync.Once
 	err     error
@@ -496,7 +497,8 @@ func (b *batchTool) execute(ctx context.Context, call *Call, args any) (Result, 
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &batchRun{b: b, ctx: runCtx, cancel: cancel, call: call, args: a, entries: make([]BatchItemResult, n)}
+	r := &batchRun{b: b, ctx: runCtx, cancel: cancel, call: call, args: a,
+		entries: make([]BatchItemResult, n), calls: make([]batchItemCall, n)}
 	if call.Events != nil {
 		r.gate = &eventGate{}
 		defer r.gate.close()
@@ -532,7 +534,8 @@ func (r *batchRun) worker(wg *sync.WaitGroup) {
 func (r *batchRun) runItem(i int) {
 	e := &r.entries[i]
 	e.Index, e.Input = i, r.args.Inputs[i]
-	ic := &batchItemCall{Call: *r.call, index: i, parent: r.call, gate: r.gate}
+	ic := &r.calls[i]
+	*ic = batchItemCall{Call: *r.call, index: i, parent: r.call, gate: r.gate}
 	if r.gate != nil {
 		ic.Events = ic.forward
 	}
@@ -592,34 +595,48 @@ func resultOutput(res Result) any {
 // outputs and errors (then inputs) from the last entry backwards when they
 // do not fit, and marking each such entry truncated.
 func encodeBatch(entries []BatchItemResult, maxBytes int) []byte {
+	// The common case: everything fits; encode into one buffer.
+	buf := make([]byte, 0, 64*len(entries)+2)
+	buf = append(buf, '[')
+	for i := range entries {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendBatchEntry(buf, &entries[i])
+	}
+	buf = append(buf, ']')
+	if len(buf) <= maxBytes {
+		return buf
+	}
 	enc := make([][]byte, len(entries))
-	total := 1 // '[' and ']' and commas: len(entries)+1
+	total := len(entries) + 1 // brackets and commas
+	if len(entries) == 0 {
+		total = 2
+	}
 	for i := range entries {
 		enc[i] = appendBatchEntry(nil, &entries[i])
-		total += len(enc[i]) + 1
+		total += len(enc[i])
 	}
-	if total > maxBytes {
-		note := "output dropped: the batch result would exceed its limit of " + strconv.Itoa(maxBytes) + " bytes"
-		for pass := 0; pass < 2 && total > maxBytes; pass++ {
-			for i := len(entries) - 1; i >= 0 && total > maxBytes; i-- {
-				e := &entries[i]
-				if pass == 0 && e.Output == nil && e.Error == nil {
+	note := "output dropped: the batch result would exceed its limit of " + strconv.Itoa(maxBytes) + " bytes"
+	for pass := 0; pass < 2 && total > maxBytes; pass++ {
+		for i := len(entries) - 1; i >= 0 && total > maxBytes; i-- {
+			e := &entries[i]
+			if pass == 0 {
+				if e.Output == nil && e.Error == nil {
 					continue
 				}
-				if pass == 1 {
-					if e.Input == nil {
-						continue
-					}
-					e.Input = nil
-					e.Truncated = "input and " + note
-				} else {
-					e.Truncated = note
+				e.Truncated = note
+			} else {
+				if e.Input == nil {
+					continue
 				}
-				e.Output, e.Error = nil, nil
-				total -= len(enc[i])
-				enc[i] = appendBatchEntry(nil, e)
-				total += len(enc[i])
+				e.Input = nil
+				e.Truncated = "input and " + note
 			}
+			e.Output, e.Error = nil, nil
+			total -= len(enc[i])
+			enc[i] = appendBatchEntry(nil, e)
+			total += len(enc[i])
 		}
 	}
 	out := make([]byte, 0, total)
