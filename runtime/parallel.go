@@ -39,8 +39,9 @@ type ParallelizeOptions struct {
 	// MaxResultBytes caps the batch result's JSON. 0: 20 MiB; negative is an
 	// error. When the entries do not fit, outputs are dropped from the last
 	// item backwards and those entries are marked "truncated" (the result
-	// stays valid JSON). Note that the registry's own Limits.MaxResultBytes
-	// (1 MiB by default) applies after this cap.
+	// stays valid JSON). When the batch runs through a Registry whose
+	// Limits.MaxResultBytes (1 MiB by default) is lower, that lower cap is
+	// applied the same way.
 	MaxResultBytes int
 }
 
@@ -516,7 +517,13 @@ func (b *batchTool) execute(ctx context.Context, call *Call, args any) (Result, 
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	return Text(string(encodeBatch(r.entries, b.maxBytes))), nil
+	limit := b.maxBytes
+	if call.Registry != nil {
+		// Stay within the registry's own cap too, so that the result is
+		// never cut in the middle of its JSON after it is returned.
+		limit = min(limit, call.Registry.limits.MaxResultBytes)
+	}
+	return Text(string(encodeBatch(r.entries, limit))), nil
 }
 
 func (r *batchRun) worker(wg *sync.WaitGroup) {

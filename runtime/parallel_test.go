@@ -671,3 +671,28 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+func TestParallelizeRespectsRegistryResultLimit(t *testing.T) {
+	big := strings.Repeat("y", 600)
+	bt := mustParallelize(t, newItemTool(func(ctx context.Context, call *Call, a *itemArgs) (Result, error) {
+		return Text(big), nil
+	}), ParallelizeOptions{})
+	r := NewRegistry(Options{Gates: GatesFunc(func(context.Context, *Call, string) (bool, error) { return true, nil }),
+		Limits: Limits{MaxResultBytes: 2000}})
+	if err := r.Add(bt); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.Dispatch(context.Background(), nil, ToolCall{ID: "1", Name: bt.Name,
+		Arguments: json.RawMessage(itemsJSON(`{"n":1}`, `{"n":2}`, `{"n":3}`, `{"n":4}`, `{"n":5}`))})
+	if err != nil || out.Status != StatusOK {
+		t.Fatalf("outcome %+v, %v", out, err)
+	}
+	text := out.Result.String()
+	var entries []BatchItemResult
+	if err := json.Unmarshal([]byte(text), &entries); err != nil || len(entries) != 5 {
+		t.Fatalf("result is not the 5 entries as valid JSON (%v): %s", err, text)
+	}
+	if len(text) > 2000 || entries[0].Output != big || entries[4].Truncated == "" {
+		t.Errorf("entries %+v", entries)
+	}
+}
