@@ -558,7 +558,7 @@ func (r *batchRun) runItem(i int) {
 	case r.ctx.Err() != nil:
 		// Cancelled: by the caller (reported after the run) or by another
 		// item's fatal error (already recorded).
-		r.stop(context.Cause(r.ctx))
+		r.stop(r.ctx.Err())
 	default:
 		e.Error = &BatchItemError{Type: "execution", Message: itemErrorMessage(err)}
 	}
