@@ -122,10 +122,14 @@ func (t *Tools) initBackends() {
 // slogLogger adapts a *slog.Logger to stripe-go's leveled logger.
 type slogLogger struct{ l *slog.Logger }
 
-func (s slogLogger) Debugf(format string, v ...any) { s.l.Debug("stripe: " + fmt.Sprintf(format, v...)) }
-func (s slogLogger) Infof(format string, v ...any)  { s.l.Info("stripe: " + fmt.Sprintf(format, v...)) }
-func (s slogLogger) Warnf(format string, v ...any)  { s.l.Warn("stripe: " + fmt.Sprintf(format, v...)) }
-func (s slogLogger) Errorf(format string, v ...any) { s.l.Error("stripe: " + fmt.Sprintf(format, v...)) }
+func (s slogLogger) Debugf(format string, v ...any) {
+	s.l.Debug("stripe: " + fmt.Sprintf(format, v...))
+}
+func (s slogLogger) Infof(format string, v ...any) { s.l.Info("stripe: " + fmt.Sprintf(format, v...)) }
+func (s slogLogger) Warnf(format string, v ...any) { s.l.Warn("stripe: " + fmt.Sprintf(format, v...)) }
+func (s slogLogger) Errorf(format string, v ...any) {
+	s.l.Error("stripe: " + fmt.Sprintf(format, v...))
+}
 
 // now returns the Tools' clock reading.
 func (t *Tools) now() time.Time {

@@ -92,9 +92,15 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 	if err := g.Wait(); err != nil {
 		return RevenueInput{}, err
 	}
+	// A subscription whose status changed while the lists were read may
+	// appear in both; it counts once.
+	seen := make(map[string]bool)
 	for _, s := range []string{"active", "past_due"} {
 		for _, r := range sub[s] {
-			in.Subscriptions = append(in.Subscriptions, r.SubscriptionRecord)
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				in.Subscriptions = append(in.Subscriptions, r.SubscriptionRecord)
+			}
 		}
 	}
 	return in, nil

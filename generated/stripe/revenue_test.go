@@ -61,9 +61,9 @@ func TestComputeRevenueMRRNormalisation(t *testing.T) {
 		{"quantity 0", []SubscriptionRecord{sub("s", "active", monthly("usd", 1500, 0))},
 			map[string]int64{"usd": 0}, map[string]int64{"usd": 0}, 1, 0},
 		{"multi-item, two currencies, skipped items", []SubscriptionRecord{sub("s", "active",
-			monthly("usd", 500, 3),                // 1500
-			item("usd", 1200, 1, "year", 1),       // 100
-			item("EUR", 2400, 1, "year", 1),       // 200 eur (currency lower-cased)
+			monthly("usd", 500, 3),          // 1500
+			item("usd", 1200, 1, "year", 1), // 100
+			item("EUR", 2400, 1, "year", 1), // 200 eur (currency lower-cased)
 			SubscriptionItemRecord{Currency: "usd", UnitAmount: 5, Quantity: 1, Interval: "month", UsageType: "metered"},
 			SubscriptionItemRecord{Currency: "usd", Quantity: 1, Interval: "month", BillingScheme: "tiered"},
 			SubscriptionItemRecord{Currency: "usd", UnitAmount: 999, Quantity: 1}, // one-time
@@ -127,7 +127,7 @@ func TestComputeRevenueCollected(t *testing.T) {
 		{ID: "edge", Created: ago(30 * day), Status: "succeeded", Currency: "usd", AmountCaptured: 3000}, // window is inclusive
 		{ID: "future", Created: revenueNow.Add(time.Hour), Status: "succeeded", Currency: "usd", AmountCaptured: 9000},
 		{ID: "refunded", Created: ago(2 * day), Status: "succeeded", Currency: "EUR", AmountCaptured: 1000, AmountRefunded: 1000}, // 0
-		{ID: "uncaptured", Created: ago(2 * day), Status: "succeeded", Currency: "usd"},                                            // an authorisation: 0
+		{ID: "uncaptured", Created: ago(2 * day), Status: "succeeded", Currency: "usd"},                                           // an authorisation: 0
 		{ID: "gbp", Created: ago(29*day + 23*time.Hour), Status: "succeeded", Currency: "gbp", AmountCaptured: 4200},
 	}
 	r := ComputeRevenue(revenueNow, RevenueInput{Charges: charges})
