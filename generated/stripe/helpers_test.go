@@ -240,4 +240,3 @@ type money struct {
 	Currency    string `json:"currency"`
 	Display     string `json:"display"`
 }
-
