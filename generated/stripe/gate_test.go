@@ -105,7 +105,7 @@ func TestGatesDelegatesOtherGates(t *testing.T) {
 
 func TestDirectCallWithoutKeyGetsGateMessage(t *testing.T) {
 	rec := newRecorder(t, "")
-	reg := newRegistry(t, &stripe.Tools{BaseURL: rec.URL}, runtime.Options{Policy: allowPolicy{}})
+	reg := newRegistry(t, &stripe.Tools{BaseURL: rec.URL, MaxNetworkRetries: -1}, runtime.Options{Policy: allowPolicy{}})
 	for _, name := range allTools {
 		out := dispatch(t, reg, "bob", name, validArgs[name])
 		toolErr(t, out, runtime.ErrGate)
@@ -153,7 +153,7 @@ func TestExecutorChecksKeyItself(t *testing.T) {
 
 func TestValidationErrorsNeverReachStripe(t *testing.T) {
 	rec := newRecorder(t, "")
-	reg := newRegistry(t, &stripe.Tools{BaseURL: rec.URL}, runtime.Options{Policy: allowPolicy{}})
+	reg := newRegistry(t, &stripe.Tools{BaseURL: rec.URL, MaxNetworkRetries: -1}, runtime.Options{Policy: allowPolicy{}})
 	for _, c := range []struct {
 		tool, args string
 		kind       runtime.ErrorKind
@@ -205,7 +205,7 @@ func TestValidationErrorsNeverReachStripe(t *testing.T) {
 
 func TestStatusLabels(t *testing.T) {
 	rec := newRecorder(t, "")
-	reg := newRegistry(t, &stripe.Tools{BaseURL: rec.URL}, runtime.Options{})
+	reg := newRegistry(t, &stripe.Tools{BaseURL: rec.URL, MaxNetworkRetries: -1}, runtime.Options{})
 	for _, c := range []struct{ tool, args, want string }{
 		{stripe.ToolListCustomers, `{"email":"jenny@example.com"}`, "Looking up jenny@example.com in Stripe"},
 		{stripe.ToolListCustomers, `{}`, "Pulling recent Stripe customers"},
