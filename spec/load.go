@@ -179,8 +179,11 @@ func (p *parser) module(root *yaml.Node) *File {
 
 	types := map[string]*NamedType{}
 	if v := m.val("types"); v != nil && !isNull(v) {
-		tf := p.mapping(v, "types", "in types", nil)
-		for _, e := range tf.list {
+		var entries []entry
+		if tf := p.mapping(v, "types", "in types", nil); tf != nil {
+			entries = tf.list
+		}
+		for _, e := range entries {
 			name := deref(e.Key).Value
 			if !typeNameRe.MatchString(name) || len(name) > MaxNameLen {
 				p.errorf(e.Key, "type name %q must be an identifier of at most %d characters: a letter, then letters, digits or _", name, MaxNameLen)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -515,5 +516,30 @@ func TestCheckFormat(t *testing.T) {
 				t.Errorf("checkFormat(%q, %q) accepted it", f, v)
 			}
 		}
+	}
+}
+
+// TestAliasBomb: a file whose aliases expand exponentially is refused
+// quickly with one located error instead of being walked.
+func TestAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("toolgen: 1\nprovider: demo\npackage: demo\ntools:\n  - name: demo_a\n    description: A.\n    params:\n")
+	b.WriteString("      p0: {type: array, items: {type: integer}, default: &l0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "      p%d: {type: array, items: {type: integer}, default: &l%d [", i, i)
+		for j := range 10 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]}\n")
+	}
+	_, err := Parse("bomb.tools.yaml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "more than 10000 alias expansions") {
+		t.Fatalf("got %v", err)
+	}
+	if n := strings.Count(err.Error(), "alias expansions"); n != 1 {
+		t.Errorf("the expansion limit is reported %d times", n)
 	}
 }

@@ -100,6 +100,8 @@ type Tool struct {
 
 	// Gate is the effective connection gate ("" = ungated): the tool's own
 	// `gate:` if given (`gate: none` clears it), else the module's.
+	// GateMessage is the tool's `gate_message:`, else the module's; it is
+	// "" when the tool is ungated.
 	Gate        string
 	GateMessage string
 
@@ -165,9 +167,11 @@ type Flags struct {
 	PermissionCheck bool
 }
 
-// Batch holds the options of a tool's batch wrapper (`batch:`); zero values
-// mean the runtime defaults (name <tool>_batch, maxItems 50, maxConcurrency 8,
-// maxResultBytes 20 MiB).
+// Batch holds the options of a tool's batch wrapper (`batch:`). The loader
+// fills in the defaults of options the spec leaves out (name <tool>_batch,
+// MaxItems 50, MaxConcurrency 8, MaxResultBytes 20 MiB: DefaultBatch*), so
+// every field but Description is set; an empty Description means the
+// runtime's default description.
 type Batch struct {
 	Pos            Pos
 	Name           string
@@ -195,19 +199,24 @@ type Schema struct {
 	Pos Pos
 
 	Type Type
-	// Ref names a NamedType (`$ref: "#/types/Name"`); RefType is it resolved.
+	// Ref is the name of the referenced NamedType ("Name" of
+	// `$ref: "#/types/Name"`); RefType is it resolved. Beside a $ref a
+	// schema holds only Description, Nullable and a default.
 	Ref     string
 	RefType *NamedType
 
 	Description string
 	Nullable    bool // `nullable: true` or `type: [T, "null"]`
 
-	// Default is the default value, of the Go type matching Type: string,
-	// int64, float64, bool, []any or map[string]any.
+	// Default is the default value, checked against the schema and of the
+	// Go type matching it: string, int64 (integer), float64 (number), bool,
+	// []any or map[string]any (holding values of those types), or nil for a
+	// `default: null` of a nullable schema.
 	Default    any
 	HasDefault bool
 
-	// Enum lists the allowed values (strings, int64 or float64).
+	// Enum lists the allowed values (string, int64 for integer, float64 for
+	// number), unique, in file order; never null.
 	Enum []any
 
 	// string

@@ -27,7 +27,10 @@ type deflt struct {
 // value converts a YAML node to a plain value: nil, bool, int64, float64,
 // string, []any or map[string]any.
 func (p *parser) value(n *yaml.Node) (any, bool) {
-	d := deref(n)
+	d := p.expand(n)
+	if d == nil {
+		return nil, false
+	}
 	switch d.Kind {
 	case yaml.ScalarNode:
 		switch d.ShortTag() {
@@ -65,7 +68,7 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 		}
 		return out, ok
 	case yaml.MappingNode:
-		f := p.mapping(n, "a value", "in a value", nil)
+		f := p.mapping(d, "a value", "in a value", nil)
 		if f == nil {
 			return nil, false
 		}

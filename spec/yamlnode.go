@@ -18,6 +18,9 @@ type parser struct {
 	// refs and defaults wait for the named types to be known.
 	refs     []ref
 	defaults []deflt
+	// aliases counts alias expansions, to stop a file that expands
+	// exponentially (a "billion laughs").
+	aliases int
 	// later holds checks that need the whole file resolved (references,
 	// parameter types); they run after the walk.
 	later []func()
@@ -36,6 +39,25 @@ func (p *parser) errorAt(pos Pos, format string, args ...any) {
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
 	p.errorAt(p.pos(n), format, args...)
+}
+
+// maxAliases bounds the alias expansions of one file.
+const maxAliases = 10000
+
+// expand is deref for the walkers that descend into what a node holds: it
+// counts alias expansions and gives nil (reporting it once) past maxAliases.
+func (p *parser) expand(n *yaml.Node) *yaml.Node {
+	if n == nil || n.Kind != yaml.AliasNode {
+		return n
+	}
+	p.aliases++
+	if p.aliases == maxAliases+1 {
+		p.errorf(n, "more than %d alias expansions: the file expands too much", maxAliases)
+	}
+	if p.aliases > maxAliases {
+		return nil
+	}
+	return deref(n)
 }
 
 // deref follows aliases to the anchored node.
@@ -116,7 +138,10 @@ func (f *fields) has(key string) bool {
 // that is not a mapping is reported as "what must be a mapping" and gives
 // nil.
 func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fields {
-	n = deref(n)
+	n = p.expand(n)
+	if p.aliases > maxAliases {
+		return nil
+	}
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errorf(n, "%s must be a mapping; found %s", what, describe(n))
 		return nil
@@ -176,7 +201,10 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 
 // sequence reads a list node; a non-list is reported and gives nil, false.
 func (p *parser) sequence(n *yaml.Node, what string) ([]*yaml.Node, bool) {
-	n = deref(n)
+	n = p.expand(n)
+	if p.aliases > maxAliases {
+		return nil, false
+	}
 	if n == nil || n.Kind != yaml.SequenceNode {
 		p.errorf(n, "%s must be a list; found %s", what, describe(n))
 		return nil, false
