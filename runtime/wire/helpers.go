@@ -101,3 +101,23 @@ func DuplicateJSON[T any](s []T) (first, again int, ok bool) {
 func UniqueMessage(first, again int) string {
 	return "items must be unique: item " + strconv.Itoa(again) + " repeats item " + strconv.Itoa(first)
 }
+
+// Quote quotes a value for a violation message, cut to 40 runes so that a
+// huge input cannot make a huge message.
+func Quote(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		r := []rune(s)
+		return strconv.Quote(string(r[:39])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// MultipleOf reports whether v is a multiple of m, allowing for the
+// rounding of binary floating point (0.3 is a multiple of 0.1).
+func MultipleOf(v, m float64) bool {
+	q := v / m
+	if math.IsInf(q, 0) || math.IsNaN(q) {
+		return false
+	}
+	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
+}

@@ -1,0 +1,295 @@
+package gen
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// The decoders: per struct an unexported decode method that reads the
+// struct from a wire.Decoder in one pass, checking each value as it is
+// read, and per tool the exported Decode<Tool>Args entry point.
+
+// dRef is the decoder inside decode methods.
+func dRef() *jen.Statement { return jen.Id("d") }
+
+// checker is the *wire.Checker inside decode methods.
+func checker() *jen.Statement { return jen.Op("&").Id("d").Dot("Checker") }
+
+// decodeEntry is the exported Decode<Tool>Args function.
+func (g *generator) decodeEntry(t *toolIR) []jen.Code {
+	name := t.args.name
+	fn := "Decode" + name
+	return []jen.Code{
+		comment(fn + " decodes and validates the JSON arguments of the " + t.tool.Name + " tool in one pass.\n" +
+			"Absent optional arguments take their defaults. It reports every violation, each with\n" +
+			"its JSON path, in a *runtime.ValidationError, and returns the value as far as it could\n" +
+			"decode it even then (never nil)."),
+		jen.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(name), jen.Error()).Block(
+			jen.Var().Id("d").Qual(wirePkg, "Decoder"),
+			jen.Id("d").Dot("Reset").Call(jen.Id("data")),
+			jen.Id("x").Op(":=").New(jen.Id(name)),
+			jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d")),
+			jen.Return(jen.Id("x"), jen.Id("d").Dot("Finish").Call()),
+		),
+		jen.Line(),
+	}
+}
+
+// decodeMethods is the decode method of a named type: a struct's member
+// loop, or the read of a named non-struct type.
+func (g *generator) decodeMethods(t *goType) []jen.Code {
+	recv := jen.Id("x").Op("*").Id(t.name)
+	param := jen.Id("d").Op("*").Qual(wirePkg, "Decoder")
+	if t.kind != kStruct {
+		return nil // other named types are read inline where they are used
+	}
+	var body []jen.Code
+	body = append(body, jen.If(jen.Op("!").Id("d").Dot("BeginObject").Call()).Block(jen.Return()))
+	var has []jen.Code
+	for _, f := range t.fields {
+		has = append(has, jen.Id("has"+f.name))
+	}
+	if len(has) > 0 {
+		body = append(body, jen.Var().List(has...).Bool())
+	}
+	var cases []jen.Code
+	for _, f := range t.fields {
+		hasVar := "has" + f.name
+		target := func() *jen.Statement { return jen.Id("x").Dot(f.name) }
+		read := g.decodeInto(f.typ, target, f.ptr, 0)
+		if f.nullable {
+			read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
+		}
+		block := []jen.Code{
+			jen.If(jen.Id(hasVar)).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
+			jen.Id(hasVar).Op("=").True(),
+			jen.Id("d").Dot("Enter").Call(jen.Lit(f.json)),
+		}
+		block = append(block, read...)
+		block = append(block, jen.Id("d").Dot("Leave").Call())
+		cases = append(cases, jen.Case(jen.Lit(f.json)).Block(block...))
+	}
+	cases = append(cases, jen.Default().Block(g.decodeExtra(t)...))
+	if len(t.fields) == 0 {
+		body = append(body, jen.For(jen.Id("d").Dot("NextKey").Call()).Block(g.decodeExtra(t)...))
+	} else {
+		body = append(body, jen.For(jen.Id("d").Dot("NextKey").Call()).Block(
+			jen.Switch(jen.String().Parens(jen.Id("d").Dot("Name").Call())).Block(cases...),
+		))
+	}
+	for _, f := range t.fields {
+		switch {
+		case f.required:
+			body = append(body, jen.If(jen.Op("!").Id("has"+f.name)).Block(
+				jen.Id("d").Dot("Missing").Call(jen.Lit(f.json))))
+		case f.hasDef && f.def != nil && !zeroDefault(f):
+			body = append(body, jen.If(jen.Op("!").Id("has"+f.name)).Block(
+				jen.Id("x").Dot(f.name).Op("=").Add(g.fieldDefault(f))))
+		}
+	}
+	return []jen.Code{
+		comment("decode reads a " + t.name + " object from d, checking each value as it is read\n" +
+			"and recording every violation in d."),
+		jen.Func().Params(recv).Id("decode").Params(param).Block(body...),
+		jen.Line(),
+	}
+}
+
+// decodeExtra handles a key the struct does not name: a violation for a
+// strict object, else the value goes to the Extra map.
+func (g *generator) decodeExtra(t *goType) []jen.Code {
+	if t.extra == nil {
+		return []jen.Code{jen.Id("d").Dot("Unknown").Call()}
+	}
+	extra := func() *jen.Statement { return jen.Id("x").Dot(t.extraName) }
+	valueType := g.typeExpr(t.extra)
+	if t.extraPtr {
+		valueType = jen.Op("*").Add(valueType)
+	}
+	read := g.decodeInto(t.extra, func() *jen.Statement { return jen.Id("v") }, t.extraPtr, 1)
+	if t.extraPtr {
+		read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
+	}
+	out := []jen.Code{
+		jen.Id("k").Op(":=").String().Parens(jen.Id("d").Dot("Name").Call()),
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Add(extra()).Index(jen.Id("k")), jen.Id("dup")).Block(
+			jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
+		jen.Id("d").Dot("Enter").Call(jen.Id("k")),
+		jen.Var().Id("v").Add(valueType),
+	}
+	out = append(out, read...)
+	out = append(out,
+		jen.If(extra().Op("==").Nil()).Block(extra().Op("=").Map(jen.String()).Add(valueType).Values()),
+		extra().Index(jen.Id("k")).Op("=").Id("v"),
+		jen.Id("d").Dot("Leave").Call(),
+	)
+	return out
+}
+
+func suffix(lvl int) string {
+	if lvl == 0 {
+		return ""
+	}
+	return strconv.Itoa(lvl)
+}
+
+// decodeInto reads a value of type t into target (an addressable
+// expression; a pointer to t when ptr), checking it.
+func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool, lvl int) []jen.Code {
+	v := "v" + suffix(lvl)
+	assign := func(val jen.Code) jen.Code {
+		if ptr {
+			return target().Op("=").Qual(wirePkg, "Ptr").Call(val)
+		}
+		return target().Op("=").Add(val)
+	}
+	conv := func(val *jen.Statement) *jen.Statement {
+		if t.name != "" && !t.alias && t.kind != kEnum {
+			return jen.Id(t.name).Parens(val)
+		}
+		return val
+	}
+	// setLocal stores the local v, which has t's type.
+	setLocal := func() jen.Code {
+		if ptr {
+			return target().Op("=").Op("&").Id(v)
+		}
+		return target().Op("=").Id(v)
+	}
+	check := func(val jen.Code) jen.Code {
+		if t.check == "" {
+			return jen.Null()
+		}
+		return jen.Id(t.check).Call(checker(), val)
+	}
+	switch t.kind {
+	case kString, kInt, kFloat, kBool:
+		read := map[kind]string{kString: "String", kInt: "Int", kFloat: "Float", kBool: "Bool"}[t.kind]
+		var set jen.Code
+		if ptr && t.name == "" {
+			set = target().Op("=").Op("&").Id(v)
+		} else {
+			set = assign(conv(jen.Id(v)))
+		}
+		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(read).Call(), jen.Id("ok")).Block(
+			check(jen.Id(v)), set)}
+	case kEnum:
+		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot("Bytes").Call(), jen.Id("ok")).Block(
+			jen.Id(v).Op(":=").Id(lowerFirst(t.name)+"Of").Call(jen.Id("b")),
+			check(jen.Id(v)),
+			setLocal(),
+		)}
+	case kTime:
+		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot("Bytes").Call(), jen.Id("ok")).Block(
+			jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Qual(wirePkg, "ParseDateTime").Call(jen.Id("b")), jen.Id("ok")).Block(
+				setLocal(),
+			).Else().Block(
+				jen.Id("d").Dot("Add").Call(jen.Lit(formatMessage["date-time"])),
+			),
+		)}
+	case kRaw:
+		return []jen.Code{jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("d").Dot("Raw").Call(), jen.Id("ok")).Block(
+			assign(jen.Id("raw")))}
+	case kStruct:
+		if ptr {
+			return []jen.Code{
+				target().Op("=").New(jen.Id(t.name)),
+				target().Dot("decode").Call(dRef()),
+			}
+		}
+		return []jen.Code{target().Dot("decode").Call(dRef())}
+	case kSlice, kMap:
+		var body []jen.Code
+		if t.kind == kSlice {
+			body = g.decodeSlice(t, target, lvl)
+		} else {
+			body = g.decodeMap(t, target, lvl)
+		}
+		return body
+	}
+	return nil
+}
+
+// decodeSlice reads an array into target.
+func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, lvl int) []jen.Code {
+	i := "i" + suffix(lvl)
+	item := func() *jen.Statement { return target().Index(jen.Id(i)) }
+	read := g.decodeInto(t.elem, item, t.elemPtr, lvl+1)
+	if t.elemPtr {
+		read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
+	}
+	loop := []jen.Code{
+		jen.Id("d").Dot("EnterIndex").Call(jen.Id(i)),
+		target().Op("=").Append(target(), g.zero(t.elem, t.elemPtr)),
+	}
+	loop = append(loop, read...)
+	loop = append(loop, jen.Id("d").Dot("Leave").Call())
+	inner := []jen.Code{
+		target().Op("=").Add(g.typeExpr(t)).Values(),
+		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...),
+	}
+	if t.check != "" {
+		inner = append(inner, jen.Id(t.check).Call(checker(), target()))
+	}
+	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(inner...)}
+}
+
+// decodeMap reads an object of free keys into target.
+func (g *generator) decodeMap(t *goType, target func() *jen.Statement, lvl int) []jen.Code {
+	m, k, v := "m"+suffix(lvl), "k"+suffix(lvl), "e"+suffix(lvl)
+	read := g.decodeInto(t.elem, func() *jen.Statement { return jen.Id(v) }, t.elemPtr, lvl+1)
+	if t.elemPtr {
+		read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
+	}
+	loop := []jen.Code{
+		jen.Id(k).Op(":=").String().Parens(jen.Id("d").Dot("Name").Call()),
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
+			jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
+		jen.Id("d").Dot("Enter").Call(jen.Id(k)),
+		jen.Var().Id(v).Add(g.elemExpr(t)),
+	}
+	loop = append(loop, read...)
+	loop = append(loop, jen.Id(m).Index(jen.Id(k)).Op("=").Id(v), jen.Id("d").Dot("Leave").Call())
+	return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(
+		jen.Id(m).Op(":=").Add(g.typeExpr(t)).Values(),
+		jen.For(jen.Id("d").Dot("NextKey").Call()).Block(loop...),
+		target().Op("=").Id(m),
+	)}
+}
+
+// zero is the zero value of an item of type t.
+func (g *generator) zero(t *goType, ptr bool) jen.Code {
+	if ptr {
+		return jen.Nil()
+	}
+	switch t.kind {
+	case kString, kEnum:
+		return jen.Lit("")
+	case kInt, kFloat:
+		return jen.Lit(0)
+	case kBool:
+		return jen.False()
+	case kStruct, kTime:
+		return g.typeExpr(t).Values()
+	}
+	return jen.Nil() // slices, maps, raw
+}
+
+// zeroDefault reports whether a field's default is the zero value its Go
+// type starts with, so that applying it is a no-op.
+func zeroDefault(f *field) bool {
+	if f.ptr {
+		return false
+	}
+	switch f.typ.kind {
+	case kString, kEnum:
+		return f.def == ""
+	case kInt, kFloat:
+		n, ok := toFloat(f.def)
+		return ok && n == 0
+	case kBool:
+		return f.def == false
+	}
+	return false
+}

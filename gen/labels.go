@@ -1,0 +1,153 @@
+package gen
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// Status labels: per tool a function compiled from its status template.
+// It never panics: it type-asserts its argument with the comma-ok form,
+// checks every pointer, and falls back to the tool's status_fallback (or
+// name) when a placeholder without its own fallback has no value.
+
+// labelFunc is the label function of a tool.
+func (g *generator) labelFunc(t *toolIR) []jen.Code {
+	tool := t.tool
+	name := t.goLower + "Label"
+	fallback := tool.StatusFallback
+	if fallback == "" {
+		fallback = tool.Name
+	}
+	head := comment(name + " renders the status label of a " + tool.Name + " call from its (possibly\n" +
+		"partial or nil) arguments. It cannot fail.")
+	sig := jen.Func().Id(name).Params(jen.Id("args").Any()).String()
+
+	hasParam := false
+	for _, p := range tool.StatusParts {
+		if p.Param != "" {
+			hasParam = true
+		}
+	}
+	if !hasParam {
+		text := fallback
+		if len(tool.StatusParts) > 0 {
+			text = ""
+			for _, p := range tool.StatusParts {
+				text += p.Text
+			}
+		}
+		return []jen.Code{head, sig.Block(jen.Return(jen.Lit(text))), jen.Line()}
+	}
+
+	// Placeholders without a fallback must all have values.
+	absent := []jen.Code{jen.Op("!").Id("ok"), jen.Id("a").Op("==").Nil()}
+	var body []jen.Code
+	var concat []jen.Code
+	text := ""
+	flush := func() {
+		if text != "" {
+			concat = append(concat, jen.Lit(text))
+			text = ""
+		}
+	}
+	for i, p := range tool.StatusParts {
+		if p.Param == "" {
+			text += p.Text
+			continue
+		}
+		var f *field
+		for _, x := range t.args.fields {
+			if x.json == p.Param {
+				f = x
+			}
+		}
+		if f == nil {
+			g.errs = append(g.errs, "status label of "+tool.Name+": no parameter "+strconv.Quote(p.Param))
+			continue
+		}
+		present, missing, value := g.labelValue(f)
+		flush()
+		if p.HasFallback {
+			v := "p" + strconv.Itoa(i)
+			body = append(body, jen.Id(v).Op(":=").Lit(p.Fallback))
+			if present != nil {
+				body = append(body, jen.If(present).Block(jen.Id(v).Op("=").Add(value)))
+			} else {
+				body = append(body, jen.Id(v).Op("=").Add(value))
+			}
+			concat = append(concat, jen.Id(v))
+			continue
+		}
+		if present != nil {
+			absent = append(absent, missing)
+		}
+		concat = append(concat, value)
+	}
+	flush()
+	if len(concat) == 0 {
+		concat = append(concat, jen.Lit(""))
+	}
+	expr := jen.Add(concat[0])
+	for _, c := range concat[1:] {
+		expr = expr.Op("+").Add(c)
+	}
+	cond := jen.Add(absent[0])
+	for _, c := range absent[1:] {
+		cond = cond.Op("||").Add(c)
+	}
+	block := []jen.Code{
+		jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name)),
+		jen.If(cond).Block(jen.Return(jen.Lit(fallback))),
+	}
+	block = append(block, body...)
+	block = append(block, jen.Return(expr))
+	return []jen.Code{head, sig.Block(block...), jen.Line()}
+}
+
+// labelValue gives the conditions under which the argument of f has a
+// value and has none (nil, nil: it always has one), and the expression of
+// its text.
+func (g *generator) labelValue(f *field) (present, missing, value *jen.Statement) {
+	x := func() *jen.Statement { return jen.Id("a").Dot(f.name) }
+	v := x
+	if f.ptr {
+		present, missing = x().Op("!=").Nil(), x().Op("==").Nil()
+		v = func() *jen.Statement { return jen.Op("*").Add(x()) }
+	}
+	switch f.typ.kind {
+	case kString, kEnum:
+		s := v()
+		if f.typ.name != "" {
+			s = jen.String().Parens(v())
+		}
+		if !f.ptr {
+			present, missing = s.Clone().Op("!=").Lit(""), s.Clone().Op("==").Lit("")
+		}
+		value = jen.Qual(wirePkg, "Clip").Call(s)
+	case kInt:
+		value = jen.Qual("strconv", "FormatInt").Call(conv(f.typ, jen.Int64(), v()), jen.Lit(10))
+	case kFloat:
+		value = jen.Qual(wirePkg, "FormatNumber").Call(conv(f.typ, jen.Float64(), v()))
+	case kBool:
+		value = jen.Qual("strconv", "FormatBool").Call(conv(f.typ, jen.Bool(), v()))
+	case kTime:
+		if !f.ptr {
+			present, missing = jen.Op("!").Add(v()).Dot("IsZero").Call(), v().Dot("IsZero").Call()
+		}
+		value = v().Dot("Format").Call(jen.Qual("time", "RFC3339"))
+	default:
+		// The spec allows only scalar placeholders; show the type's name.
+		g.errs = append(g.errs, "status label placeholder {"+f.json+"} names a parameter that is not a string, number or boolean")
+		value = jen.Lit("")
+	}
+	return present, missing, value
+}
+
+// conv converts a named scalar to its underlying type for formatting.
+func conv(t *goType, to *jen.Statement, v *jen.Statement) *jen.Statement {
+	if t.name != "" {
+		return to.Parens(v)
+	}
+	return v
+}

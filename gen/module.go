@@ -1,0 +1,153 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// The module wiring: the Provider and tool-name constants, the Executor
+// interface the developer implements, and Module, which builds the
+// runtime.Module of the spec's tools around an Executor.
+
+// moduleDecls are the declarations at the top of the file.
+func (g *generator) moduleDecls() []jen.Code {
+	f := g.f
+	out := []jen.Code{
+		comment("Provider is the short id of this module's provider, used in logs and status labels."),
+		jen.Const().Id("Provider").Op("=").Lit(f.Provider),
+		jen.Line(),
+	}
+	var names []jen.Code
+	for _, t := range f.Tools {
+		names = append(names, jen.Id("Tool"+t.GoName).Op("=").Lit(t.Name))
+	}
+	out = append(out,
+		comment("The names of the tools, as the model calls them."),
+		jen.Const().Defs(names...),
+		jen.Line(),
+	)
+
+	var methods []jen.Code
+	for _, m := range ExecutorMethods(f) {
+		methods = append(methods, comment(m.Doc).Line().Id(m.Name).Params(m.Params...).Params(m.Results...))
+	}
+	ifaceDoc := InterfaceName + " runs the " + f.Provider + " tools: one method per tool, plus the hand-written\n" +
+		"decisions the spec asks for. The stubs file holds your implementation;\n" +
+		"Module wires it into a runtime.Module."
+	if f.Description != "" {
+		ifaceDoc += "\n\n" + f.Description
+	}
+	out = append(out,
+		comment(ifaceDoc),
+		jen.Type().Id(InterfaceName).Interface(methods...),
+		jen.Line(),
+	)
+
+	var tools []jen.Code
+	for _, t := range g.tools {
+		tools = append(tools, g.toolLiteral(t))
+	}
+	out = append(out,
+		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a\n"+
+			"registry with reg.AddModule(Module(impl))."),
+		jen.Func().Id("Module").Params(jen.Id("impl").Id(InterfaceName)).Op("*").Qual(runtimePkg, "Module").Block(
+			jen.Return(jen.Op("&").Qual(runtimePkg, "Module").Values(jen.DictFunc(func(d jen.Dict) {
+				d[jen.Id("Provider")] = jen.Id("Provider")
+				d[jen.Id("Tools")] = jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(tools...))
+			}))),
+		),
+		jen.Line(),
+	)
+	return out
+}
+
+// toolLiteral is the runtime.Tool of one tool, in field order.
+func (g *generator) toolLiteral(ti *toolIR) jen.Code {
+	t := ti.tool
+	args := ArgsTypeName(t)
+	assertArgs := func(onFail jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(args)),
+			jen.If(jen.Op("!").Id("ok").Op("||").Id("a").Op("==").Nil()).Block(onFail),
+		}
+	}
+	argsErr := jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": arguments of type %T, want *"+args), jen.Id("args"))
+	ctxCall := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Op("*").Qual(runtimePkg, "Call"), jen.Id("args").Any()}
+
+	kind := "KindTool"
+	if t.Kind == spec.KindAgent {
+		kind = "KindAgent"
+	}
+	lines := []jen.Code{
+		jen.Id("Name").Op(":").Id("Tool" + t.GoName),
+		jen.Id("Description").Op(":").Lit(t.Description),
+		jen.Id("Kind").Op(":").Qual(runtimePkg, kind),
+		jen.Id("Schema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower + "Schema")),
+	}
+	if t.Result != nil {
+		lines = append(lines, jen.Id("ResultSchema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower+"ResultSchema")))
+	}
+	if t.Gate != "" {
+		lines = append(lines, jen.Id("Gate").Op(":").Lit(t.Gate))
+		if t.GateMessage != "" {
+			lines = append(lines, jen.Id("GateMessage").Op(":").Lit(t.GateMessage))
+		}
+	}
+	fl := t.Flags
+	lines = append(lines,
+		jen.Id("Flags").Op(":").Qual(runtimePkg, "Flags").Add(multi(
+			jen.Id("Enabled").Op(":").Lit(fl.Enabled.Value),
+			jen.Id("ReadOnly").Op(":").Lit(fl.ReadOnly.Value),
+			jen.Id("Destructive").Op(":").Lit(fl.Destructive.Value),
+			jen.Id("Idempotent").Op(":").Lit(fl.Idempotent.Value),
+			jen.Id("OpenWorld").Op(":").Lit(fl.OpenWorld.Value),
+			jen.Id("ConcurrencySafe").Op(":").Lit(fl.ConcurrencySafe.Value),
+			jen.Id("RequiresApproval").Op(":").Lit(fl.RequiresApproval.Value),
+		)),
+		jen.Id("Decode").Op(":").Func().Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
+			jen.Return(jen.Id("Decode"+args).Call(jen.Id("data"))),
+		),
+		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
+	)
+
+	var exec []jen.Code
+	exec = append(exec, assertArgs(jen.Return(jen.Qual(runtimePkg, "Result").Values(), argsErr))...)
+	if t.Result != nil {
+		exec = append(exec,
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Err())),
+			jen.Return(jen.Qual(runtimePkg, "JSON").Call(jen.Id("res"))),
+		)
+	} else {
+		exec = append(exec, jen.Return(jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))))
+	}
+	lines = append(lines, jen.Id("Execute").Op(":").Func().Params(ctxCall...).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(exec...))
+
+	if fl.PermissionCheck {
+		body := assertArgs(jen.Return(jen.Qual(runtimePkg, "Denied").Call(
+			jen.Lit("the arguments of " + t.Name + " could not be checked"))))
+		body = append(body, jen.Return(jen.Id("impl").Dot(t.GoName+"Permission").Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))))
+		lines = append(lines, jen.Id("Permission").Op(":").Func().Params(ctxCall...).Qual(runtimePkg, "Decision").Block(body...))
+	}
+	byInput := func(field, method string) {
+		lines = append(lines, jen.Id(field).Op(":").Func().Params(jen.Id("args").Any()).Bool().Block(
+			jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(args)),
+			jen.Return(jen.Id("ok").Op("&&").Id("a").Op("!=").Nil().Op("&&").Id("impl").Dot(method).Call(jen.Id("a"))),
+		))
+	}
+	if fl.ReadOnly.Mode == spec.ByInput {
+		byInput("ReadOnlyFor", t.GoName+"ReadOnly")
+	}
+	if fl.ConcurrencySafe.Mode == spec.ByInput {
+		byInput("ConcurrencySafeFor", t.GoName+"ConcurrencySafe")
+	}
+
+	return multi(lines...)
+}
+
+// multi is a composite literal's braces and elements, one per line, in
+// the order given.
+func multi(items ...jen.Code) *jen.Statement {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}

@@ -1,0 +1,367 @@
+package gen
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/runtime/wire"
+)
+
+// The validators: per value with constraints a check function, shared by
+// the decoder (which calls it as each value is read) and by the Validate
+// methods (which walk a value built in Go); per struct a validate method
+// and the exported Validate.
+
+// formatMessage is what a value of each format must be.
+var formatMessage = map[string]string{
+	"date-time": `must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z"`,
+	"date":      `must be a date written YYYY-MM-DD, such as "2024-01-31"`,
+	"email":     "must be an email address",
+	"uri":       `must be an absolute URI, such as "https://example.com/"`,
+	"uuid":      `must be a UUID, such as "123e4567-e89b-12d3-a456-426614174000"`,
+}
+
+// formatFunc is the wire checker of each format.
+var formatFunc = map[string]string{
+	"date-time": "IsDateTime",
+	"date":      "IsDate",
+	"email":     "IsEmail",
+	"uri":       "IsURI",
+	"uuid":      "IsUUID",
+}
+
+// validateMethods are a struct's Validate and validate methods.
+func (g *generator) validateMethods(t *goType) []jen.Code {
+	if t.kind != kStruct {
+		return nil
+	}
+	c := func() *jen.Statement { return jen.Id("c") }
+	var body []jen.Code
+	for _, f := range t.fields {
+		fx := func() *jen.Statement { return jen.Id("x").Dot(f.name) }
+		canBeNil := f.ptr || f.typ.kind == kSlice || f.typ.kind == kMap
+		if f.required && !f.nullable && canBeNil {
+			body = append(body, jen.If(fx().Op("==").Nil()).Block(c().Dot("Missing").Call(jen.Lit(f.json))))
+		}
+		check := g.validateValue(f.typ, fx, f.ptr, 0)
+		if len(check) == 0 {
+			continue
+		}
+		inner := append([]jen.Code{c().Dot("Enter").Call(jen.Lit(f.json))}, check...)
+		inner = append(inner, c().Dot("Leave").Call())
+		if canBeNil {
+			body = append(body, jen.If(fx().Op("!=").Nil()).Block(inner...))
+		} else {
+			body = append(body, inner...)
+		}
+	}
+	if t.extra != nil {
+		ex := func() *jen.Statement { return jen.Id("x").Dot(t.extraName) }
+		val := func() *jen.Statement { return ex().Index(jen.Id("k")) }
+		if check := g.validateValue(t.extra, val, t.extraPtr, 1); len(check) > 0 {
+			if t.extraPtr {
+				check = []jen.Code{jen.If(val().Op("!=").Nil()).Block(check...)}
+			}
+			loop := append([]jen.Code{c().Dot("Enter").Call(jen.Id("k"))}, check...)
+			loop = append(loop, c().Dot("Leave").Call())
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(
+				jen.Qual("maps", "Keys").Call(ex()))).Block(loop...))
+		}
+	}
+	return []jen.Code{
+		comment("Validate checks the constraints of a " + t.name + " built in Go (decoding checks\n" +
+			"them already). It reports every violation, each with its JSON path, in a\n" +
+			"*runtime.ValidationError."),
+		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
+			jen.If(jen.Id("x").Op("==").Nil()).Block(
+				jen.Return(jen.Op("&").Qual(runtimePkg, "ValidationError").Values(
+					jen.Id("Violations").Op(":").Index().Qual(runtimePkg, "Violation").Values(jen.Values(
+						jen.Id("Path").Op(":").Lit("$"),
+						jen.Id("Message").Op(":").Lit("expected object, got nil"),
+					)),
+				)),
+			),
+			jen.Var().Id("c").Qual(wirePkg, "Checker"),
+			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c")),
+			jen.Return(jen.Id("c").Dot("Err").Call()),
+		),
+		jen.Line(),
+		comment("validate records the violations of x in c."),
+		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("validate").Params(jen.Id("c").Op("*").Qual(wirePkg, "Checker")).Block(body...),
+		jen.Line(),
+	}
+}
+
+// needsValidate reports whether values of t can violate anything.
+func needsValidate(t *goType) bool {
+	switch t.kind {
+	case kStruct:
+		return true
+	case kSlice, kMap:
+		return t.check != "" || needsValidate(t.elem)
+	}
+	return t.check != ""
+}
+
+// validateValue checks the value expr of type t (a pointer when ptr, known
+// not to be nil) with c at its path.
+func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr bool, lvl int) []jen.Code {
+	if !needsValidate(t) {
+		return nil
+	}
+	val := expr
+	if ptr && t.kind != kStruct {
+		val = func() *jen.Statement { return jen.Op("*").Add(expr()) }
+	}
+	switch t.kind {
+	case kStruct:
+		return []jen.Code{expr().Dot("validate").Call(jen.Id("c"))}
+	case kString, kInt, kFloat, kBool:
+		arg := val()
+		if t.name != "" {
+			arg = g.underlying(t).Parens(val())
+		}
+		return []jen.Code{jen.Id(t.check).Call(jen.Id("c"), arg)}
+	case kEnum:
+		return []jen.Code{jen.Id(t.check).Call(jen.Id("c"), val())}
+	case kSlice:
+		var out []jen.Code
+		if t.check != "" {
+			out = append(out, jen.Id(t.check).Call(jen.Id("c"), val()))
+		}
+		i := "i" + suffix(lvl)
+		item := func() *jen.Statement { return val().Index(jen.Id(i)) }
+		if check := g.validateValue(t.elem, item, t.elemPtr, lvl+1); len(check) > 0 {
+			if t.elemPtr {
+				check = []jen.Code{jen.If(item().Op("!=").Nil()).Block(check...)}
+			}
+			loop := append([]jen.Code{jen.Id("c").Dot("EnterIndex").Call(jen.Id(i))}, check...)
+			loop = append(loop, jen.Id("c").Dot("Leave").Call())
+			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(val())).Block(loop...))
+		}
+		return out
+	case kMap:
+		k := "k" + suffix(lvl)
+		item := func() *jen.Statement { return val().Index(jen.Id(k)) }
+		check := g.validateValue(t.elem, item, t.elemPtr, lvl+1)
+		if t.elemPtr {
+			check = []jen.Code{jen.If(item().Op("!=").Nil()).Block(check...)}
+		}
+		loop := append([]jen.Code{jen.Id("c").Dot("Enter").Call(jen.Id(k))}, check...)
+		loop = append(loop, jen.Id("c").Dot("Leave").Call())
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(
+			jen.Qual("maps", "Keys").Call(val()))).Block(loop...)}
+	}
+	return nil
+}
+
+// checkFunc is the check function of a value with constraints of its own.
+func (g *generator) checkFunc(t *goType) []jen.Code {
+	s := t.schema
+	var param jen.Code
+	switch t.kind {
+	case kEnum:
+		param = jen.Id(t.name)
+	case kSlice:
+		param = jen.Index().Add(g.elemExpr(t))
+	default:
+		param = g.underlying(t)
+	}
+	var body []jen.Code
+	add := func(msg jen.Code) jen.Code { return jen.Id("c").Dot("Add").Call(msg) }
+	v := func() *jen.Statement { return jen.Id("v") }
+	var pre []jen.Code
+	switch t.kind {
+	case kEnum:
+		var vals []string
+		for _, e := range t.enum {
+			vals = append(vals, strconv.Quote(e.value))
+		}
+		body = append(body, jen.If(jen.Op("!").Id("v").Dot("Valid").Call()).Block(
+			add(jen.Lit("must be one of "+strings.Join(vals, ", ")+", got ").Op("+").Qual(wirePkg, "Quote").Call(jen.String().Parens(v())))))
+		body = append(body, g.stringChecks(t, func() *jen.Statement { return jen.String().Parens(v()) })...)
+	case kString:
+		body = append(body, g.stringChecks(t, v)...)
+	case kInt, kFloat, kBool:
+		body = append(body, g.numberChecks(t)...)
+	case kSlice:
+		plural := func(n int) string {
+			if n == 1 {
+				return "1 item"
+			}
+			return strconv.Itoa(n) + " items"
+		}
+		got := func() jen.Code { return jen.Qual("strconv", "Itoa").Call(jen.Len(v())) }
+		if s.MinItems != nil {
+			body = append(body, jen.If(jen.Len(v()).Op("<").Lit(*s.MinItems)).Block(
+				add(jen.Lit("must have at least "+plural(*s.MinItems)+", got ").Op("+").Add(got()))))
+		}
+		if s.MaxItems != nil {
+			body = append(body, jen.If(jen.Len(v()).Op(">").Lit(*s.MaxItems)).Block(
+				add(jen.Lit("must have at most "+plural(*s.MaxItems)+", got ").Op("+").Add(got()))))
+		}
+		if s.UniqueItems {
+			dup := "Duplicate"
+			if t.elemPtr || !comparable(t.elem) {
+				dup = "DuplicateJSON"
+			}
+			body = append(body, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(wirePkg, dup).Call(v()), jen.Id("dup")).Block(
+				add(jen.Qual(wirePkg, "UniqueMessage").Call(jen.Id("i"), jen.Id("j")))))
+		}
+	}
+	body = append(pre, body...)
+	var out []jen.Code
+	if s.Pattern != "" {
+		out = append(out,
+			comment(patternVar(t)+" is the pattern of "+t.check[len("check"):]+" (compiled once; a *regexp.Regexp is safe for concurrent use)."),
+			jen.Var().Id(patternVar(t)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(s.Pattern)),
+			jen.Line())
+	}
+	out = append(out,
+		comment(t.check+" records the violations of the constraints of v in c."),
+		jen.Func().Id(t.check).Params(jen.Id("c").Op("*").Qual(wirePkg, "Checker"), jen.Id("v").Add(param)).Block(body...),
+		jen.Line())
+	return out
+}
+
+// comparable reports whether values of t compare correctly with ==.
+func comparable(t *goType) bool {
+	switch t.kind {
+	case kString, kEnum, kInt, kFloat, kBool:
+		return true
+	}
+	return false
+}
+
+// stringChecks checks length, pattern and format of the string str().
+func (g *generator) stringChecks(t *goType, str func() *jen.Statement) []jen.Code {
+	s := t.schema
+	var out []jen.Code
+	add := func(msg jen.Code) jen.Code { return jen.Id("c").Dot("Add").Call(msg) }
+	if s.MinLength != nil || s.MaxLength != nil {
+		out = append(out, jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(str()))
+		chars := func(n int) string {
+			if n == 1 {
+				return "1 character"
+			}
+			return strconv.Itoa(n) + " characters"
+		}
+		got := func() jen.Code { return jen.Qual("strconv", "Itoa").Call(jen.Id("n")) }
+		if s.MinLength != nil {
+			out = append(out, jen.If(jen.Id("n").Op("<").Lit(*s.MinLength)).Block(
+				add(jen.Lit("must be at least "+chars(*s.MinLength)+" long, got ").Op("+").Add(got()))))
+		}
+		if s.MaxLength != nil {
+			out = append(out, jen.If(jen.Id("n").Op(">").Lit(*s.MaxLength)).Block(
+				add(jen.Lit("must be at most "+chars(*s.MaxLength)+" long, got ").Op("+").Add(got()))))
+		}
+	}
+	if s.Pattern != "" {
+		out = append(out, jen.If(jen.Op("!").Id(patternVar(t)).Dot("MatchString").Call(str())).Block(
+			add(jen.Lit("must match the pattern "+strconv.Quote(s.Pattern)))))
+	}
+	if fn, ok := formatFunc[s.Format]; ok {
+		out = append(out, jen.If(jen.Op("!").Qual(wirePkg, fn).Call(str())).Block(
+			add(jen.Lit(formatMessage[s.Format]))))
+	}
+	return out
+}
+
+// numberChecks checks bounds, multipleOf and enum of the number (or
+// boolean) v.
+func (g *generator) numberChecks(t *goType) []jen.Code {
+	s := t.schema
+	var out []jen.Code
+	add := func(msg jen.Code) jen.Code { return jen.Id("c").Dot("Add").Call(msg) }
+	got := func() jen.Code {
+		if t.kind == kInt {
+			return jen.Qual("strconv", "FormatInt").Call(jen.Id("v"), jen.Lit(10))
+		}
+		return jen.Qual(wirePkg, "FormatNumber").Call(jen.Id("v"))
+	}
+	bound := func(b *float64, op, words string) {
+		if b == nil {
+			return
+		}
+		out = append(out, jen.If(g.compare(t, *b, op)).Block(
+			add(jen.Lit("must be "+words+" "+wire.FormatNumber(*b)+", got ").Op("+").Add(got()))))
+	}
+	// Each check states the violation: v below the minimum, and so on.
+	bound(s.Minimum, "<", "at least")
+	bound(s.ExclusiveMinimum, "<=", "greater than")
+	bound(s.Maximum, ">", "at most")
+	bound(s.ExclusiveMaximum, ">=", "less than")
+	if m := s.MultipleOf; m != nil {
+		var bad *jen.Statement
+		if t.kind == kInt && *m == math.Trunc(*m) && *m < 1<<62 {
+			bad = jen.Id("v").Op("%").Add(numLit(*m, true)).Op("!=").Lit(0)
+		} else {
+			v := jen.Id("v")
+			if t.kind == kInt {
+				v = jen.Float64().Parens(jen.Id("v"))
+			}
+			bad = jen.Op("!").Qual(wirePkg, "MultipleOf").Call(v, numLit(*m, false))
+		}
+		out = append(out, jen.If(bad).Block(add(jen.Lit("must be a multiple of "+wire.FormatNumber(*m)+", got ").Op("+").Add(got()))))
+	}
+	if len(s.Enum) > 0 {
+		var vals []jen.Code
+		var shown []string
+		for _, e := range s.Enum {
+			switch x := e.(type) {
+			case bool:
+				vals = append(vals, jen.Lit(x))
+				shown = append(shown, strconv.FormatBool(x))
+			default:
+				f, _ := toFloat(e)
+				vals = append(vals, numLit(f, t.kind == kInt))
+				shown = append(shown, wire.FormatNumber(f))
+			}
+		}
+		gotV := got()
+		if t.kind == kBool {
+			gotV = jen.Qual("strconv", "FormatBool").Call(jen.Id("v"))
+		}
+		out = append(out, jen.Switch(jen.Id("v")).Block(
+			jen.Case(vals...),
+			jen.Default().Block(add(jen.Lit("must be one of "+strings.Join(shown, ", ")+", got ").Op("+").Add(gotV))),
+		))
+	}
+	return out
+}
+
+// compare is the condition "v op bound" for a number of type t. Integer
+// bounds within int64 compare as integers; others as float64.
+func (g *generator) compare(t *goType, b float64, op string) *jen.Statement {
+	if t.kind == kInt {
+		if b == math.Trunc(b) && b >= -(1<<63) && b < 1<<63 {
+			return jen.Id("v").Op(op).Add(numLit(b, true))
+		}
+		return jen.Float64().Parens(jen.Id("v")).Op(op).Add(numLit(b, false))
+	}
+	return jen.Id("v").Op(op).Add(numLit(b, false))
+}
+
+// numLit is an untyped constant for f, written as an integer when asked.
+func numLit(f float64, integer bool) *jen.Statement {
+	if integer {
+		return jen.Op(strconv.FormatInt(int64(f), 10))
+	}
+	return jen.Op(strconv.FormatFloat(f, 'g', -1, 64))
+}
+
+// toFloat converts a spec number (int64 or float64) to float64.
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
