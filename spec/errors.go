@@ -10,9 +10,16 @@ import (
 type Error struct {
 	Pos Pos
 	Msg string
+	// Err is the underlying error, if any (reading the file); nil for a
+	// problem in the spec's content.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Unwrap returns the underlying error, so that errors.Is(err,
+// fs.ErrNotExist) works through an ErrorList.
+func (e *Error) Unwrap() error { return e.Err }
 
 // ErrorList is every problem found in a spec, sorted by position. Its Error
 // method prints one `file:line:col: message` per line.
@@ -27,6 +34,15 @@ func (l ErrorList) Error() string {
 		b.WriteString(e.Error())
 	}
 	return b.String()
+}
+
+// Unwrap returns the list's errors, for errors.Is and errors.As.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
 }
 
 // Sort orders the list by file, line and column, keeping the order of

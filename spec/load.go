@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,11 +52,17 @@ var (
 	typeNameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 )
 
-// Load reads and parses the spec file at path. See Parse.
+// Load reads and parses the spec file at path. See Parse. A file that cannot
+// be read is reported as an ErrorList too, wrapping the error of os.ReadFile
+// (errors.Is(err, fs.ErrNotExist) works).
 func Load(path string) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		msg := err.Error()
+		if pe, ok := err.(*fs.PathError); ok {
+			msg = pe.Err.Error()
+		}
+		return nil, ErrorList{{Pos: Pos{File: path}, Msg: "cannot read the spec file: " + msg, Err: err}}
 	}
 	return Parse(path, data)
 }

@@ -333,9 +333,14 @@ func TestParseEmpty(t *testing.T) {
 }
 
 func TestLoadMissingFile(t *testing.T) {
-	_, err := Load(filepath.Join(t.TempDir(), "none.tools.yaml"))
+	path := filepath.Join(t.TempDir(), "none.tools.yaml")
+	_, err := Load(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Load of a missing file = %v, want fs.ErrNotExist", err)
+	}
+	var list ErrorList
+	if !errors.As(err, &list) || err.Error() != path+": cannot read the spec file: no such file or directory" {
+		t.Errorf("Load of a missing file = %T %q", err, err)
 	}
 }
 
