@@ -126,8 +126,8 @@ func (p *parser) module(root *yaml.Node) *File {
 
 	if v := m.val("toolgen"); v == nil {
 		missing("toolgen", " (the format version: write toolgen: 1)")
-	} else if d := deref(v); d.Kind == yaml.ScalarNode && d.ShortTag() == "!!int" {
-		n, _ := scalarInt(d)
+	} else if d := deref(v); d.Kind == yaml.ScalarNode && (d.ShortTag() == "!!int" || d.ShortTag() == "!!float") {
+		n, _ := p.number(v, "toolgen")
 		if n != Version {
 			p.errorf(v, "unsupported format version %s (toolgen: %s); this toolgen reads version %d", d.Value, d.Value, Version)
 		}

@@ -206,6 +206,13 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 			t.Errorf("name %q: schema pattern says %v, loader %v", name, namePat.MatchString(name), loaderOK)
 		}
 	}
+	typePat := regexp.MustCompile(root.Properties["types"].PropertyNames.Pattern)
+	for _, name := range []string{"Address", "line_item", "A", "a1", "_x", "1a", "a-b", strings.Repeat("T", MaxNameLen+1)} {
+		loaderOK := typeNameRe.MatchString(name) && len(name) <= MaxNameLen
+		if typePat.MatchString(name) != loaderOK {
+			t.Errorf("type name %q: schema pattern says %v, loader %v", name, typePat.MatchString(name), loaderOK)
+		}
+	}
 	provPat := regexp.MustCompile(root.Properties["provider"].Pattern)
 	for _, p := range []string{"stripe", "hitl", "my_tools", "x1", "Stripe", "1x", "a-b", ""} {
 		if provPat.MatchString(p) != providerRe.MatchString(p) {

@@ -269,8 +269,12 @@ func (p *parser) count(n *yaml.Node, what string, least int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	if f != math.Trunc(f) || f < float64(least) || f > math.MaxInt32 {
+	if f != math.Trunc(f) || f < float64(least) {
 		p.errorf(n, "%s must be a whole number of at least %d; found %s", what, least, deref(n).Value)
+		return 0, false
+	}
+	if f > math.MaxInt32 {
+		p.errorf(n, "%s must be at most %d; found %s", what, math.MaxInt32, deref(n).Value)
 		return 0, false
 	}
 	return int(f), true
