@@ -442,7 +442,7 @@ func (g *generator) enumDecl(t *goType) []jen.Code {
 		parse = append(parse, jen.Case(jen.Lit(v.value)).Block(jen.Return(jen.Id(v.name))))
 	}
 	of := lowerFirst(t.name) + "Of"
-	return []jen.Code{
+	out := []jen.Code{
 		doc(t.name, t.doc, jen.Type().Id(t.name).String()),
 		jen.Line(),
 		comment("The values of " + t.name + "."),
@@ -454,13 +454,18 @@ func (g *generator) enumDecl(t *goType) []jen.Code {
 			jen.Return(jen.False()),
 		),
 		jen.Line(),
-		comment(of + " converts JSON string bytes to a " + t.name + " without allocating for the known values."),
+	}
+	if !t.decode {
+		return out // only decoders use the parser
+	}
+	return append(out,
+		comment(of+" converts JSON string bytes to a "+t.name+" without allocating for the known values."),
 		jen.Func().Id(of).Params(jen.Id("b").Index().Byte()).Id(t.name).Block(
 			jen.Switch(jen.String().Parens(jen.Id("b"))).Block(parse...),
 			jen.Return(jen.Id(t.name).Parens(jen.Id("b"))),
 		),
 		jen.Line(),
-	}
+	)
 }
 
 // patternVar names the compiled pattern of t's check.

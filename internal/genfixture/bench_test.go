@@ -1,0 +1,55 @@
+package genfixture
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// benchCall is a realistic fx_create_invoice call: eight lines (nested
+// objects with a named type and a tag array), an enum, bounded numbers,
+// optional fields and a date-time.
+const benchCall = `{
+  "email": "billing@acme-industries.example",
+  "customer_id": "123e4567-e89b-12d3-a456-426614174000",
+  "currency": "eur",
+  "due": "2024-03-01T17:00:00Z",
+  "memo": "Q1 retainer and hardware, as agreed on the call.",
+  "discount_percent": 7.5,
+  "items": [
+    {"description": "Retainer, January", "quantity": 1, "unit_price": {"amount": 250000, "currency": "eur"}, "tags": ["retainer", "q1"]},
+    {"description": "Retainer, February", "quantity": 1, "unit_price": {"amount": 250000, "currency": "eur"}, "tags": ["retainer", "q1"]},
+    {"description": "Retainer, March", "quantity": 1, "unit_price": {"amount": 250000, "currency": "eur"}, "tags": ["retainer", "q1"]},
+    {"description": "Laptop", "quantity": 3, "unit_price": {"amount": 189900}, "taxable": true},
+    {"description": "Monitor", "quantity": 6, "unit_price": {"amount": 32900}, "taxable": true},
+    {"description": "Docking station", "quantity": 3, "unit_price": {"amount": 21900}, "taxable": true},
+    {"description": "On-site setup", "quantity": 8, "unit_price": {"amount": 9500}, "tags": ["services"]},
+    {"description": "Travel", "quantity": 1, "unit_price": {"amount": 41250}, "taxable": false}
+  ],
+  "metadata": {"po": "PO-2024-0117"}
+}`
+
+// BenchmarkDecode compares, in one run, the generated one-pass decoder
+// (decode + every check) with encoding/json.Unmarshal into the same struct
+// without any validation.
+func BenchmarkDecode(b *testing.B) {
+	data := []byte(benchCall)
+	b.Run("generated", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := DecodeCreateInvoiceArgs(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding_json", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var a CreateInvoiceArgs
+			if err := json.Unmarshal(data, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
