@@ -47,7 +47,7 @@ func TestDecodeValidAppliesDefaults(t *testing.T) {
 		Send:     true,                     // default
 		Items: []CreateInvoiceItemsItem{{
 			Description: "Consulting",
-			Quantity:    1,                                  // default
+			Quantity:    1,                                     // default
 			UnitPrice:   Money{Amount: 15000, Currency: "usd"}, // named type's default
 		}},
 	}
