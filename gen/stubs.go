@@ -220,28 +220,17 @@ func stubsRecvType(e ast.Expr) string {
 }
 
 // stubsExecutorShaped reports whether a method looks like one toolgen asked
-// for: it takes a context and a *Call, or a pointer to an ...Args type.
+// for: exported, and taking a pointer to an ...Args type of the package, as
+// every Executor method does. Helpers (unexported, or without such a
+// parameter) are left alone.
 func stubsExecutorShaped(fd *ast.FuncDecl) bool {
-	var types []ast.Expr
-	for _, f := range fd.Type.Params.List {
-		n := max(len(f.Names), 1)
-		for range n {
-			types = append(types, f.Type)
-		}
+	if !fd.Name.IsExported() {
+		return false
 	}
-	for _, t := range types {
-		if s, ok := t.(*ast.StarExpr); ok {
+	for _, f := range fd.Type.Params.List {
+		if s, ok := f.Type.(*ast.StarExpr); ok {
 			if id, ok := s.X.(*ast.Ident); ok && strings.HasSuffix(id.Name, "Args") {
 				return true
-			}
-		}
-	}
-	if len(types) >= 2 {
-		if sel, ok := types[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Context" {
-			if s, ok := types[1].(*ast.StarExpr); ok {
-				if sel, ok := s.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Call" {
-					return true
-				}
 			}
 		}
 	}

@@ -253,6 +253,12 @@ func TestStubsWarnRemovedTool(t *testing.T) {
 	if err := WriteFile(st.Path, st.Content); err != nil {
 		t.Fatal(err)
 	}
+	helpers := "package notes\n\nimport (\n\t\"context\"\n\n\t\"github.com/toolgen/toolgen/runtime\"\n)\n\n" +
+		"func (t *Tools) client(ctx context.Context, call *runtime.Call) error { return nil }\n\n" +
+		"func (t *Tools) Describe(ctx context.Context, call *runtime.Call) string { return \"\" }\n"
+	if err := os.WriteFile(filepath.Join(dir, "helpers.go"), []byte(helpers), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	f := fixtureSpec(dir)
 	f.Tools = slices.Delete(f.Tools, 1, 3) // notes_add, notes_delete
 	out, err := Generate(f, dir)
