@@ -151,6 +151,7 @@ func TestEndToEnd(t *testing.T) {
 		`notes_count {}`,
 		`greet_hello {"name":"Ada"}`,
 	)
+	t.Logf("program output:\n%s", out)
 	e2eContains(t, out,
 		"label: Adding milk\nnotes_add ok: added note 1\n",
 		"notes_add ok: added note 4\n",
