@@ -116,6 +116,7 @@ func build(f *spec.File) (*generator, error) {
 					g.declare(name, "the result type of tool "+t.Name)
 					ti.result.name = name
 				}
+				ti.result.alias = ti.result.kind == kTime
 				if ti.result.doc == "" {
 					ti.result.doc = name + " is the typed result of the " + t.Name + " tool."
 				}
@@ -274,6 +275,9 @@ func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *g
 		}
 		f.typ = g.typeOf(site, owner+p.GoName, owner+p.GoName, where.child("."+p.Name))
 		f.ptr = (f.nullable || (!f.required && !f.hasDef)) && f.typ.kind != kSlice && f.typ.kind != kMap
+		if f.name == "Validate" {
+			g.errs = append(g.errs, "the Go name Validate of "+where.child("."+p.Name).String()+" collides with the generated Validate method; rename the property")
+		}
 		taken[f.name] = true
 		t.fields = append(t.fields, f)
 	}

@@ -1,0 +1,250 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// allSpecs loads every spec the generator's tests use.
+func allSpecs(t *testing.T) []*spec.File {
+	var out []*spec.File
+	for _, c := range goldenCases {
+		out = append(out, loadSpec(t, filepath.Join("testdata", "golden", c, c+".tools.yaml")))
+	}
+	return append(out, loadSpec(t, filepath.Join(genfixtureDir, "fixture.tools.yaml")))
+}
+
+// TestSchemaLiterals checks every emitted schema: valid JSON, canonical
+// (re-encoding with sorted keys gives the same bytes), no $ref, and the
+// model's constraints survive the round trip.
+func TestSchemaLiterals(t *testing.T) {
+	for _, f := range allSpecs(t) {
+		for _, tool := range f.Tools {
+			schemas := map[string]*spec.Schema{"params": tool.Params}
+			if tool.Result != nil {
+				schemas["result"] = tool.Result
+			}
+			for which, s := range schemas {
+				name := tool.Name + " " + which
+				b, err := SchemaJSON(s)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !json.Valid(b) {
+					t.Fatalf("%s: invalid JSON %s", name, b)
+				}
+				dec := json.NewDecoder(bytes.NewReader(b))
+				dec.UseNumber()
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					t.Fatal(err)
+				}
+				again, err := canonicalJSON(v)
+				if err != nil || !bytes.Equal(again, b) {
+					t.Errorf("%s: not canonical:\n%s\n%s", name, b, again)
+				}
+				if bytes.Contains(b, []byte(`"$ref"`)) {
+					t.Errorf("%s: contains $ref", name)
+				}
+				var compact bytes.Buffer
+				if err := json.Compact(&compact, b); err != nil || !bytes.Equal(compact.Bytes(), b) {
+					t.Errorf("%s: not compact: %s", name, b)
+				}
+				compareSchema(t, name, "$", s, v.(map[string]any))
+			}
+			// The literal in the generated code is this JSON.
+			code, err := Code(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := SchemaJSON(tool.Params)
+			if !bytes.Contains(code, append(append([]byte("Schema = `"), b...), '`')) {
+				t.Errorf("%s: generated code lacks the schema literal %s", tool.Name, b)
+			}
+		}
+	}
+}
+
+// compareSchema checks that the JSON schema js says what the model s says.
+func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[string]any) {
+	t.Helper()
+	r := s.Resolved()
+	fail := func(what string, got, want any) {
+		t.Errorf("%s %s: %s is %v, want %v", tool, path, what, got, want)
+	}
+	nullable := s.Nullable || r.Nullable
+	wantType := any(string(r.Type))
+	if nullable {
+		wantType = []any{string(r.Type), "null"}
+	}
+	if !reflect.DeepEqual(js["type"], wantType) {
+		fail("type", js["type"], wantType)
+	}
+	num := func(key string, want *float64) {
+		got, ok := js[key]
+		switch {
+		case want == nil && ok:
+			fail(key, got, nil)
+		case want != nil:
+			n, _ := got.(json.Number)
+			if f, err := n.Float64(); err != nil || f != *want {
+				fail(key, got, *want)
+			}
+		}
+	}
+	count := func(key string, want *int) {
+		if want == nil {
+			num(key, nil)
+			return
+		}
+		f := float64(*want)
+		num(key, &f)
+	}
+	count("minLength", r.MinLength)
+	count("maxLength", r.MaxLength)
+	count("minItems", r.MinItems)
+	count("maxItems", r.MaxItems)
+	num("minimum", r.Minimum)
+	num("maximum", r.Maximum)
+	num("exclusiveMinimum", r.ExclusiveMinimum)
+	num("exclusiveMaximum", r.ExclusiveMaximum)
+	num("multipleOf", r.MultipleOf)
+	str := func(key, want string) {
+		got, _ := js[key].(string)
+		if got != want {
+			fail(key, got, want)
+		}
+	}
+	str("pattern", r.Pattern)
+	str("format", r.Format)
+	desc := s.Description
+	if desc == "" {
+		desc = r.Description
+	}
+	str("description", desc)
+	if got, _ := js["uniqueItems"].(bool); got != r.UniqueItems {
+		fail("uniqueItems", got, r.UniqueItems)
+	}
+	if len(r.Enum) > 0 {
+		enum, _ := js["enum"].([]any)
+		want := len(r.Enum)
+		if nullable {
+			want++
+		}
+		if len(enum) != want {
+			fail("enum", enum, r.Enum)
+		}
+		for i, e := range r.Enum {
+			if i < len(enum) && stringOf(enum[i]) != stringOf(e) {
+				fail("enum value", enum[i], e)
+			}
+		}
+	}
+	def, hasDef := s.Default, s.HasDefault
+	if !hasDef && r.HasDefault {
+		def, hasDef = r.Default, true
+	}
+	if got, ok := js["default"]; ok != hasDef || (ok && stringOf(got) != stringOf(def)) {
+		fail("default", got, def)
+	}
+	if r.Type == spec.TypeArray {
+		items, _ := js["items"].(map[string]any)
+		compareSchema(t, tool, path+"[*]", r.Items, items)
+	}
+	if r.Type == spec.TypeObject {
+		props, _ := js["properties"].(map[string]any)
+		if len(props) != len(r.Properties) {
+			fail("properties", len(props), len(r.Properties))
+		}
+		for _, p := range r.Properties {
+			ps, _ := props[p.Name].(map[string]any)
+			compareSchema(t, tool, path+"."+p.Name, p.Schema, ps)
+		}
+		var req []string
+		for _, x := range asSlice(js["required"]) {
+			req = append(req, x.(string))
+		}
+		if !reflect.DeepEqual(req, nilIfEmpty(r.Required)) {
+			fail("required", req, r.Required)
+		}
+		switch ap := js["additionalProperties"].(type) {
+		case bool:
+			if ap != r.AdditionalProperties || r.AdditionalPropertiesSchema != nil {
+				fail("additionalProperties", ap, r.AdditionalProperties)
+			}
+		case map[string]any:
+			if r.AdditionalPropertiesSchema == nil {
+				fail("additionalProperties", ap, false)
+			} else {
+				compareSchema(t, tool, path+".*", r.AdditionalPropertiesSchema, ap)
+			}
+		default:
+			fail("additionalProperties", ap, "a boolean or schema")
+		}
+	}
+}
+
+func asSlice(v any) []any { s, _ := v.([]any); return s }
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// stringOf renders a JSON or spec value for comparison.
+func stringOf(v any) string {
+	b, _ := canonicalJSON(v)
+	var x any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	_ = dec.Decode(&x)
+	if n, ok := x.(json.Number); ok {
+		if f, err := n.Float64(); err == nil {
+			b, _ = json.Marshal(f)
+		}
+	}
+	out, _ := canonicalJSON(x)
+	if _, ok := x.(json.Number); ok {
+		return string(b)
+	}
+	return string(out)
+}
+
+func TestSchemaShapes(t *testing.T) {
+	f := loadSpec(t, filepath.Join("testdata", "golden", "types", "types.tools.yaml"))
+	b, err := SchemaJSON(f.Tools[0].Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{
+		`"deliver_after":{"description":"Earliest delivery.","format":"date-time","type":["string","null"]}`,
+		`"budget":{"additionalProperties":false,"description":"An amount in a currency's minor unit.","properties":{"amount":`,
+		`"metadata":{"additionalProperties":{"maxLength":100,"type":"string"},"type":"object"}`,
+		`"attributes":{"additionalProperties":true,"type":"object"}`,
+		`"required":["customer_id","lines"]`,
+		`"value":{"type":["string","null"]}`,
+		`"channel":{"default":"web","enum":["web","phone","in-store"],"type":"string"}`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("schema lacks %s\n%s", want, s)
+		}
+	}
+	// A nullable enum admits null.
+	nullable := &spec.Schema{Type: spec.TypeString, Nullable: true, Enum: []any{"a", "b"}}
+	if b, _ := SchemaJSON(nullable); string(b) != `{"enum":["a","b",null],"type":["string","null"]}` {
+		t.Errorf("nullable enum: %s", b)
+	}
+	// HTML characters are not escaped.
+	if b, _ := SchemaJSON(&spec.Schema{Type: spec.TypeString, Description: "a < b & c > d"}); !strings.Contains(string(b), "a < b & c > d") {
+		t.Errorf("escaped: %s", b)
+	}
+}
