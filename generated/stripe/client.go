@@ -78,7 +78,11 @@ func (t *Tools) client(ctx context.Context, call *runtime.Call) (*client.API, er
 	}
 	key, ok, err := t.Keys.StripeKey(ctx, call)
 	if err != nil {
-		return nil, fmt.Errorf("looking up the Stripe key: %w", err)
+		if ctx.Err() != nil || runtime.IsFatal(err) {
+			return nil, fmt.Errorf("stripe: looking up the key: %w", err)
+		}
+		return nil, &runtime.ToolError{Kind: runtime.ErrGate, Err: err,
+			Message: "could not check the Stripe connection for this account; try again later."}
 	}
 	if !ok || key == "" {
 		return nil, &runtime.ToolError{Kind: runtime.ErrGate, Message: NotConnectedMessage}

@@ -136,18 +136,32 @@ func TestKeyLookupFailure(t *testing.T) {
 
 func TestExecutorChecksKeyItself(t *testing.T) {
 	// The gate is the registry's business, but an executor called with the
-	// gate open and no key (a key revoked in between) still refuses.
-	rec := newRecorder(t, "")
-	calls := 0
-	keys := stripe.KeySourceFunc(func(_ context.Context, call *runtime.Call) (string, bool, error) {
-		calls++
-		return "sk_test_once", calls == 1, nil // the gate sees a key, the executor none
-	})
-	reg := newRegistry(t, &stripe.Tools{Keys: keys, BaseURL: rec.URL}, runtime.Options{})
-	out := dispatch(t, reg, "alice", stripe.ToolListCustomers, `{}`)
-	toolErr(t, out, runtime.ErrGate)
-	if out.Result.String() != "Error: "+stripe.NotConnectedMessage || len(rec.take()) != 0 {
-		t.Errorf("result %q", out.Result.String())
+	// gate open and then no key (revoked in between) or a failed lookup
+	// still refuses, without reaching Stripe.
+	for _, c := range []struct {
+		name string
+		ok   bool
+		err  error
+		want string
+	}{
+		{"key gone", false, nil, "Error: " + stripe.NotConnectedMessage},
+		{"lookup failed", false, errors.New("vault sealed"), "Error: could not check the Stripe connection for this account; try again later."},
+	} {
+		rec := newRecorder(t, "")
+		calls := 0
+		keys := stripe.KeySourceFunc(func(_ context.Context, call *runtime.Call) (string, bool, error) {
+			calls++
+			if calls == 1 {
+				return "sk_test_once", true, nil // the gate's look-up
+			}
+			return "", c.ok, c.err
+		})
+		reg := newRegistry(t, &stripe.Tools{Keys: keys, BaseURL: rec.URL}, runtime.Options{})
+		out := dispatch(t, reg, "alice", stripe.ToolListCustomers, `{}`)
+		toolErr(t, out, runtime.ErrGate)
+		if out.Result.String() != c.want || len(rec.take()) != 0 {
+			t.Errorf("%s: result %q, want %q", c.name, out.Result.String(), c.want)
+		}
 	}
 }
 
@@ -163,14 +177,14 @@ func TestValidationErrorsNeverReachStripe(t *testing.T) {
 		{stripe.ToolListCustomers, `{"limit":500}`, runtime.ErrInvalidArgs, []string{"$.limit"}, "100"},
 		{stripe.ToolListCustomers, `{"limit":0}`, runtime.ErrInvalidArgs, []string{"$.limit"}, ""},
 		{stripe.ToolListCustomers, `{"email":"not-an-email"}`, runtime.ErrInvalidArgs, []string{"$.email"}, "email"},
-		{stripe.ToolListCustomers, `{"limt":5}`, runtime.ErrInvalidArgs, []string{"$.limt"}, "limt"},
+		{stripe.ToolListCustomers, `{"limt":5}`, runtime.ErrInvalidArgs, []string{"$"}, `unknown property "limt"`},
 		{stripe.ToolListPayments, `{"created_after":"31/01/2024","customer":"bob"}`, runtime.ErrInvalidArgs, []string{"$.created_after", "$.customer"}, ""},
 		{stripe.ToolListSubscriptions, `{"status":"Active"}`, runtime.ErrInvalidArgs, []string{"$.status"}, "past_due"},
 		{stripe.ToolCreatePaymentLink, `{"line_items":[]}`, runtime.ErrInvalidArgs, []string{"$.line_items"}, ""},
 		{stripe.ToolCreatePaymentLink, `{"line_items":[{"quantity":0,"price":"price_1"}]}`, runtime.ErrInvalidArgs, []string{"$.line_items[0].quantity"}, ""},
-		{stripe.ToolCreateInvoice, `{"customer_id":"cus_1","items":[{"description":"x"}]}`, runtime.ErrInvalidArgs, []string{"$.items[0].amount_minor"}, "amount_minor"},
+		{stripe.ToolCreateInvoice, `{"customer_id":"cus_1","items":[{"description":"x"}]}`, runtime.ErrInvalidArgs, []string{"$.items[0]"}, `missing required property "amount_minor"`},
 		{stripe.ToolCreateSubscription, `{"customer":"cus_1","price":"price_1","collection_method":"invoice"}`, runtime.ErrInvalidArgs, []string{"$.collection_method"}, ""},
-		{stripe.ToolCreateSubscription, `{"price":"price_1","trial_period_days":1000}`, runtime.ErrInvalidArgs, []string{"$.customer", "$.trial_period_days"}, ""},
+		{stripe.ToolCreateSubscription, `{"price":"price_1","trial_period_days":1000}`, runtime.ErrInvalidArgs, []string{"$", "$.trial_period_days"}, `missing required property "customer"`},
 		// What the schema cannot say is checked by the executors, with
 		// the same located form.
 		{stripe.ToolCreatePaymentLink, `{"line_items":[{"amount_minor":500}]}`, runtime.ErrInvalidArgs, []string{"$.line_items[0]"}, "missing currency, name"},
