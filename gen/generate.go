@@ -123,7 +123,7 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		return nil, err
 	}
 
-	out := &Output{Spec: f.Path, Warnings: stubs.warnings}
+	out := &Output{Spec: f.Path, Warnings: append(stubs.warnings, orphans(dir, genPath)...)}
 	out.Files = append(out.Files, OutFile{Path: genPath, Content: code, Kind: FileGenerated})
 	if stubs.content != nil {
 		out.Files = append(out.Files, OutFile{Path: stubsPath, Content: stubs.content, Kind: FileStubs, NewStubs: stubs.added})
@@ -158,6 +158,35 @@ func checkOneSpec(specPath, dir string) error {
 		})
 	}
 	return errs
+}
+
+// orphans warns about generated files in dir, other than genPath, whose
+// spec is gone (renamed or deleted): they would declare Module a second
+// time.
+func orphans(dir, genPath string) []string {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*_tools.gen.go"))
+	prefix, suffix, _ := strings.Cut(GeneratedHeader("\x00"), "\x00")
+	var ws []string
+	for _, m := range matches {
+		if samePath(m, genPath) {
+			continue
+		}
+		head := make([]byte, 200)
+		fh, err := os.Open(m)
+		if err != nil {
+			continue
+		}
+		n, _ := fh.Read(head)
+		fh.Close()
+		line, _, _ := strings.Cut(string(head[:n]), "\n")
+		from, ok := strings.CutPrefix(line, "// "+prefix)
+		if !ok {
+			continue
+		}
+		from = strings.TrimSuffix(from, suffix)
+		ws = append(ws, fmt.Sprintf("%s:1: generated from %s, which is not in this directory any more; delete the file (and its .md catalog)", m, from))
+	}
+	return ws
 }
 
 // packageName is the Go package the spec generates: its `package:`, else
