@@ -2,6 +2,7 @@ package gen
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -117,7 +118,7 @@ func build(f *spec.File) (*generator, error) {
 					ti.result.name = name
 				}
 				ti.result.alias = ti.result.kind == kTime
-				if ti.result.doc == "" {
+				if t.Result.Description == "" {
 					ti.result.doc = name + " is the typed result of the " + t.Name + " tool."
 				}
 			}
@@ -376,7 +377,7 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 				tag += ",omitempty"
 			}
 			fd := jen.Id(f.name).Add(g.fieldExpr(f)).Tag(map[string]string{"json": tag})
-			fields = append(fields, doc(f.name, fieldDoc(f), fd))
+			fields = append(fields, comment(fieldDoc(f)).Line().Add(fd))
 		}
 		if t.extra != nil {
 			elem := g.typeExpr(t.extra)
@@ -400,30 +401,29 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 // fieldDoc is a field's doc comment: its description and what an absent
 // value means.
 func fieldDoc(f *field) string {
-	d := f.doc
-	note := ""
+	var note string
 	switch {
 	case f.required && f.nullable:
-		note = "Required; nil is null."
+		note = "required; nil is null"
 	case f.required:
-		note = "Required."
+		note = "required"
+	case f.hasDef && f.nullable:
+		note = "optional, default " + defaultText(f.def) + "; nil is null"
 	case f.hasDef:
-		note = "Default: " + defaultText(f.def) + "."
-		if f.nullable {
-			note += " Nil is null."
-		}
+		note = "optional, default " + defaultText(f.def)
 	case f.nullable:
-		note = "Optional; nil is absent or null."
+		note = "optional; nil is absent or null"
 	default:
-		note = "Optional; nil is absent."
+		note = "optional; nil is absent"
 	}
+	d := strings.TrimSpace(f.doc)
 	if d == "" {
-		return note
+		return f.name + " is " + note + "."
 	}
-	if last := d[len(d)-1]; last != '.' && last != '!' && last != '?' && last != '\n' {
+	if last := d[len(d)-1]; last != '.' && last != '!' && last != '?' {
 		d += "."
 	}
-	return d + " " + note
+	return d + " (" + strings.ToUpper(note[:1]) + note[1:] + ".)"
 }
 
 // defaultText shows a default value as JSON.

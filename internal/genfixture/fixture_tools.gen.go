@@ -161,31 +161,31 @@ func Module(impl Executor) *runtime.Module {
 
 // CreateInvoiceArgs holds the arguments of the fx_create_invoice tool.
 type CreateInvoiceArgs struct {
-	// Email: The customer's billing email. Required.
+	// The customer's billing email. (Required.)
 	Email string `json:"email"`
-	// CustomerID: Optional; nil is absent.
+	// CustomerID is optional; nil is absent.
 	CustomerID *string `json:"customer_id,omitempty"`
-	// Currency: Default: "usd".
+	// Currency is optional, default "usd".
 	Currency CreateInvoiceCurrency `json:"currency"`
-	// Due: When payment is due. Optional; nil is absent.
+	// When payment is due. (Optional; nil is absent.)
 	Due *time.Time `json:"due,omitempty"`
-	// ServiceDate: Optional; nil is absent.
+	// ServiceDate is optional; nil is absent.
 	ServiceDate *string `json:"service_date,omitempty"`
-	// Memo: Optional; nil is absent.
+	// Memo is optional; nil is absent.
 	Memo *string `json:"memo,omitempty"`
-	// DiscountPercent: Optional; nil is absent.
+	// DiscountPercent is optional; nil is absent.
 	DiscountPercent *float64 `json:"discount_percent,omitempty"`
-	// Send: Default: true.
+	// Send is optional, default true.
 	Send bool `json:"send"`
-	// Items: The invoice lines. Required.
+	// The invoice lines. (Required.)
 	Items []CreateInvoiceItemsItem `json:"items"`
-	// Metadata: Optional; nil is absent.
+	// Metadata is optional; nil is absent.
 	Metadata map[string]string `json:"metadata,omitempty"`
-	// Website: Optional; nil is absent.
+	// Website is optional; nil is absent.
 	Website *string `json:"website,omitempty"`
-	// Reference: Optional; nil is absent or null.
+	// Reference is optional; nil is absent or null.
 	Reference *string `json:"reference,omitempty"`
-	// Attachments: Optional; nil is absent.
+	// Attachments is optional; nil is absent.
 	Attachments *CreateInvoiceAttachments `json:"attachments,omitempty"`
 }
 
@@ -580,15 +580,15 @@ func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
 
 // CreateInvoiceItemsItem is the type of $.items[*] in the arguments of the fx_create_invoice tool.
 type CreateInvoiceItemsItem struct {
-	// Description: Required.
+	// Description is required.
 	Description string `json:"description"`
-	// Quantity: Default: 1.
+	// Quantity is optional, default 1.
 	Quantity int64 `json:"quantity"`
-	// UnitPrice: Required.
+	// UnitPrice is required.
 	UnitPrice Money `json:"unit_price"`
-	// Tags: Optional; nil is absent.
+	// Tags is optional; nil is absent.
 	Tags []Tag `json:"tags,omitempty"`
-	// Taxable: Optional; nil is absent.
+	// Taxable is optional; nil is absent.
 	Taxable *bool `json:"taxable,omitempty"`
 }
 
@@ -774,7 +774,7 @@ func checkCreateInvoiceReference(c *wire.Checker, v string) {
 
 // CreateInvoiceAttachments is the type of $.attachments in the arguments of the fx_create_invoice tool.
 type CreateInvoiceAttachments struct {
-	// Count: Optional; nil is absent.
+	// Count is optional; nil is absent.
 	Count *int64 `json:"count,omitempty"`
 	// Extra holds the properties the schema does not name, by key.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -872,13 +872,13 @@ const createInvoiceSchema = `{"additionalProperties":false,"properties":{"attach
 // createInvoiceResultSchema is the JSON Schema of the result of the fx_create_invoice tool (compact, canonical).
 const createInvoiceResultSchema = `{"additionalProperties":false,"properties":{"invoice_id":{"type":"string"},"status":{"enum":["draft","open"],"type":"string"},"total":{"type":"integer"}},"required":["invoice_id","total","status"],"type":"object"}`
 
-// CreateInvoiceResult is the type of $ in the result of the fx_create_invoice tool.
+// CreateInvoiceResult is the typed result of the fx_create_invoice tool.
 type CreateInvoiceResult struct {
-	// InvoiceID: Required.
+	// InvoiceID is required.
 	InvoiceID string `json:"invoice_id"`
-	// Total: Required.
+	// Total is required.
 	Total int64 `json:"total"`
-	// Status: Required.
+	// Status is required.
 	Status CreateInvoiceResultStatus `json:"status"`
 }
 
@@ -904,11 +904,11 @@ func (v CreateInvoiceResultStatus) Valid() bool {
 
 // SearchArgs holds the arguments of the fx_search tool.
 type SearchArgs struct {
-	// Query: Required.
+	// Query is required.
 	Query string `json:"query"`
-	// Limit: Default: 10.
+	// Limit is optional, default 10.
 	Limit int64 `json:"limit"`
-	// IncludeDeleted: Also purge-scan deleted records (not read-only). Optional; nil is absent.
+	// Also purge-scan deleted records (not read-only). (Optional; nil is absent.)
 	IncludeDeleted *bool `json:"include_deleted,omitempty"`
 }
 
@@ -1092,9 +1092,9 @@ const pingSchema = `{"additionalProperties":false,"properties":{},"type":"object
 
 // Money: An amount in a currency's minor unit.
 type Money struct {
-	// Amount in cents. Required.
+	// Amount in cents. (Required.)
 	Amount int64 `json:"amount"`
-	// Currency: Default: "usd".
+	// Currency is optional, default "usd".
 	Currency MoneyCurrency `json:"currency"`
 }
 
