@@ -255,6 +255,15 @@ func pageSize(limit int64) *int64 {
 	return stripego.Int64(min(max(limit, 1), 100))
 }
 
+// optString converts an optional string of a spec type (CustomerID,
+// Email, …) to the *string stripe-go takes.
+func optString[T ~string](p *T) *string {
+	if p == nil {
+		return nil
+	}
+	return stripego.String(string(*p))
+}
+
 // unixTime renders a Stripe timestamp as RFC 3339 in UTC; zero is "".
 func unixTime(sec int64) string {
 	if sec == 0 {

@@ -229,6 +229,10 @@ func TestStatusLabels(t *testing.T) {
 		{stripe.ToolListSubscriptions, `{"status":"past_due"}`, "Listing past_due Stripe subscriptions"},
 		{stripe.ToolListSubscriptions, `{}`, "Listing Stripe subscriptions"},
 		{stripe.ToolListPayments, `{}`, "Listing Stripe payments for the account"},
+		{stripe.ToolListPayments, `{"customer":"cus_42"}`, "Listing Stripe payments for cus_42"},
+		{stripe.ToolCreateSubscription, `{"customer":"cus_42","price":"price_7"}`, "Subscribing cus_42 to price_7"},
+		{stripe.ToolCreateSubscription, `{"customer":"cus_42"}`, "Creating a Stripe subscription"},
+		{stripe.ToolCreatePaymentLink, `{}`, "Creating a Stripe payment link"},
 		{stripe.ToolRevenueMetrics, `{}`, "Computing Stripe revenue metrics"},
 	} {
 		// bob has no key: the label is rendered before the gate stops the call.

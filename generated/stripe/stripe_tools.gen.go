@@ -260,10 +260,10 @@ func Module(impl Executor) *runtime.Module {
 
 // ListCustomersArgs holds the arguments of the stripe_list_customers tool.
 type ListCustomersArgs struct {
-	// Email: Only customers with exactly this email (case-sensitive). Optional; nil is absent.
-	Email *string `json:"email,omitempty"`
-	// Limit: Max customers to return (1-100). Default: 10.
-	Limit int64 `json:"limit"`
+	// Only customers with exactly this email (case-sensitive). (Optional; nil is absent.)
+	Email *Email `json:"email,omitempty"`
+	// Max customers to return (1-100). (Optional, default 10.)
+	Limit ListLimit `json:"limit"`
 }
 
 // DecodeListCustomersArgs decodes and validates the JSON arguments of the stripe_list_customers tool in one pass.
@@ -295,8 +295,8 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 			hasEmail = true
 			d.Enter("email")
 			if v, ok := d.String(); ok {
-				checkListCustomersEmail(&d.Checker, v)
-				x.Email = &v
+				checkEmail(&d.Checker, v)
+				x.Email = wire.Ptr(Email(v))
 			}
 			d.Leave()
 		case "limit":
@@ -307,8 +307,8 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 			hasLimit = true
 			d.Enter("limit")
 			if v, ok := d.Int(); ok {
-				checkListCustomersLimit(&d.Checker, v)
-				x.Limit = v
+				checkListLimit(&d.Checker, v)
+				x.Limit = ListLimit(v)
 			}
 			d.Leave()
 		default:
@@ -336,33 +336,12 @@ func (x *ListCustomersArgs) Validate() error {
 func (x *ListCustomersArgs) validate(c *wire.Checker) {
 	if x.Email != nil {
 		c.Enter("email")
-		checkListCustomersEmail(c, *x.Email)
+		checkEmail(c, string(*x.Email))
 		c.Leave()
 	}
 	c.Enter("limit")
-	checkListCustomersLimit(c, x.Limit)
+	checkListLimit(c, int64(x.Limit))
 	c.Leave()
-}
-
-// checkListCustomersEmail records the violations of the constraints of v in c.
-func checkListCustomersEmail(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 512 {
-		c.Add("must be at most 512 characters long, got " + strconv.Itoa(n))
-	}
-	if !wire.IsEmail(v) {
-		c.Add("must be an email address")
-	}
-}
-
-// checkListCustomersLimit records the violations of the constraints of v in c.
-func checkListCustomersLimit(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 100 {
-		c.Add("must be at most 100, got " + strconv.FormatInt(v, 10))
-	}
 }
 
 // listCustomersLabel renders the status label of a stripe_list_customers call from its (possibly
@@ -372,7 +351,7 @@ func listCustomersLabel(args any) string {
 	if !ok || a == nil || a.Email == nil {
 		return "Pulling recent Stripe customers"
 	}
-	return "Looking up " + wire.Clip(*a.Email) + " in Stripe"
+	return "Looking up " + wire.Clip(string(*a.Email)) + " in Stripe"
 }
 
 // listCustomersSchema is the JSON Schema of the arguments of the stripe_list_customers tool (compact, canonical).
@@ -382,12 +361,12 @@ const listCustomersSchema = `{"additionalProperties":false,"properties":{"email"
 
 // ListPaymentsArgs holds the arguments of the stripe_list_payments tool.
 type ListPaymentsArgs struct {
-	// Customer: Only this customer's payments (cus_...). Optional; nil is absent.
-	Customer *string `json:"customer,omitempty"`
-	// CreatedAfter: Only payments made on or after this UTC date (YYYY-MM-DD). Optional; nil is absent.
+	// Only this customer's payments (cus_...). (Optional; nil is absent.)
+	Customer *CustomerID `json:"customer,omitempty"`
+	// Only payments made on or after this UTC date (YYYY-MM-DD). (Optional; nil is absent.)
 	CreatedAfter *string `json:"created_after,omitempty"`
-	// Limit: Max payments to return (1-100). Default: 10.
-	Limit int64 `json:"limit"`
+	// Max payments to return (1-100). (Optional, default 10.)
+	Limit ListLimit `json:"limit"`
 }
 
 // DecodeListPaymentsArgs decodes and validates the JSON arguments of the stripe_list_payments tool in one pass.
@@ -419,8 +398,8 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 			hasCustomer = true
 			d.Enter("customer")
 			if v, ok := d.String(); ok {
-				checkListPaymentsCustomer(&d.Checker, v)
-				x.Customer = &v
+				checkCustomerID(&d.Checker, v)
+				x.Customer = wire.Ptr(CustomerID(v))
 			}
 			d.Leave()
 		case "created_after":
@@ -443,8 +422,8 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 			hasLimit = true
 			d.Enter("limit")
 			if v, ok := d.Int(); ok {
-				checkListPaymentsLimit(&d.Checker, v)
-				x.Limit = v
+				checkListLimit(&d.Checker, v)
+				x.Limit = ListLimit(v)
 			}
 			d.Leave()
 		default:
@@ -472,7 +451,7 @@ func (x *ListPaymentsArgs) Validate() error {
 func (x *ListPaymentsArgs) validate(c *wire.Checker) {
 	if x.Customer != nil {
 		c.Enter("customer")
-		checkListPaymentsCustomer(c, *x.Customer)
+		checkCustomerID(c, string(*x.Customer))
 		c.Leave()
 	}
 	if x.CreatedAfter != nil {
@@ -481,34 +460,14 @@ func (x *ListPaymentsArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("limit")
-	checkListPaymentsLimit(c, x.Limit)
+	checkListLimit(c, int64(x.Limit))
 	c.Leave()
-}
-
-// listPaymentsCustomerPattern is the pattern of ListPaymentsCustomer (compiled once; a *regexp.Regexp is safe for concurrent use).
-var listPaymentsCustomerPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
-
-// checkListPaymentsCustomer records the violations of the constraints of v in c.
-func checkListPaymentsCustomer(c *wire.Checker, v string) {
-	if !listPaymentsCustomerPattern.MatchString(v) {
-		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\"")
-	}
 }
 
 // checkListPaymentsCreatedAfter records the violations of the constraints of v in c.
 func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
 		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\"")
-	}
-}
-
-// checkListPaymentsLimit records the violations of the constraints of v in c.
-func checkListPaymentsLimit(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 100 {
-		c.Add("must be at most 100, got " + strconv.FormatInt(v, 10))
 	}
 }
 
@@ -521,7 +480,7 @@ func listPaymentsLabel(args any) string {
 	}
 	p1 := "the account"
 	if a.Customer != nil {
-		p1 = wire.Clip(*a.Customer)
+		p1 = wire.Clip(string(*a.Customer))
 	}
 	return "Listing Stripe payments for " + p1
 }
@@ -533,14 +492,14 @@ const listPaymentsSchema = `{"additionalProperties":false,"properties":{"created
 
 // ListSubscriptionsArgs holds the arguments of the stripe_list_subscriptions tool.
 type ListSubscriptionsArgs struct {
-	// Status: Only this status; omit for all but canceled, "all" for every one. Optional; nil is absent.
+	// Only this status; omit for all but canceled, "all" for every one. (Optional; nil is absent.)
 	Status *ListSubscriptionsStatus `json:"status,omitempty"`
-	// Customer: Only this customer's subscriptions (cus_...). Optional; nil is absent.
-	Customer *string `json:"customer,omitempty"`
-	// Price: Only subscriptions to this price (price_...). Optional; nil is absent.
-	Price *string `json:"price,omitempty"`
-	// Limit: Max subscriptions to return (1-100). Default: 10.
-	Limit int64 `json:"limit"`
+	// Only this customer's subscriptions (cus_...). (Optional; nil is absent.)
+	Customer *CustomerID `json:"customer,omitempty"`
+	// Only subscriptions to this price (price_...). (Optional; nil is absent.)
+	Price *PriceID `json:"price,omitempty"`
+	// Max subscriptions to return (1-100). (Optional, default 10.)
+	Limit ListLimit `json:"limit"`
 }
 
 // DecodeListSubscriptionsArgs decodes and validates the JSON arguments of the stripe_list_subscriptions tool in one pass.
@@ -585,8 +544,8 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			hasCustomer = true
 			d.Enter("customer")
 			if v, ok := d.String(); ok {
-				checkListSubscriptionsCustomer(&d.Checker, v)
-				x.Customer = &v
+				checkCustomerID(&d.Checker, v)
+				x.Customer = wire.Ptr(CustomerID(v))
 			}
 			d.Leave()
 		case "price":
@@ -597,8 +556,8 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			hasPrice = true
 			d.Enter("price")
 			if v, ok := d.String(); ok {
-				checkListSubscriptionsPrice(&d.Checker, v)
-				x.Price = &v
+				checkPriceID(&d.Checker, v)
+				x.Price = wire.Ptr(PriceID(v))
 			}
 			d.Leave()
 		case "limit":
@@ -609,8 +568,8 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			hasLimit = true
 			d.Enter("limit")
 			if v, ok := d.Int(); ok {
-				checkListSubscriptionsLimit(&d.Checker, v)
-				x.Limit = v
+				checkListLimit(&d.Checker, v)
+				x.Limit = ListLimit(v)
 			}
 			d.Leave()
 		default:
@@ -643,16 +602,16 @@ func (x *ListSubscriptionsArgs) validate(c *wire.Checker) {
 	}
 	if x.Customer != nil {
 		c.Enter("customer")
-		checkListSubscriptionsCustomer(c, *x.Customer)
+		checkCustomerID(c, string(*x.Customer))
 		c.Leave()
 	}
 	if x.Price != nil {
 		c.Enter("price")
-		checkListSubscriptionsPrice(c, *x.Price)
+		checkPriceID(c, string(*x.Price))
 		c.Leave()
 	}
 	c.Enter("limit")
-	checkListSubscriptionsLimit(c, x.Limit)
+	checkListLimit(c, int64(x.Limit))
 	c.Leave()
 }
 
@@ -713,36 +672,6 @@ func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 	}
 }
 
-// listSubscriptionsCustomerPattern is the pattern of ListSubscriptionsCustomer (compiled once; a *regexp.Regexp is safe for concurrent use).
-var listSubscriptionsCustomerPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
-
-// checkListSubscriptionsCustomer records the violations of the constraints of v in c.
-func checkListSubscriptionsCustomer(c *wire.Checker, v string) {
-	if !listSubscriptionsCustomerPattern.MatchString(v) {
-		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\"")
-	}
-}
-
-// listSubscriptionsPricePattern is the pattern of ListSubscriptionsPrice (compiled once; a *regexp.Regexp is safe for concurrent use).
-var listSubscriptionsPricePattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
-
-// checkListSubscriptionsPrice records the violations of the constraints of v in c.
-func checkListSubscriptionsPrice(c *wire.Checker, v string) {
-	if !listSubscriptionsPricePattern.MatchString(v) {
-		c.Add("must match the pattern \"^(price|plan)_[A-Za-z0-9]+$\"")
-	}
-}
-
-// checkListSubscriptionsLimit records the violations of the constraints of v in c.
-func checkListSubscriptionsLimit(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 100 {
-		c.Add("must be at most 100, got " + strconv.FormatInt(v, 10))
-	}
-}
-
 // listSubscriptionsLabel renders the status label of a stripe_list_subscriptions call from its (possibly
 // partial or nil) arguments. It cannot fail.
 func listSubscriptionsLabel(args any) string {
@@ -760,9 +689,9 @@ const listSubscriptionsSchema = `{"additionalProperties":false,"properties":{"cu
 
 // CreatePaymentLinkArgs holds the arguments of the stripe_create_payment_link tool.
 type CreatePaymentLinkArgs struct {
-	// LineItems: What the link sells (1-20 lines, one currency). Required.
+	// What the link sells (1-20 lines, one currency). (Required.)
 	LineItems []PaymentLinkItem `json:"line_items"`
-	// AfterCompletionURL: Where to send the buyer after paying; default is Stripe's confirmation page. Optional; nil is absent.
+	// Where to send the buyer after paying; default is Stripe's confirmation page. (Optional; nil is absent.)
 	AfterCompletionURL *string `json:"after_completion_url,omitempty"`
 }
 
@@ -888,27 +817,27 @@ func createPaymentLinkLabel(args any) string {
 }
 
 // createPaymentLinkSchema is the JSON Schema of the arguments of the stripe_create_payment_link tool (compact, canonical).
-const createPaymentLinkSchema = `{"additionalProperties":false,"properties":{"after_completion_url":{"description":"Where to send the buyer after paying; default is Stripe's confirmation page.","format":"uri","maxLength":2048,"type":"string"},"line_items":{"description":"What the link sells (1-20 lines, one currency).","items":{"additionalProperties":false,"description":"One line of a payment link; give price, or amount_minor with currency and name.","properties":{"amount_minor":{"description":"Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item.","maximum":99999999,"minimum":1,"type":"integer"},"currency":{"description":"Currency of amount_minor, ISO code in lower case (usd).","pattern":"^[a-z]{3}$","type":"string"},"name":{"description":"Product name shown at checkout, for an ad-hoc item.","maxLength":250,"minLength":1,"type":"string"},"price":{"description":"Existing Stripe price id (price_...).","pattern":"^(price|plan)_[A-Za-z0-9]+$","type":"string"},"quantity":{"default":1,"description":"Units of this line.","maximum":10000,"minimum":1,"type":"integer"}},"type":"object"},"maxItems":20,"minItems":1,"type":"array"}},"required":["line_items"],"type":"object"}`
+const createPaymentLinkSchema = `{"additionalProperties":false,"properties":{"after_completion_url":{"description":"Where to send the buyer after paying; default is Stripe's confirmation page.","format":"uri","maxLength":2048,"type":"string"},"line_items":{"description":"What the link sells (1-20 lines, one currency).","items":{"additionalProperties":false,"description":"One line of a payment link; give price, or amount_minor with currency and name.","properties":{"amount_minor":{"description":"Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item.","maximum":99999999,"minimum":1,"type":"integer"},"currency":{"description":"Currency of amount_minor, ISO code in lower case (usd).","pattern":"^[a-z]{3}$","type":"string"},"name":{"description":"Product name shown at checkout, for an ad-hoc item.","maxLength":250,"minLength":1,"type":"string"},"price":{"description":"Existing price (price_...); omit to give amount_minor, currency and name.","pattern":"^(price|plan)_[A-Za-z0-9]+$","type":"string"},"quantity":{"default":1,"description":"Units of this line.","maximum":10000,"minimum":1,"type":"integer"}},"type":"object"},"maxItems":20,"minItems":1,"type":"array"}},"required":["line_items"],"type":"object"}`
 
 // -------- stripe_create_invoice --------
 
 // CreateInvoiceArgs holds the arguments of the stripe_create_invoice tool.
 type CreateInvoiceArgs struct {
-	// CustomerID: Customer to bill (cus_...); or give customer_email. Optional; nil is absent.
-	CustomerID *string `json:"customer_id,omitempty"`
-	// CustomerEmail: Bill the customer with this exact email; a new customer is created if none has it. Optional; nil is absent.
-	CustomerEmail *string `json:"customer_email,omitempty"`
-	// CustomerName: Name for a customer created from customer_email. Optional; nil is absent.
+	// Customer to bill (cus_...); or give customer_email. (Optional; nil is absent.)
+	CustomerID *CustomerID `json:"customer_id,omitempty"`
+	// Bill the customer with this exact email; a new customer is created if none has it. (Optional; nil is absent.)
+	CustomerEmail *Email `json:"customer_email,omitempty"`
+	// Name for a customer created from customer_email. (Optional; nil is absent.)
 	CustomerName *string `json:"customer_name,omitempty"`
-	// Currency: Invoice currency, ISO code in lower case. Default: "usd".
-	Currency string `json:"currency"`
-	// Items: Invoice lines (1-50). Required.
+	// Invoice currency, ISO code in lower case. (Optional, default "usd".)
+	Currency Currency `json:"currency"`
+	// Invoice lines (1-50). (Required.)
 	Items []InvoiceLine `json:"items"`
-	// Memo: Note printed on the invoice. Optional; nil is absent.
+	// Note printed on the invoice. (Optional; nil is absent.)
 	Memo *string `json:"memo,omitempty"`
-	// DaysUntilDue: Days the customer has to pay. Default: 30.
+	// Days the customer has to pay. (Optional, default 30.)
 	DaysUntilDue int64 `json:"days_until_due"`
-	// Send: Finalize and email the invoice now; false leaves a draft to review in Stripe. Default: true.
+	// Finalize and email the invoice now; false leaves a draft to review in Stripe. (Optional, default true.)
 	Send bool `json:"send"`
 }
 
@@ -941,8 +870,8 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			hasCustomerID = true
 			d.Enter("customer_id")
 			if v, ok := d.String(); ok {
-				checkCreateInvoiceCustomerID(&d.Checker, v)
-				x.CustomerID = &v
+				checkCustomerID(&d.Checker, v)
+				x.CustomerID = wire.Ptr(CustomerID(v))
 			}
 			d.Leave()
 		case "customer_email":
@@ -953,8 +882,8 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			hasCustomerEmail = true
 			d.Enter("customer_email")
 			if v, ok := d.String(); ok {
-				checkCreateInvoiceCustomerEmail(&d.Checker, v)
-				x.CustomerEmail = &v
+				checkEmail(&d.Checker, v)
+				x.CustomerEmail = wire.Ptr(Email(v))
 			}
 			d.Leave()
 		case "customer_name":
@@ -977,8 +906,8 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			hasCurrency = true
 			d.Enter("currency")
 			if v, ok := d.String(); ok {
-				checkCreateInvoiceCurrency(&d.Checker, v)
-				x.Currency = v
+				checkCurrency(&d.Checker, v)
+				x.Currency = Currency(v)
 			}
 			d.Leave()
 		case "items":
@@ -1068,12 +997,12 @@ func (x *CreateInvoiceArgs) Validate() error {
 func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	if x.CustomerID != nil {
 		c.Enter("customer_id")
-		checkCreateInvoiceCustomerID(c, *x.CustomerID)
+		checkCustomerID(c, string(*x.CustomerID))
 		c.Leave()
 	}
 	if x.CustomerEmail != nil {
 		c.Enter("customer_email")
-		checkCreateInvoiceCustomerEmail(c, *x.CustomerEmail)
+		checkEmail(c, string(*x.CustomerEmail))
 		c.Leave()
 	}
 	if x.CustomerName != nil {
@@ -1082,7 +1011,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("currency")
-	checkCreateInvoiceCurrency(c, x.Currency)
+	checkCurrency(c, string(x.Currency))
 	c.Leave()
 	if x.Items == nil {
 		c.Missing("items")
@@ -1107,27 +1036,6 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// createInvoiceCustomerIDPattern is the pattern of CreateInvoiceCustomerID (compiled once; a *regexp.Regexp is safe for concurrent use).
-var createInvoiceCustomerIDPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
-
-// checkCreateInvoiceCustomerID records the violations of the constraints of v in c.
-func checkCreateInvoiceCustomerID(c *wire.Checker, v string) {
-	if !createInvoiceCustomerIDPattern.MatchString(v) {
-		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\"")
-	}
-}
-
-// checkCreateInvoiceCustomerEmail records the violations of the constraints of v in c.
-func checkCreateInvoiceCustomerEmail(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 512 {
-		c.Add("must be at most 512 characters long, got " + strconv.Itoa(n))
-	}
-	if !wire.IsEmail(v) {
-		c.Add("must be an email address")
-	}
-}
-
 // checkCreateInvoiceCustomerName records the violations of the constraints of v in c.
 func checkCreateInvoiceCustomerName(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
@@ -1136,16 +1044,6 @@ func checkCreateInvoiceCustomerName(c *wire.Checker, v string) {
 	}
 	if n > 256 {
 		c.Add("must be at most 256 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// createInvoiceCurrencyPattern is the pattern of CreateInvoiceCurrency (compiled once; a *regexp.Regexp is safe for concurrent use).
-var createInvoiceCurrencyPattern = regexp.MustCompile("^[a-z]{3}$")
-
-// checkCreateInvoiceCurrency records the violations of the constraints of v in c.
-func checkCreateInvoiceCurrency(c *wire.Checker, v string) {
-	if !createInvoiceCurrencyPattern.MatchString(v) {
-		c.Add("must match the pattern \"^[a-z]{3}$\"")
 	}
 }
 
@@ -1186,7 +1084,7 @@ func createInvoiceLabel(args any) string {
 	}
 	p1 := "the customer"
 	if a.CustomerEmail != nil {
-		p1 = wire.Clip(*a.CustomerEmail)
+		p1 = wire.Clip(string(*a.CustomerEmail))
 	}
 	return "Drafting invoice for " + p1
 }
@@ -1198,17 +1096,17 @@ const createInvoiceSchema = `{"additionalProperties":false,"properties":{"curren
 
 // CreateSubscriptionArgs holds the arguments of the stripe_create_subscription tool.
 type CreateSubscriptionArgs struct {
-	// Customer to subscribe (cus_...). Required.
-	Customer string `json:"customer"`
-	// Price: Recurring price to subscribe to (price_...). Required.
-	Price string `json:"price"`
-	// Quantity: Units (seats) billed each period. Default: 1.
+	// Customer to subscribe (cus_...). (Required.)
+	Customer CustomerID `json:"customer"`
+	// Recurring price to subscribe to (price_...). (Required.)
+	Price PriceID `json:"price"`
+	// Units (seats) billed each period. (Optional, default 1.)
 	Quantity int64 `json:"quantity"`
-	// TrialPeriodDays: Free trial length in days before the first charge. Optional; nil is absent.
+	// Free trial length in days before the first charge. (Optional; nil is absent.)
 	TrialPeriodDays *int64 `json:"trial_period_days,omitempty"`
-	// CollectionMethod: Charge the saved payment method, or email an invoice each period. Default: "charge_automatically".
+	// Charge the saved payment method, or email an invoice each period. (Optional, default "charge_automatically".)
 	CollectionMethod CreateSubscriptionCollectionMethod `json:"collection_method"`
-	// DaysUntilDue: Days to pay each invoice; used with send_invoice only. Default: 30.
+	// Days to pay each invoice; used with send_invoice only. (Optional, default 30.)
 	DaysUntilDue int64 `json:"days_until_due"`
 }
 
@@ -1241,8 +1139,8 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			hasCustomer = true
 			d.Enter("customer")
 			if v, ok := d.String(); ok {
-				checkCreateSubscriptionCustomer(&d.Checker, v)
-				x.Customer = v
+				checkCustomerID(&d.Checker, v)
+				x.Customer = CustomerID(v)
 			}
 			d.Leave()
 		case "price":
@@ -1253,8 +1151,8 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			hasPrice = true
 			d.Enter("price")
 			if v, ok := d.String(); ok {
-				checkCreateSubscriptionPrice(&d.Checker, v)
-				x.Price = v
+				checkPriceID(&d.Checker, v)
+				x.Price = PriceID(v)
 			}
 			d.Leave()
 		case "quantity":
@@ -1342,10 +1240,10 @@ func (x *CreateSubscriptionArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	c.Enter("customer")
-	checkCreateSubscriptionCustomer(c, x.Customer)
+	checkCustomerID(c, string(x.Customer))
 	c.Leave()
 	c.Enter("price")
-	checkCreateSubscriptionPrice(c, x.Price)
+	checkPriceID(c, string(x.Price))
 	c.Leave()
 	c.Enter("quantity")
 	checkCreateSubscriptionQuantity(c, x.Quantity)
@@ -1361,26 +1259,6 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	c.Enter("days_until_due")
 	checkCreateSubscriptionDaysUntilDue(c, x.DaysUntilDue)
 	c.Leave()
-}
-
-// createSubscriptionCustomerPattern is the pattern of CreateSubscriptionCustomer (compiled once; a *regexp.Regexp is safe for concurrent use).
-var createSubscriptionCustomerPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
-
-// checkCreateSubscriptionCustomer records the violations of the constraints of v in c.
-func checkCreateSubscriptionCustomer(c *wire.Checker, v string) {
-	if !createSubscriptionCustomerPattern.MatchString(v) {
-		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\"")
-	}
-}
-
-// createSubscriptionPricePattern is the pattern of CreateSubscriptionPrice (compiled once; a *regexp.Regexp is safe for concurrent use).
-var createSubscriptionPricePattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
-
-// checkCreateSubscriptionPrice records the violations of the constraints of v in c.
-func checkCreateSubscriptionPrice(c *wire.Checker, v string) {
-	if !createSubscriptionPricePattern.MatchString(v) {
-		c.Add("must match the pattern \"^(price|plan)_[A-Za-z0-9]+$\"")
-	}
 }
 
 // checkCreateSubscriptionQuantity records the violations of the constraints of v in c.
@@ -1453,10 +1331,10 @@ func checkCreateSubscriptionDaysUntilDue(c *wire.Checker, v int64) {
 // partial or nil) arguments. It cannot fail.
 func createSubscriptionLabel(args any) string {
 	a, ok := args.(*CreateSubscriptionArgs)
-	if !ok || a == nil || a.Customer == "" || a.Price == "" {
+	if !ok || a == nil || string(a.Customer) == "" || string(a.Price) == "" {
 		return "Creating a Stripe subscription"
 	}
-	return "Subscribing " + wire.Clip(a.Customer) + " to " + wire.Clip(a.Price)
+	return "Subscribing " + wire.Clip(string(a.Customer)) + " to " + wire.Clip(string(a.Price))
 }
 
 // createSubscriptionSchema is the JSON Schema of the arguments of the stripe_create_subscription tool (compact, canonical).
@@ -1516,17 +1394,83 @@ const revenueMetricsSchema = `{"additionalProperties":false,"properties":{},"typ
 
 // -------- named types --------
 
+// CustomerID: Stripe customer id (cus_...).
+type CustomerID string
+
+// customerIDPattern is the pattern of CustomerID (compiled once; a *regexp.Regexp is safe for concurrent use).
+var customerIDPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
+
+// checkCustomerID records the violations of the constraints of v in c.
+func checkCustomerID(c *wire.Checker, v string) {
+	if !customerIDPattern.MatchString(v) {
+		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\"")
+	}
+}
+
+// PriceID: Stripe price id (price_...).
+type PriceID string
+
+// priceIDPattern is the pattern of PriceID (compiled once; a *regexp.Regexp is safe for concurrent use).
+var priceIDPattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
+
+// checkPriceID records the violations of the constraints of v in c.
+func checkPriceID(c *wire.Checker, v string) {
+	if !priceIDPattern.MatchString(v) {
+		c.Add("must match the pattern \"^(price|plan)_[A-Za-z0-9]+$\"")
+	}
+}
+
+// Currency: ISO currency code in lower case (usd).
+type Currency string
+
+// currencyPattern is the pattern of Currency (compiled once; a *regexp.Regexp is safe for concurrent use).
+var currencyPattern = regexp.MustCompile("^[a-z]{3}$")
+
+// checkCurrency records the violations of the constraints of v in c.
+func checkCurrency(c *wire.Checker, v string) {
+	if !currencyPattern.MatchString(v) {
+		c.Add("must match the pattern \"^[a-z]{3}$\"")
+	}
+}
+
+// Email: An email address.
+type Email string
+
+// checkEmail records the violations of the constraints of v in c.
+func checkEmail(c *wire.Checker, v string) {
+	n := utf8.RuneCountInString(v)
+	if n > 512 {
+		c.Add("must be at most 512 characters long, got " + strconv.Itoa(n))
+	}
+	if !wire.IsEmail(v) {
+		c.Add("must be an email address")
+	}
+}
+
+// ListLimit: How many rows a list returns at most.
+type ListLimit int64
+
+// checkListLimit records the violations of the constraints of v in c.
+func checkListLimit(c *wire.Checker, v int64) {
+	if v < 1 {
+		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
+	}
+	if v > 100 {
+		c.Add("must be at most 100, got " + strconv.FormatInt(v, 10))
+	}
+}
+
 // PaymentLinkItem: One line of a payment link; give price, or amount_minor with currency and name.
 type PaymentLinkItem struct {
-	// Price: Existing Stripe price id (price_...). Optional; nil is absent.
-	Price *string `json:"price,omitempty"`
-	// AmountMinor: Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item. Optional; nil is absent.
+	// Existing price (price_...); omit to give amount_minor, currency and name. (Optional; nil is absent.)
+	Price *PriceID `json:"price,omitempty"`
+	// Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item. (Optional; nil is absent.)
 	AmountMinor *int64 `json:"amount_minor,omitempty"`
-	// Currency of amount_minor, ISO code in lower case (usd). Optional; nil is absent.
-	Currency *string `json:"currency,omitempty"`
-	// Name: Product name shown at checkout, for an ad-hoc item. Optional; nil is absent.
+	// Currency of amount_minor, ISO code in lower case (usd). (Optional; nil is absent.)
+	Currency *Currency `json:"currency,omitempty"`
+	// Product name shown at checkout, for an ad-hoc item. (Optional; nil is absent.)
 	Name *string `json:"name,omitempty"`
-	// Quantity: Units of this line. Default: 1.
+	// Units of this line. (Optional, default 1.)
 	Quantity int64 `json:"quantity"`
 }
 
@@ -1547,8 +1491,8 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			hasPrice = true
 			d.Enter("price")
 			if v, ok := d.String(); ok {
-				checkPaymentLinkItemPrice(&d.Checker, v)
-				x.Price = &v
+				checkPriceID(&d.Checker, v)
+				x.Price = wire.Ptr(PriceID(v))
 			}
 			d.Leave()
 		case "amount_minor":
@@ -1571,8 +1515,8 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			hasCurrency = true
 			d.Enter("currency")
 			if v, ok := d.String(); ok {
-				checkPaymentLinkItemCurrency(&d.Checker, v)
-				x.Currency = &v
+				checkCurrency(&d.Checker, v)
+				x.Currency = wire.Ptr(Currency(v))
 			}
 			d.Leave()
 		case "name":
@@ -1624,7 +1568,7 @@ func (x *PaymentLinkItem) Validate() error {
 func (x *PaymentLinkItem) validate(c *wire.Checker) {
 	if x.Price != nil {
 		c.Enter("price")
-		checkPaymentLinkItemPrice(c, *x.Price)
+		checkPriceID(c, string(*x.Price))
 		c.Leave()
 	}
 	if x.AmountMinor != nil {
@@ -1634,7 +1578,7 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 	}
 	if x.Currency != nil {
 		c.Enter("currency")
-		checkPaymentLinkItemCurrency(c, *x.Currency)
+		checkCurrency(c, string(*x.Currency))
 		c.Leave()
 	}
 	if x.Name != nil {
@@ -1647,16 +1591,6 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// paymentLinkItemPricePattern is the pattern of PaymentLinkItemPrice (compiled once; a *regexp.Regexp is safe for concurrent use).
-var paymentLinkItemPricePattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
-
-// checkPaymentLinkItemPrice records the violations of the constraints of v in c.
-func checkPaymentLinkItemPrice(c *wire.Checker, v string) {
-	if !paymentLinkItemPricePattern.MatchString(v) {
-		c.Add("must match the pattern \"^(price|plan)_[A-Za-z0-9]+$\"")
-	}
-}
-
 // checkPaymentLinkItemAmountMinor records the violations of the constraints of v in c.
 func checkPaymentLinkItemAmountMinor(c *wire.Checker, v int64) {
 	if v < 1 {
@@ -1664,16 +1598,6 @@ func checkPaymentLinkItemAmountMinor(c *wire.Checker, v int64) {
 	}
 	if v > 99999999 {
 		c.Add("must be at most 99999999, got " + strconv.FormatInt(v, 10))
-	}
-}
-
-// paymentLinkItemCurrencyPattern is the pattern of PaymentLinkItemCurrency (compiled once; a *regexp.Regexp is safe for concurrent use).
-var paymentLinkItemCurrencyPattern = regexp.MustCompile("^[a-z]{3}$")
-
-// checkPaymentLinkItemCurrency records the violations of the constraints of v in c.
-func checkPaymentLinkItemCurrency(c *wire.Checker, v string) {
-	if !paymentLinkItemCurrencyPattern.MatchString(v) {
-		c.Add("must match the pattern \"^[a-z]{3}$\"")
 	}
 }
 
@@ -1700,11 +1624,11 @@ func checkPaymentLinkItemQuantity(c *wire.Checker, v int64) {
 
 // InvoiceLine: One line of an invoice.
 type InvoiceLine struct {
-	// Description: What is billed, as the customer will read it. Required.
+	// What is billed, as the customer will read it. (Required.)
 	Description string `json:"description"`
-	// AmountMinor: Unit price in the invoice currency's minor units (1999 = 19.99 usd). Required.
+	// Unit price in the invoice currency's minor units (1999 = 19.99 usd). (Required.)
 	AmountMinor int64 `json:"amount_minor"`
-	// Quantity: Units billed. Default: 1.
+	// Units billed. (Optional, default 1.)
 	Quantity int64 `json:"quantity"`
 }
 

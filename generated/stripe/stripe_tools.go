@@ -52,8 +52,8 @@ func (t *Tools) ListCustomers(ctx context.Context, call *runtime.Call, args *Lis
 	if err != nil {
 		return runtime.Result{}, err
 	}
-	p := &stripego.CustomerListParams{Email: args.Email}
-	p.Context, p.Limit = ctx, pageSize(args.Limit)
+	p := &stripego.CustomerListParams{Email: optString(args.Email)}
+	p.Context, p.Limit = ctx, pageSize(int64(args.Limit))
 	cs, more, err := take[*stripego.Customer](sc.Customers.List(p).Iter, int(args.Limit))
 	if err != nil {
 		return runtime.Result{}, stripeError("listing customers", err)
@@ -67,7 +67,7 @@ func (t *Tools) ListCustomers(ctx context.Context, call *runtime.Call, args *Lis
 
 // ListPayments runs the stripe_list_payments tool: List recent payments (charges), newest first, with status and refunds.
 func (t *Tools) ListPayments(ctx context.Context, call *runtime.Call, args *ListPaymentsArgs) (runtime.Result, error) {
-	p := &stripego.ChargeListParams{Customer: args.Customer}
+	p := &stripego.ChargeListParams{Customer: optString(args.Customer)}
 	if args.CreatedAfter != nil {
 		day, err := time.Parse(time.DateOnly, string(*args.CreatedAfter))
 		if err != nil {
@@ -79,7 +79,7 @@ func (t *Tools) ListPayments(ctx context.Context, call *runtime.Call, args *List
 	if err != nil {
 		return runtime.Result{}, err
 	}
-	p.Context, p.Limit = ctx, pageSize(args.Limit)
+	p.Context, p.Limit = ctx, pageSize(int64(args.Limit))
 	cs, more, err := take[*stripego.Charge](sc.Charges.List(p).Iter, int(args.Limit))
 	if err != nil {
 		return runtime.Result{}, stripeError("listing payments", err)
@@ -97,11 +97,11 @@ func (t *Tools) ListSubscriptions(ctx context.Context, call *runtime.Call, args 
 	if err != nil {
 		return runtime.Result{}, err
 	}
-	p := &stripego.SubscriptionListParams{Customer: args.Customer, Price: args.Price}
+	p := &stripego.SubscriptionListParams{Customer: optString(args.Customer), Price: optString(args.Price)}
 	if args.Status != nil {
 		p.Status = stripego.String(string(*args.Status))
 	}
-	p.Context, p.Limit = ctx, pageSize(args.Limit)
+	p.Context, p.Limit = ctx, pageSize(int64(args.Limit))
 	ss, more, err := take[*stripego.Subscription](sc.Subscriptions.List(p).Iter, int(args.Limit))
 	if err != nil {
 		return runtime.Result{}, stripeError("listing subscriptions", err)
@@ -133,10 +133,10 @@ func (t *Tools) CreatePaymentLink(ctx context.Context, call *runtime.Call, args 
 	for i, li := range args.LineItems {
 		line := paymentLinkLineOut{Quantity: li.Quantity}
 		if li.Price != nil {
-			line.Price = *li.Price
+			line.Price = string(*li.Price)
 		} else {
 			pp := &stripego.PriceParams{
-				Currency:    stripego.String(*li.Currency),
+				Currency:    optString(li.Currency),
 				UnitAmount:  stripego.Int64(*li.AmountMinor),
 				ProductData: &stripego.PriceProductDataParams{Name: stripego.String(*li.Name)},
 			}
@@ -147,7 +147,7 @@ func (t *Tools) CreatePaymentLink(ctx context.Context, call *runtime.Call, args 
 				return runtime.Result{}, stripeError(fmt.Sprintf("creating the price of line_items[%d]", i), err)
 			}
 			line.Price, line.Name = price.ID, *li.Name
-			m := NewMoney(*li.AmountMinor, *li.Currency)
+			m := NewMoney(*li.AmountMinor, string(*li.Currency))
 			line.UnitPrice = &m
 			total += *li.AmountMinor * li.Quantity
 			adHoc++
@@ -171,7 +171,7 @@ func (t *Tools) CreatePaymentLink(ctx context.Context, call *runtime.Call, args 
 	}
 	out.ID, out.URL, out.Active = pl.ID, pl.URL, pl.Active
 	if adHoc == len(args.LineItems) {
-		m := NewMoney(total, *args.LineItems[0].Currency)
+		m := NewMoney(total, string(*args.LineItems[0].Currency))
 		out.Total = &m
 	}
 	return runtime.JSON(out)
@@ -181,7 +181,8 @@ func (t *Tools) CreatePaymentLink(ctx context.Context, call *runtime.Call, args 
 // a price or an ad-hoc item, and ad-hoc lines share one currency.
 func checkPaymentLinkItems(items []PaymentLinkItem) []runtime.Violation {
 	var vs []runtime.Violation
-	currency, first := "", -1
+	var currency Currency
+	first := -1
 	for i, li := range items {
 		path := "$.line_items[" + strconv.Itoa(i) + "]"
 		var adHoc, missing []string
@@ -239,7 +240,7 @@ func (t *Tools) CreateInvoice(ctx context.Context, call *runtime.Call, args *Cre
 	out := invoiceResult{Lines: len(args.Items)}
 	customer := ""
 	if args.CustomerID != nil {
-		customer = *args.CustomerID
+		customer = string(*args.CustomerID)
 	} else {
 		customer, out.CustomerCreated, err = customerByEmail(ctx, sc, call, args)
 		if err != nil {
@@ -371,8 +372,8 @@ func (t *Tools) CreateSubscription(ctx context.Context, call *runtime.Call, args
 	}
 	method := string(args.CollectionMethod)
 	p := &stripego.SubscriptionParams{
-		Customer:         stripego.String(args.Customer),
-		Items:            []*stripego.SubscriptionItemsParams{{Price: stripego.String(args.Price), Quantity: stripego.Int64(args.Quantity)}},
+		Customer:         stripego.String(string(args.Customer)),
+		Items:            []*stripego.SubscriptionItemsParams{{Price: stripego.String(string(args.Price)), Quantity: stripego.Int64(args.Quantity)}},
 		TrialPeriodDays:  args.TrialPeriodDays,
 		CollectionMethod: stripego.String(method),
 	}
