@@ -158,11 +158,11 @@ func Module(impl Executor) *runtime.Module {
 
 // ListArgs holds the arguments of the tasks_list tool.
 type ListArgs struct {
-	// Only tasks whose title contains this text (case-insensitive). Optional; nil is absent.
+	// Only tasks whose title contains this text (case-insensitive). (Optional; nil is absent.)
 	Query *string `json:"query,omitempty"`
-	// Only tasks with this status. Optional; nil is absent.
+	// Only tasks with this status. (Optional; nil is absent.)
 	Status *ListStatus `json:"status,omitempty"`
-	// Max tasks to return (1-50). Default: 10.
+	// Max tasks to return (1-50). (Optional, default 10.)
 	Limit int64 `json:"limit"`
 }
 
@@ -336,13 +336,13 @@ const listSchema = `{"additionalProperties":false,"properties":{"limit":{"defaul
 
 // AddArgs holds the arguments of the tasks_add tool.
 type AddArgs struct {
-	// What needs doing. Required.
+	// What needs doing. (Required.)
 	Title string `json:"title"`
-	// How urgent the task is. Default: "normal".
+	// How urgent the task is. (Optional, default "normal".)
 	Priority AddPriority `json:"priority"`
-	// Optional due date (YYYY-MM-DD). Optional; nil is absent.
+	// Optional due date (YYYY-MM-DD). (Optional; nil is absent.)
 	Due *string `json:"due,omitempty"`
-	// Up to five labels. Optional; nil is absent.
+	// Up to five labels. (Optional; nil is absent.)
 	Tags []string `json:"tags,omitempty"`
 }
 
@@ -569,7 +569,7 @@ const addSchema = `{"additionalProperties":false,"properties":{"due":{"descripti
 
 // CompleteArgs holds the arguments of the tasks_complete tool.
 type CompleteArgs struct {
-	// The task's id, as tasks_list shows it. Required.
+	// The task's id, as tasks_list shows it. (Required.)
 	ID int64 `json:"id"`
 }
 
@@ -658,7 +658,7 @@ const completeSchema = `{"additionalProperties":false,"properties":{"id":{"descr
 
 // DeleteArgs holds the arguments of the tasks_delete tool.
 type DeleteArgs struct {
-	// The task's id, as tasks_list shows it. Required.
+	// The task's id, as tasks_list shows it. (Required.)
 	ID int64 `json:"id"`
 }
 
