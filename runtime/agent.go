@@ -144,7 +144,10 @@ func AgentTool(opts AgentToolOptions) (*Tool, error) {
 	if decode == nil {
 		decode = decodeObject
 	}
-	a := &agentTool{opts: opts}
+	a := &agentTool{name: opts.Name, create: opts.CreateAgent, promptFunc: opts.PromptFunc}
+	if opts.Prompt != "" {
+		a.promptFunc = func(any) string { return opts.Prompt }
+	}
 	return &Tool{
 		Name:        opts.Name,
 		Description: opts.Description,
@@ -169,14 +172,24 @@ func decodeObject(data []byte) (any, error) {
 	return m, nil
 }
 
-type agentTool struct{ opts AgentToolOptions }
+// AgentExecute returns a Tool.Execute that delegates each call to a fresh
+// agent from create, with the prompt computed by prompt (nil: the default
+// prompt), exactly as the tools AgentTool returns do. Generated code uses it
+// for `kind: agent` tools; name is the tool's name, for error messages.
+func AgentExecute(name string, create func(ctx context.Context, input any, call *Call) (Agent, error), prompt func(input any) string) func(ctx context.Context, call *Call, input any) (Result, error) {
+	a := &agentTool{name: name, create: create, promptFunc: prompt}
+	return a.execute
+}
+
+type agentTool struct {
+	name       string
+	create     func(ctx context.Context, input any, call *Call) (Agent, error)
+	promptFunc func(input any) string
+}
 
 func (a *agentTool) prompt(input any) string {
-	switch {
-	case a.opts.PromptFunc != nil:
-		return a.opts.PromptFunc(input)
-	case a.opts.Prompt != "":
-		return a.opts.Prompt
+	if a.promptFunc != nil {
+		return a.promptFunc(input)
 	}
 	b, err := json.Marshal(input)
 	if err != nil {
@@ -186,12 +199,15 @@ func (a *agentTool) prompt(input any) string {
 }
 
 func (a *agentTool) execute(ctx context.Context, call *Call, input any) (Result, error) {
-	agent, err := a.opts.CreateAgent(ctx, input, call)
+	if a.create == nil {
+		return Result{}, fmt.Errorf("%s: no agent factory", a.name)
+	}
+	agent, err := a.create(ctx, input, call)
 	if err != nil {
 		return Result{}, err
 	}
 	if agent == nil {
-		return Result{}, fmt.Errorf("%s: CreateAgent returned no agent", a.opts.Name)
+		return Result{}, fmt.Errorf("%s: CreateAgent returned no agent", a.name)
 	}
 	gate := &eventGate{}
 	defer gate.close()

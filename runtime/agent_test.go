@@ -337,3 +337,30 @@ func TestAgentToolThroughDispatch(t *testing.T) {
 		t.Errorf("events = %+v", events)
 	}
 }
+
+func TestAgentExecute(t *testing.T) {
+	type args struct{ Task string }
+	exec := AgentExecute("research",
+		func(ctx context.Context, input any, call *Call) (Agent, error) {
+			a := input.(*args)
+			return AgentFunc(func(ctx context.Context, prompt string, events func(Event)) (AgentResult, error) {
+				return AgentResult{OK: true, Response: prompt + " / " + a.Task}, nil
+			}), nil
+		},
+		func(input any) string { return "Research: " + input.(*args).Task })
+	res, err := exec(context.Background(), nil, &args{Task: "go"})
+	if err != nil || res.String() != "Research: go / go" {
+		t.Errorf("res %q, err %v", res.String(), err)
+	}
+	exec = AgentExecute("research", func(ctx context.Context, input any, call *Call) (Agent, error) {
+		return AgentFunc(func(ctx context.Context, prompt string, events func(Event)) (AgentResult, error) {
+			return AgentResult{OK: true, Response: prompt}, nil
+		}), nil
+	}, nil)
+	if res, _ := exec(context.Background(), nil, map[string]any{"task": "go"}); res.String() != `Complete this delegated task. Input: {"task":"go"}` {
+		t.Errorf("default prompt: %q", res.String())
+	}
+	if _, err := AgentExecute("research", nil, nil)(context.Background(), nil, nil); err == nil {
+		t.Error("nil factory accepted")
+	}
+}

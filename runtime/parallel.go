@@ -181,6 +181,17 @@ func Parallelize(t *Tool, opts ParallelizeOptions) (*Tool, error) {
 	return bt, nil
 }
 
+// MustParallelize is like Parallelize but panics when Parallelize fails. It
+// is for generated code, whose batch options the spec loader has already
+// validated, and for package initialisation.
+func MustParallelize(t *Tool, opts ParallelizeOptions) *Tool {
+	bt, err := Parallelize(t, opts)
+	if err != nil {
+		panic(err)
+	}
+	return bt
+}
+
 // checkToolName applies the name rules every major provider accepts:
 // letters, digits, '_' and '-', at most 64 bytes, starting with a letter or
 // '_'.

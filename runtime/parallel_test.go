@@ -696,3 +696,15 @@ func TestParallelizeRespectsRegistryResultLimit(t *testing.T) {
 		t.Errorf("entries %+v", entries)
 	}
 }
+
+func TestMustParallelize(t *testing.T) {
+	if bt := MustParallelize(newItemTool(squareExec), ParallelizeOptions{Name: "squares"}); bt.Name != "squares" {
+		t.Errorf("name %q", bt.Name)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "MaxItems") {
+			t.Errorf("panic = %v, want the option error", p)
+		}
+	}()
+	MustParallelize(newItemTool(squareExec), ParallelizeOptions{MaxItems: -1})
+}
