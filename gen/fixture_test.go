@@ -10,15 +10,29 @@ import (
 // genfixtureDir is the package whose generated file the tests compile and run.
 var genfixtureDir = filepath.Join("..", "internal", "genfixture")
 
-// TestFixtureUpToDate regenerates internal/genfixture/fixture_tools.gen.go
-// and fails if the committed file differs (go test ./gen -update rewrites it).
+// fixtures are the packages whose generated files tests compile and run:
+// directory and spec base name.
+var fixtures = [][2]string{
+	{genfixtureDir, "fixture"},
+	{filepath.Join(genfixtureDir, "edge"), "edge"},
+}
+
+// TestFixtureUpToDate regenerates the fixtures' <name>_tools.gen.go files
+// (internal/genfixture and internal/genfixture/edge) and fails if a
+// committed file differs (go test ./gen -update rewrites them).
 func TestFixtureUpToDate(t *testing.T) {
-	f := loadSpec(t, filepath.Join(genfixtureDir, "fixture.tools.yaml"))
+	for _, fx := range fixtures {
+		checkFixture(t, fx[0], fx[1])
+	}
+}
+
+func checkFixture(t *testing.T, dir, name string) {
+	f := loadSpec(t, filepath.Join(dir, name+".tools.yaml"))
 	got, err := Code(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(genfixtureDir, "fixture_tools.gen.go")
+	path := filepath.Join(dir, name+"_tools.gen.go")
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)

@@ -82,50 +82,7 @@ func (g *generator) literal(t *goType, v any) jen.Code {
 		}
 		return g.typeExpr(t).Values(d)
 	case kStruct:
-		m, _ := v.(map[string]any)
-		d := jen.Dict{}
-		for _, f := range t.fields {
-			fv, ok := m[f.json]
-			if !ok {
-				if !f.hasDef || f.def == nil {
-					continue
-				}
-				fv = f.def // a nested default applies too, as decoding the default would
-			}
-			if fv == nil {
-				continue
-			}
-			lit := g.literal(f.typ, fv)
-			if f.ptr {
-				lit = jen.Qual(wirePkg, "Ptr").Types(g.typeExpr(f.typ)).Call(lit)
-			}
-			d[jen.Id(f.name)] = lit
-		}
-		if t.extra != nil {
-			extra := jen.Dict{}
-			var keys []string
-			for k := range m {
-				if !slices.ContainsFunc(t.fields, func(f *field) bool { return f.json == k }) {
-					keys = append(keys, k)
-				}
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				lit := g.literal(t.extra, m[k])
-				if t.extraPtr && m[k] != nil {
-					lit = jen.Qual(wirePkg, "Ptr").Types(g.typeExpr(t.extra)).Call(lit)
-				}
-				extra[jen.Lit(k)] = lit
-			}
-			if len(keys) > 0 {
-				elem := g.typeExpr(t.extra)
-				if t.extraPtr {
-					elem = jen.Op("*").Add(elem)
-				}
-				d[jen.Id(t.extraName)] = jen.Map(jen.String()).Add(elem).Values(extra)
-			}
-		}
-		return jen.Id(t.name).Values(d)
+		return jen.Id(t.name).Add(g.structValues(t, v))
 	case kRaw:
 		b, err := canonicalJSON(v)
 		if err != nil {
@@ -141,9 +98,62 @@ func (g *generator) elemLiteral(t *goType, v any) jen.Code {
 	if v == nil {
 		return jen.Nil()
 	}
+	if t.elem.kind == kStruct && !t.elemPtr {
+		// The element type is implied: {X: 1} rather than Point{X: 1}.
+		return g.structValues(t.elem, v)
+	}
 	lit := g.literal(t.elem, v)
 	if t.elemPtr {
 		return jen.Qual(wirePkg, "Ptr").Types(g.typeExpr(t.elem)).Call(lit)
 	}
 	return lit
+}
+
+// structValues is the braces of a struct literal of t for the spec object
+// v; fields v leaves out take their own defaults.
+func (g *generator) structValues(t *goType, v any) *jen.Statement {
+	m, _ := v.(map[string]any)
+	d := jen.Dict{}
+	for _, f := range t.fields {
+		fv, ok := m[f.json]
+		if !ok {
+			if !f.hasDef || f.def == nil {
+				continue
+			}
+			fv = f.def // a nested default applies too, as decoding the default would
+		}
+		if fv == nil {
+			continue
+		}
+		lit := g.literal(f.typ, fv)
+		if f.ptr {
+			lit = jen.Qual(wirePkg, "Ptr").Types(g.typeExpr(f.typ)).Call(lit)
+		}
+		d[jen.Id(f.name)] = lit
+	}
+	if t.extra != nil {
+		extra := jen.Dict{}
+		var keys []string
+		for k := range m {
+			if !slices.ContainsFunc(t.fields, func(f *field) bool { return f.json == k }) {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			lit := g.literal(t.extra, m[k])
+			if t.extraPtr && m[k] != nil {
+				lit = jen.Qual(wirePkg, "Ptr").Types(g.typeExpr(t.extra)).Call(lit)
+			}
+			extra[jen.Lit(k)] = lit
+		}
+		if len(keys) > 0 {
+			elem := g.typeExpr(t.extra)
+			if t.extraPtr {
+				elem = jen.Op("*").Add(elem)
+			}
+			d[jen.Id(t.extraName)] = jen.Map(jen.String()).Add(elem).Values(extra)
+		}
+	}
+	return jen.Values(d)
 }
