@@ -44,22 +44,59 @@ func (g *generator) moduleDecls() []jen.Code {
 		jen.Line(),
 	)
 
-	var tools []jen.Code
-	for _, t := range g.tools {
+	var tools, batches []jen.Code
+	for i, t := range g.tools {
 		tools = append(tools, g.toolLiteral(t))
+		if t.tool.Batch != nil {
+			batches = append(batches, batchTool(i, t.tool.Batch))
+		}
+	}
+	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(tools...))
+	var body []jen.Code
+	if len(batches) == 0 {
+		body = []jen.Code{jen.Return(moduleValue(toolList))}
+	} else {
+		// Batch tools (`batch:`) wrap their tool with runtime.Parallelize and
+		// follow the spec's tools.
+		body = []jen.Code{
+			jen.Id("tools").Op(":=").Add(toolList),
+			jen.Return(moduleValue(jen.Append(append([]jen.Code{jen.Id("tools")}, batches...)...))),
+		}
 	}
 	out = append(out,
 		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a\n"+
 			"registry with reg.AddModule(Module(impl))."),
-		jen.Func().Id("Module").Params(jen.Id("impl").Id(InterfaceName)).Op("*").Qual(runtimePkg, "Module").Block(
-			jen.Return(jen.Op("&").Qual(runtimePkg, "Module").Values(jen.DictFunc(func(d jen.Dict) {
-				d[jen.Id("Provider")] = jen.Id("Provider")
-				d[jen.Id("Tools")] = jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(tools...))
-			}))),
-		),
+		jen.Func().Id("Module").Params(jen.Id("impl").Id(InterfaceName)).Op("*").Qual(runtimePkg, "Module").Block(body...),
 		jen.Line(),
 	)
 	return out
+}
+
+// moduleValue is &runtime.Module{Provider: Provider, Tools: tools}.
+func moduleValue(tools jen.Code) jen.Code {
+	return jen.Op("&").Qual(runtimePkg, "Module").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("Provider")] = jen.Id("Provider")
+		d[jen.Id("Tools")] = tools
+	}))
+}
+
+// batchTool is the batch wrapper of tools[i], with the options the spec
+// loader resolved (defaults filled in and validated, so MustParallelize
+// cannot fail).
+func batchTool(i int, b *spec.Batch) jen.Code {
+	opts := []jen.Code{jen.Id("Name").Op(":").Lit(b.Name)}
+	if b.Description != "" {
+		opts = append(opts, jen.Id("Description").Op(":").Lit(b.Description))
+	}
+	opts = append(opts,
+		jen.Id("MaxItems").Op(":").Lit(b.MaxItems),
+		jen.Id("MaxConcurrency").Op(":").Lit(b.MaxConcurrency),
+		jen.Id("MaxResultBytes").Op(":").Lit(b.MaxResultBytes),
+	)
+	return jen.Qual(runtimePkg, "MustParallelize").Call(
+		jen.Id("tools").Index(jen.Lit(i)),
+		jen.Qual(runtimePkg, "ParallelizeOptions").Add(multi(opts...)),
+	)
 }
 
 // toolLiteral is the runtime.Tool of one tool, in field order.

@@ -1,0 +1,125 @@
+package gen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+const batchSpec = `toolgen: 1
+provider: calc
+package: main
+tools:
+  - name: calc_square
+    description: Square a number.
+    read_only: true
+    status: "Squaring {n}"
+    params:
+      n: {type: integer, minimum: 0, maximum: 1000}
+    required: [n]
+    batch: {max_items: 3, max_concurrency: 2}
+  - name: calc_negate
+    description: Negate a number.
+    params:
+      n: {type: integer}
+    required: [n]
+`
+
+// batchMain implements the generated Executor and dispatches the batch tool.
+const batchMain = `package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+type impl struct{}
+
+func (impl) Square(ctx context.Context, call *runtime.Call, args *SquareArgs) (runtime.Result, error) {
+	return runtime.Text(strconv.FormatInt(args.N*args.N, 10)), nil
+}
+
+func (impl) Negate(ctx context.Context, call *runtime.Call, args *NegateArgs) (runtime.Result, error) {
+	return runtime.Text(strconv.FormatInt(-args.N, 10)), nil
+}
+
+func main() {
+	reg := runtime.NewRegistry(runtime.Options{})
+	if err := reg.AddModule(Module(impl{})); err != nil {
+		panic(err)
+	}
+	for _, t := range reg.Executable() {
+		fmt.Println(t.Name, t.Provider, t.Flags.ReadOnly)
+	}
+	for _, args := range []string{` + "`" + `{"items":[{"n":2},{"n":3}]}` + "`" + `, ` + "`" + `{"items":[{"n":1},{"n":-1},{"n":2},{"n":3}]}` + "`" + `} {
+		out, err := reg.Dispatch(context.Background(), nil, runtime.ToolCall{ID: "1", Name: "calc_square_batch", Arguments: json.RawMessage(args)})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(out.Label)
+		fmt.Println(out.Result.String())
+	}
+}
+`
+
+// TestBatchToolGenerated: a tool with batch: gets a batch tool in Module,
+// built by runtime.MustParallelize with the spec's options, whose items are
+// decoded by the tool's generated decoder. The generated code is built and
+// run.
+func TestBatchToolGenerated(t *testing.T) {
+	f, err := spec.Parse("calc.tools.yaml", []byte(batchSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Code(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `runtime.MustParallelize(tools[0], runtime.ParallelizeOptions{
+			Name:           "calc_square_batch",
+			MaxItems:       3,
+			MaxConcurrency: 2,
+			MaxResultBytes: 20971520,
+		})`
+	if !strings.Contains(string(src), want) {
+		t.Fatalf("generated Module lacks the batch tool:\n%s", src)
+	}
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	tmp, err := os.MkdirTemp("testdata", "batch-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.WriteFile(filepath.Join(tmp, "calc_tools.gen.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "main.go"), []byte(batchMain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "run", "./"+filepath.ToSlash(tmp)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	wantOut := `calc_square calc true
+calc_negate calc false
+calc_square_batch calc true
+Squaring 2 (+1 more)
+[{"index":0,"input":{"n":2},"ok":true,"output":"4"},{"index":1,"input":{"n":3},"ok":true,"output":"9"}]
+Squaring 1 (+3 more)
+Error: invalid arguments for calc_square_batch:
+- $.items: must have at most 3 items, got 4
+- $.items[1].n: `
+	if got := string(out); !strings.HasPrefix(got, wantOut) {
+		t.Errorf("output\n got %s\nwant it to start with %s", got, wantOut)
+	}
+}
