@@ -5,6 +5,8 @@
 // module's wiring through runtime.Registry.
 package genfixture
 
+//go:generate go run github.com/toolgen/toolgen/cmd/toolgen
+
 import (
 	"context"
 	"strconv"

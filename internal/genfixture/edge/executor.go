@@ -5,6 +5,8 @@
 // tests here.
 package edge
 
+//go:generate go run github.com/toolgen/toolgen/cmd/toolgen
+
 import (
 	"context"
 	"time"
