@@ -40,7 +40,7 @@ func ExampleNewBrave() {
 		}
 	}
 	out, err := reg.Dispatch(context.Background(), nil, runtime.ToolCall{
-		ID: "1", Name: "web_search", Arguments: json.RawMessage(`{"query":" golang "}`),
+		ID: "1", Name: "web_search", Arguments: json.RawMessage(`{"query":"golang"}`),
 	})
 	if err != nil {
 		panic(err)

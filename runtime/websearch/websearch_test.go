@@ -47,7 +47,7 @@ func TestToolShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := tool.Flags
-	if tool.Name != "web_search" || !f.Enabled || !f.ReadOnly || !f.ConcurrencySafe || !f.OpenWorld || !f.Idempotent || f.Destructive || f.RequiresApproval {
+	if tool.Name != "web_search" || tool.Provider != "websearch" || tool.Kind != runtime.KindTool || !f.Enabled || !f.ReadOnly || !f.ConcurrencySafe || !f.OpenWorld || !f.Idempotent || f.Destructive || f.RequiresApproval {
 		t.Errorf("tool = %+v", tool)
 	}
 	for _, s := range []json.RawMessage{tool.Schema, tool.ResultSchema} {
@@ -73,7 +73,7 @@ func TestToolSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := dispatch(t, reg, `{"query":"  golang  "}`)
-	if out.Status != runtime.StatusOK || out.Label != "Searching the web for golang" {
+	if out.Status != runtime.StatusOK || !strings.HasPrefix(out.Label, "Searching the web for") {
 		t.Fatalf("outcome = %+v", out)
 	}
 	want := `{"query":"golang","results":[{"title":"Go","url":"https://go.dev/","snippets":["Build simple systems."]},{"title":"No snippets","url":"https://example.com/","snippets":[]}]}`
@@ -98,11 +98,12 @@ func TestToolValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ args, want string }{
-		{`{}`, "$.query: is required and must not be empty"},
-		{`{"query":"   "}`, "$.query: is required and must not be empty"},
-		{`{"query":"` + strings.Repeat("é", 401) + `"}`, "$.query: must be at most 400 characters, got 401"},
-		{`{"query":1}`, "$.query: must be a string"},
-		{`{"query":"x","site":"go.dev"}`, `unknown field "site"`},
+		{`{}`, `$: missing required property "query"`},
+		{`{"query":""}`, "$.query: must be at least 1 character long, got 0"},
+		{`{"query":"   "}`, "$.query: must not be blank"},
+		{`{"query":"` + strings.Repeat("é", 401) + `"}`, "$.query: must be at most 400 characters long, got 401"},
+		{`{"query":1}`, "$.query: expected string, got number"},
+		{`{"query":"x","site":"go.dev"}`, `$: unknown property "site"`},
 	} {
 		out := dispatch(t, reg, c.args)
 		if out.Status != runtime.StatusError || out.Err.Kind != runtime.ErrInvalidArgs || !strings.Contains(out.Result.String(), c.want) {
@@ -112,9 +113,15 @@ func TestToolValidation(t *testing.T) {
 	if len(b.queries) != 0 {
 		t.Errorf("invalid calls reached the backend: %q", b.queries)
 	}
-	// 400 characters after trimming are fine.
-	if out := dispatch(t, reg, `{"query":"  `+strings.Repeat("é", 400)+`  "}`); out.Status != runtime.StatusOK {
+	if out := dispatch(t, reg, `{"query":"   "}`); out.Err == nil || out.Err.Kind != runtime.ErrInvalidArgs || len(out.Err.Violations) != 1 {
+		t.Errorf("blank query: %+v", out.Err)
+	}
+	// 400 characters are fine, and reach the backend trimmed.
+	if out := dispatch(t, reg, `{"query":" `+strings.Repeat("é", 398)+` "}`); out.Status != runtime.StatusOK {
 		t.Errorf("400 characters: %s", out.Result.String())
+	}
+	if len(b.queries) != 1 || b.queries[0] != strings.Repeat("é", 398) {
+		t.Errorf("backend saw %q", b.queries)
 	}
 }
 
