@@ -27,6 +27,11 @@ type turnLab struct {
 	clock   atomic.Int64 // logical time for start/end stamps
 	decodes atomic.Int64
 	waiting atomic.Int64 // "wait" calls blocked on their ctx
+	// meet, when > 0, makes a safe call with a sleep first wait (up to half
+	// a second) until that many calls run at once, so tests about overlap
+	// and peaks do not depend on how the scheduler happens to interleave
+	// goroutines on a loaded machine.
+	meet int64
 
 	mu       sync.Mutex
 	spans    map[string][2]int64 // call id → start, end stamps
@@ -76,6 +81,11 @@ func (l *turnLab) tool(name string, safe func(*turnArgs) bool, exec func(ctx con
 			l.note("%s started while %d other calls ran", call.ToolCallID, n-1)
 		}
 		if a.Sleep > 0 {
+			if l.meet > 0 && !exclusive {
+				for deadline := time.Now().Add(500 * time.Millisecond); l.running.Load() < l.meet && time.Now().Before(deadline); {
+					time.Sleep(50 * time.Microsecond)
+				}
+			}
 			time.Sleep(time.Duration(a.Sleep) * time.Microsecond)
 		}
 		res, err := Text(fmt.Sprintf("%s:%d", name, a.N)), error(nil)
@@ -239,6 +249,7 @@ func TestRunCallsSafeCallsRunInParallel(t *testing.T) {
 	for _, c := range []struct{ opt, want int }{{3, 3}, {0, 8}, {-1, 1}} {
 		t.Run(fmt.Sprint(c.opt), func(t *testing.T) {
 			l := newTurnLab()
+			l.meet = int64(c.want)
 			r := turnRegistry(t, l, Options{}, nil)
 			specs := make([]string, 3*c.want+1)
 			for i := range specs {
@@ -260,6 +271,7 @@ func TestRunCallsSafeCallsRunInParallel(t *testing.T) {
 
 func TestRunCallsUnsafeCallsRunAlone(t *testing.T) {
 	l := newTurnLab()
+	l.meet = 2
 	r := turnRegistry(t, l, Options{}, nil)
 	specs := []string{"read:0:2000", "read:1:2000", "write:2:1000", "read:3:2000", "maybe:4:2000", "maybe:5:1000", "write:6:500", "write:7:500", "read:8:1000", "read:9:1000"}
 	out, err := r.RunCalls(context.Background(), nil, calls(specs...), RunOptions{})
@@ -296,6 +308,7 @@ func TestRunCallsUnsafeCallsRunAlone(t *testing.T) {
 
 func TestRunCallsFailFastCallsCountAsSafe(t *testing.T) {
 	l := newTurnLab()
+	l.meet = 2
 	r := turnRegistry(t, l, Options{}, nil)
 	// read, unknown tool, provider tool, invalid args of an unsafe tool,
 	// read: all in one parallel group, so both reads overlap.
@@ -339,6 +352,7 @@ func TestRunCallsFailFastCallsCountAsSafe(t *testing.T) {
 
 func TestRunCallsInputDependentSafety(t *testing.T) {
 	l := newTurnLab()
+	l.meet = 2
 	r := turnRegistry(t, l, Options{}, nil)
 	cs := calls("maybe:0:10000", "maybe:2:10000", "maybe:1:1000", "maybe:4:10000", "maybe:6:10000")
 	if _, err := r.RunCalls(context.Background(), nil, cs, RunOptions{}); err != nil {
