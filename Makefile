@@ -1,5 +1,5 @@
 # Each target is a one-liner over the Go toolchain.
-.PHONY: generate check test bench quickstart
+.PHONY: generate check test bench quickstart demo
 
 # Regenerate every module from its spec (*.tools.yaml).
 generate:
@@ -20,3 +20,12 @@ bench:
 # The quick start: a registry, the example module, a few calls.
 quickstart:
 	go run ./examples/quickstart
+
+# The whole thing end to end: install the pinned stripe-mock if it is missing
+# (without it the demo explains why and skips its Stripe part), regenerate
+# the modules, and play a scripted model turn over stripe, hitl (SQLite), the
+# example module and the native fallback. Exits 1 if a step goes off script.
+demo:
+	@bash .ci/stripe-mock.sh || true
+	go run ./cmd/toolgen generate ./generated/...
+	go run ./examples/demo

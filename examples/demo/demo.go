@@ -162,7 +162,13 @@ func (d *demo) intro(opts options) {
 		if why == "" {
 			why = "no stripe-mock URL was given"
 		}
-		d.p.note("Stripe       SKIPPED: %s", why)
+		for i, line := range wrap("SKIPPED: "+why, 90) {
+			if i == 0 {
+				d.p.note("Stripe       %s", line)
+			} else {
+				d.p.note("             %s", line)
+			}
+		}
 		d.p.note("             Nobody has Stripe connected; the steps that would call Stripe use the tasks module instead.")
 	}
 }

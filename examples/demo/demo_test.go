@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,11 +111,13 @@ func TestDemoWithStripe(t *testing.T) {
 
 func TestDemoWithoutStripe(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), &out, options{StripeSkipped: "stripe-mock is not installed.", Dir: t.TempDir()}); err != nil {
+	why := explainStripeMock(stripemock.ErrNotFound)
+	if err := run(context.Background(), &out, options{StripeSkipped: why, Dir: t.TempDir()}); err != nil {
 		t.Fatalf("run: %v\ntranscript:\n%s", err, out.String())
 	}
 	check(t, out.String(), append(moments,
-		"Stripe       SKIPPED: stripe-mock is not installed.\n",
+		"Stripe       SKIPPED: stripe-mock was not found ",
+		"`make demo` installs it with .ci/stripe-mock.sh,",
 		"RunCalls: the writes run in order",
 		"error: Error: invalid arguments for tasks_add:\n",
 		"        - $.priority: must be one of",
@@ -158,12 +161,31 @@ func TestDemoStopsWhenCancelled(t *testing.T) {
 
 func TestExplainStripeMock(t *testing.T) {
 	got := explainStripeMock(stripemock.ErrNotFound)
-	for _, want := range []string{"not installed", ".ci/stripe-mock.sh", "github.com/stripe/stripe-mock@" + stripemock.Version, "module proxy"} {
+	for _, want := range []string{"was not found", ".ci/stripe-mock.sh", "github.com/stripe/stripe-mock@" + stripemock.Version, "module proxy"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("explanation %q lacks %q", got, want)
 		}
 	}
 	if got := explainStripeMock(context.DeadlineExceeded); !strings.Contains(got, "did not start: context deadline exceeded") || !strings.Contains(got, "-stripe-mock-url") {
 		t.Errorf("explanation %q", got)
+	}
+}
+
+func TestWrap(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  []string
+	}{
+		{"", 10, nil},
+		{"one two three four", 9, []string{"one two", "three", "four"}},
+		{"one two three four", 100, []string{"one two three four"}},
+		{"a verylongword b", 4, []string{"a", "verylongword", "b"}},
+		{"  spaced   out  ", 20, []string{"spaced out"}},
+		{"né à été", 5, []string{"né à", "été"}},
+	} {
+		if got := wrap(tc.s, tc.width); !slices.Equal(got, tc.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
 	}
 }

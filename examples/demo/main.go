@@ -78,7 +78,7 @@ func mainStatus() int {
 // explainStripeMock says why stripe-mock could not be started, and what to do.
 func explainStripeMock(err error) string {
 	if errors.Is(err, stripemock.ErrNotFound) {
-		return "stripe-mock is not installed (" + err.Error() + "). " +
+		return "stripe-mock was not found (looked at $STRIPE_MOCK_BIN, $PATH and $(go env GOPATH)/bin). " +
 			"`make demo` installs it with .ci/stripe-mock.sh, which runs `go install github.com/stripe/stripe-mock@" +
 			stripemock.Version + "` and needs the Go module proxy; run `bash .ci/stripe-mock.sh` to see why that failed."
 	}
