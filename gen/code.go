@@ -71,6 +71,9 @@ func Code(f *spec.File) ([]byte, error) {
 			add(g.typeDecls(t, nil))
 		}
 	}
+	if err := g.err(); err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := file.Render(&buf); err != nil {
 		return nil, fmt.Errorf("gen: rendering %s: %w", specBase(f.Path), err)
@@ -123,6 +126,7 @@ func (g *generator) toolDecls(t *toolIR) []jen.Code {
 	var out []jen.Code
 	out = append(out, g.typeDecls(t.args, g.decodeEntry(t))...)
 	out = append(out, g.labelFunc(t)...)
+	out = append(out, g.promptFunc(t)...)
 	out = append(out, g.schemaConsts(t)...)
 	if t.result != nil && !t.result.shared {
 		out = append(out, g.typeDecls(t.result, nil)...)

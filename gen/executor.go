@@ -40,9 +40,14 @@ type Method struct {
 func ArgsTypeName(t *spec.Tool) string   { return t.GoName + "Args" }
 func ResultTypeName(t *spec.Tool) string { return t.GoName + "Result" }
 
+// isAgent reports whether t is an agent tool (`kind: agent`).
+func isAgent(t *spec.Tool) bool { return t.Kind == spec.KindAgent }
+
 // ExecutorMethods lists the methods of the Executor interface for f, in spec
 // order: per tool the executor itself, then its optional hand-written
-// decisions (by-input flags, permission check).
+// decisions (by-input flags, permission check). The executor of an agent
+// tool (`kind: agent`) returns a fresh runtime.Agent for the call instead
+// of a result.
 func ExecutorMethods(f *spec.File) []Method {
 	var ms []Method
 	ctxParam := func() jen.Code { return jen.Id("ctx").Qual("context", "Context") }
@@ -58,10 +63,17 @@ func ExecutorMethods(f *spec.File) []Method {
 			Doc:    t.GoName + " runs the " + t.Name + " tool: " + t.Description,
 			Params: []jen.Code{ctxParam(), callParam(), args()},
 		}
-		if t.Result != nil {
+		switch {
+		case isAgent(t):
+			// An agent tool's method makes the sub-agent; the runtime sends
+			// it the prompt and turns its response into the result.
+			m.Doc = t.GoName + " creates a fresh sub-agent for one call of the " + t.Name + " tool: " + t.Description
+			m.Results = []jen.Code{jen.Qual(runtimePkg, "Agent"), jen.Error()}
+			m.Zero = notImpl(jen.Nil())
+		case t.Result != nil:
 			m.Results = []jen.Code{jen.Op("*").Id(ResultTypeName(t)), jen.Error()}
 			m.Zero = notImpl(jen.Nil())
-		} else {
+		default:
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Result"), jen.Error()}
 			m.Zero = notImpl(jen.Qual(runtimePkg, "Result").Values())
 		}

@@ -135,7 +135,8 @@ func (g *generator) labelValue(f *field) (present, missing, value *jen.Statement
 		if !f.ptr {
 			present, missing = jen.Op("!").Add(v()).Dot("IsZero").Call(), v().Dot("IsZero").Call()
 		}
-		value = v().Dot("Format").Call(jen.Qual("time", "RFC3339"))
+		// Format has a value receiver: it reads through a pointer.
+		value = x().Dot("Format").Call(jen.Qual("time", "RFC3339"))
 	default:
 		// The spec allows only scalar placeholders; show the type's name.
 		g.errs = append(g.errs, "status label placeholder {"+f.json+"} names a parameter that is not a string, number or boolean")

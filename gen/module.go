@@ -148,18 +148,7 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
 	)
 
-	var exec []jen.Code
-	exec = append(exec, assertArgs(jen.Return(jen.Qual(runtimePkg, "Result").Values(), argsErr))...)
-	if t.Result != nil {
-		exec = append(exec,
-			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Err())),
-			jen.Return(jen.Qual(runtimePkg, "JSON").Call(jen.Id("res"))),
-		)
-	} else {
-		exec = append(exec, jen.Return(jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))))
-	}
-	lines = append(lines, jen.Id("Execute").Op(":").Func().Params(ctxCall...).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(exec...))
+	lines = append(lines, jen.Id("Execute").Op(":").Add(g.execute(ti, assertArgs, argsErr)))
 
 	if fl.PermissionCheck {
 		body := assertArgs(jen.Return(jen.Qual(runtimePkg, "Denied").Call(
@@ -187,4 +176,39 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 // the order given.
 func multi(items ...jen.Code) *jen.Statement {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+// execute is the Execute function of a tool. An ordinary tool's Execute asserts its
+// arguments and calls the executor method, encoding a typed result as JSON.
+// An agent tool's is runtime.AgentExecute over the executor method, which
+// makes the sub-agent, and the tool's prompt function (nil: the runtime's
+// default prompt).
+func (g *generator) execute(ti *toolIR, assertArgs func(onFail jen.Code) []jen.Code, argsErr jen.Code) jen.Code {
+	t := ti.tool
+	method := jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))
+	ctxParam := jen.Id("ctx").Qual("context", "Context")
+	callParam := jen.Id("call").Op("*").Qual(runtimePkg, "Call")
+	if isAgent(t) {
+		create := append(assertArgs(jen.Return(jen.Nil(), argsErr)), jen.Return(method))
+		prompt := jen.Nil()
+		if t.Prompt != "" {
+			prompt = jen.Id(promptName(ti))
+		}
+		return jen.Qual(runtimePkg, "AgentExecute").Call(
+			jen.Id("Tool"+t.GoName),
+			jen.Func().Params(ctxParam, jen.Id("args").Any(), callParam).Params(jen.Qual(runtimePkg, "Agent"), jen.Error()).Block(create...),
+			prompt,
+		)
+	}
+	body := assertArgs(jen.Return(jen.Qual(runtimePkg, "Result").Values(), argsErr))
+	if t.Result != nil {
+		body = append(body,
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Add(method),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Err())),
+			jen.Return(jen.Qual(runtimePkg, "JSON").Call(jen.Id("res"))),
+		)
+	} else {
+		body = append(body, jen.Return(method))
+	}
+	return jen.Func().Params(ctxParam, callParam, jen.Id("args").Any()).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(body...)
 }

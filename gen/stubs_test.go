@@ -348,3 +348,29 @@ func TestStubsMissingDir(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// An agent tool's stub makes the sub-agent; once written, its method is
+// executor-shaped, so removing the tool from the spec is reported.
+func TestStubsAgentTool(t *testing.T) {
+	agent := func(f *spec.File) { f.Tools[1].Kind = spec.KindAgent } // notes_add
+	st, _, dir := stubsGenerate(t, nil, agent)
+	want := "// Add creates a fresh sub-agent for one call of the notes_add tool: Add a\n// note.\n" +
+		"func (t *Tools) Add(ctx context.Context, call *runtime.Call, args *AddArgs) (runtime.Agent, error) {\n" +
+		"\treturn nil, errors.New(\"not implemented\")\n}\n"
+	if !strings.Contains(string(st.Content), want) {
+		t.Fatalf("stubs lack %q:\n%s", want, st.Content)
+	}
+	if err := WriteFile(st.Path, st.Content); err != nil {
+		t.Fatal(err)
+	}
+	f := fixtureSpec(dir)
+	agent(f)
+	f.Tools = slices.Delete(f.Tools, 1, 2)
+	out, err := Generate(f, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], ": method Tools.Add is no longer part of the Executor interface") {
+		t.Errorf("warnings = %q, want one about Tools.Add", out.Warnings)
+	}
+}

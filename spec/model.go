@@ -107,12 +107,18 @@ type Tool struct {
 
 	Flags Flags
 
-	// Result is the optional typed result schema (`result:`).
+	// Result is the optional typed result schema (`result:`). Agent tools
+	// have none: the sub-agent's response is their result.
 	Result *Schema
 
 	// Batch asks for a batch wrapper tool (`batch:`); nil if not asked.
 	Batch *Batch
-	// Prompt is the prompt template of an agent tool (`prompt:`, kind agent only).
+	// Prompt is the prompt template of an agent tool (`prompt:`, kind agent
+	// only; never empty), with the placeholders of a status label;
+	// PromptParts is it compiled. Values are inserted whole (not clipped as
+	// in a label). When a placeholder without its own fallback has no value,
+	// the agent gets the default prompt instead ("Complete this delegated
+	// task. Input: <arguments as JSON>"), as it does without a prompt.
 	Prompt      string
 	PromptParts []LabelPart
 }

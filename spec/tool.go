@@ -88,6 +88,9 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	}
 	if e, ok := m.get("prompt"); ok {
 		if s, ok := p.str(e.Val, "prompt"); ok {
+			if s == "" {
+				p.errorf(e.Val, "prompt %s is empty; leave it out to send the default prompt (the task's arguments as JSON)", in)
+			}
 			t.Prompt = s
 			t.PromptParts = p.label(e.Val, s, "prompt", t)
 		}
@@ -99,8 +102,14 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	p.gate(m, t, f, in)
 	p.flags(m, t, in)
 
-	if v := m.val("result"); v != nil {
-		t.Result = p.schema(v, subject{kind: "result", tool: t.Name})
+	if e, ok := m.get("result"); ok {
+		if t.Kind == KindAgent {
+			// The sub-agent's response is the result (text, or JSON for a
+			// structured response); nothing would produce a typed value.
+			p.errorf(e.Key, "result is not supported on kind: agent tools %s: the sub-agent's response is returned as is; remove result", in)
+		} else {
+			t.Result = p.schema(e.Val, subject{kind: "result", tool: t.Name})
+		}
 	}
 	if v := m.val("batch"); v != nil {
 		t.Batch = p.batch(v, t, in)
