@@ -50,7 +50,8 @@ type demo struct {
 	nextID  int  // tool call ids
 	ada     *runtime.Call
 	sam     *runtime.Call
-	pausing runtime.ToolCall // the destructive call of step "pauses"
+	pausing runtime.ToolCall // the destructive call that pauses
+	pauseID string           // and its pause point
 }
 
 // run plays the scripted turn, writing the transcript to w. It returns an
@@ -385,13 +386,13 @@ func (d *demo) destructivePauses(ctx context.Context) error {
 		return fmt.Errorf("want a pause, got [%s] %s", out.Status, out.Result.String())
 	}
 	d.p.note("The turn pauses at pause point %s; the host tells the user and waits.", out.Pause.PausePointID)
-	d.pausing.ID = out.Pause.PausePointID // from here on, the pause point
+	d.pauseID = out.Pause.PausePointID
 	return nil
 }
 
 // approvalInSQLite shows the pause point as stored, and the user's decision.
 func (d *demo) approvalInSQLite(ctx context.Context) error {
-	id := d.pausing.ID
+	id := d.pauseID
 	d.p.heading("The pause point in SQLite, and the user's decision")
 	// The approval UI is another process in a real host: it opens the
 	// same database with its own Store.
@@ -413,16 +414,14 @@ func (d *demo) approvalInSQLite(ctx context.Context) error {
 		return fmt.Errorf("stored pause point %+v", pending[0])
 	}
 
-	if _, err := d.reg.Resume(ctx, d.ada, id); !errors.Is(err, runtime.ErrPausePointPending) {
+	if _, err = d.reg.Resume(ctx, d.ada, id); !errors.Is(err, runtime.ErrPausePointPending) {
 		return fmt.Errorf("Resume before a decision: %v, want ErrPausePointPending", err)
-	} else {
-		d.p.note("Resuming now is refused: %v", err)
 	}
-	if _, err := ui.Resolve(ctx, id, hitl.Resolution{Approve: true, By: userWithoutStripe}); !errors.Is(err, hitl.ErrForbidden) {
+	d.p.note("Resuming now is refused: %v", err)
+	if _, err = ui.Resolve(ctx, id, hitl.Resolution{Approve: true, By: userWithoutStripe}); !errors.Is(err, hitl.ErrForbidden) {
 		return fmt.Errorf("%s approving %s's pause point: %v, want ErrForbidden", userWithoutStripe, userWithStripe, err)
-	} else {
-		d.p.note("%s tries to approve it: %v", userWithoutStripe, err)
 	}
+	d.p.note("%s tries to approve it: %v", userWithoutStripe, err)
 	p, err := ui.Resolve(ctx, id, hitl.Resolution{Approve: true, Note: "Go ahead.", By: userWithStripe})
 	if err != nil {
 		return err
@@ -452,7 +451,7 @@ func (d *demo) row(p hitl.PausePoint) {
 }
 
 func (d *demo) resume(ctx context.Context) error {
-	id := d.pausing.ID
+	id := d.pauseID
 	d.p.heading("Registry.Resume runs the original call, exactly once")
 	d.p.printf("host → Resume(%q)\n", id)
 	out, err := d.reg.Resume(ctx, d.ada, id)
@@ -474,11 +473,10 @@ func (d *demo) resume(ctx context.Context) error {
 		return fmt.Errorf("pause point %s is not marked consumed after Resume", id)
 	}
 	d.p.note("The pause point is now consumed (at %s).", p.ConsumedAt.Format(time.RFC3339))
-	if _, err := d.reg.Resume(ctx, d.ada, id); !errors.Is(err, runtime.ErrPausePointConsumed) {
+	if _, err = d.reg.Resume(ctx, d.ada, id); !errors.Is(err, runtime.ErrPausePointConsumed) {
 		return fmt.Errorf("a second Resume: %v, want ErrPausePointConsumed", err)
-	} else {
-		d.p.note("A second Resume is refused: %v", err)
 	}
+	d.p.note("A second Resume is refused: %v", err)
 	return nil
 }
 
