@@ -16,8 +16,10 @@
 //   - literal.go: Go literals for spec defaults;
 //   - schema.go: the compact canonical JSON Schema literals;
 //   - labels.go: status label functions;
+//   - prompt.go: the prompt functions of agent tools (`kind: agent`);
 //   - module.go: Provider and tool-name constants, the Executor interface
-//     and Module.
+//     and Module (an agent tool's Execute is runtime.AgentExecute over the
+//     executor method, which returns the sub-agent).
 //
 // The output is gofmt'd and deterministic.
 package gen
