@@ -328,7 +328,7 @@ func TestSchemaRejectsInvalidSpecs(t *testing.T) {
 		"unknown-key-module", "unknown-key-tool", "unknown-key-schema", "bad-type", "bad-names",
 		"wrong-version", "missing-keys", "read-only-destructive", "prompt-without-agent",
 		"keyword-type-mismatch", "unsupported-format", "exclusive-boolean", "batch-invalid",
-		"enum-problems", "bad-package", "gates", "min-greater-than-max", "bad-ref", "agent-result",
+		"enum-problems", "bad-package", "gates", "min-greater-than-max", "bad-ref", "agent-result", "agent-empty-prompt",
 	} {
 		path := filepath.Join("testdata", "invalid", c, "spec.tools.yaml")
 		if err := sch.Validate(yamlInstance(t, path)); err == nil {
