@@ -364,7 +364,11 @@ func (x *run) fallback(ctx context.Context, tc ToolCall) (Outcome, error) {
 			}
 		}
 	}
-	return x.fail(unknownToolError(tc.Name, suggest(tc.Name, x.r.executableNames())))
+	names := x.r.executableNames()
+	if n, ok := x.r.opts.Fallback.(FallbackNamer); ok {
+		names = append(names, n.Names()...)
+	}
+	return x.fail(unknownToolError(tc.Name, suggest(tc.Name, names)))
 }
 
 // executableNames lists the names of local and MCP tools.

@@ -821,7 +821,7 @@ func TestDispatchPermissionAsk(t *testing.T) {
 		if out.Status != StatusPaused || out.Pause == nil || out.Pause.PausePointID != "pp-1" || out.Err != nil {
 			t.Fatalf("%+v", out)
 		}
-		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet (this tool always needs a person's approval). Its result will be reported once a person has decided." || out.Result.IsError {
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet: this tool always needs a person's approval. Its result will be reported once a person has decided." || out.Result.IsError {
 			t.Fatalf("result %+v", out.Result)
 		}
 		req := p.approvals.request("pp-1")
@@ -911,7 +911,7 @@ func TestDispatchExecutorOutcomes(t *testing.T) {
 		if err != nil || out.Status != StatusPaused || out.Pause.PausePointID != "pp-9" || out.Pause.Reason != "manager sign-off" {
 			t.Fatalf("%+v %v", out, err)
 		}
-		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval (manager sign-off). Its result will be reported once a person has decided." {
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval: manager sign-off. Its result will be reported once a person has decided." {
 			t.Fatalf("result %q", got)
 		}
 	})
@@ -1328,5 +1328,40 @@ func TestDispatchConcurrentWithRegistryChanges(t *testing.T) {
 	events.Range(func(k, v any) bool { n++; return true })
 	if n < 8*200 {
 		t.Fatalf("finish events for %d calls, want at least %d", n, 8*200)
+	}
+}
+
+// namedFallback is a legacy catalog that lists its names.
+type namedFallback struct{ names []string }
+
+func (f namedFallback) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Result, bool, error) {
+	if slices.Contains(f.names, tc.Name) {
+		return Text("legacy " + tc.Name), true, nil
+	}
+	return Result{}, false, nil
+}
+
+func (f namedFallback) Names() []string { return f.names }
+
+func TestUnknownToolSuggestsFallbackNames(t *testing.T) {
+	reg := NewRegistry(Options{Fallback: namedFallback{names: []string{"scrape_page", "get_time"}}})
+	out, err := reg.Dispatch(context.Background(), nil, ToolCall{ID: "c1", Name: "scrape_pag", Arguments: json.RawMessage(`{}`)})
+	assertToolError(t, out, err, ErrUnknownTool, `Error: unknown tool "scrape_pag". Did you mean "scrape_page"?`)
+	out, err = reg.Dispatch(context.Background(), nil, ToolCall{ID: "c2", Name: "scrape_page"})
+	if err != nil || out.Status != StatusOK || out.Result.String() != "legacy scrape_page" {
+		t.Fatalf("%+v %v", out, err)
+	}
+}
+
+func TestDeniedTextEndsOneSentence(t *testing.T) {
+	for note, want := range map[string]string{
+		"":                 "a person denied the call of x.",
+		"not now":          "a person denied the call of x: not now.",
+		"Wait until paid.": "a person denied the call of x: Wait until paid.",
+		"Why?":             "a person denied the call of x: Why?",
+	} {
+		if got := humanDeniedError("x", note).Message; got != want {
+			t.Errorf("note %q: %q, want %q", note, got, want)
+		}
 	}
 }

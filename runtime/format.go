@@ -130,7 +130,7 @@ func humanDeniedError(tool, note string) *ToolError {
 	if note != "" {
 		msg += ": " + note
 	}
-	return &ToolError{Kind: ErrDenied, Tool: tool, Message: msg + "."}
+	return &ToolError{Kind: ErrDenied, Tool: tool, Message: sentence(msg)}
 }
 
 func permissionPanicError(tool string, v any) *ToolError {
@@ -192,9 +192,17 @@ func awaitingApprovalResult(tool, reason string, notRun bool) Result {
 		msg += " and has not run yet"
 	}
 	if reason != "" {
-		msg += " (" + reason + ")"
+		msg += ": " + reason
 	}
-	return Text(msg + ". Its result will be reported once a person has decided.")
+	return Text(sentence(msg) + " Its result will be reported once a person has decided.")
+}
+
+// sentence ends s with a period unless it already ends a sentence.
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
 }
 
 // PanicError is the error a recovered panic becomes (in ToolError.Err).

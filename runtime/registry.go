@@ -48,6 +48,13 @@ type Fallback interface {
 	Dispatch(ctx context.Context, call *Call, tc ToolCall) (r Result, ok bool, err error)
 }
 
+// FallbackNamer is implemented by a Fallback that can list the names it
+// serves. Dispatch then considers them too when it suggests a name for an
+// unknown tool ("did you mean").
+type FallbackNamer interface {
+	Names() []string
+}
+
 // FallbackFunc adapts a function to Fallback.
 type FallbackFunc func(ctx context.Context, call *Call, tc ToolCall) (Result, bool, error)
 

@@ -123,7 +123,7 @@ func TestDemoWithoutStripe(t *testing.T) {
 		"        - $.priority: must be one of",
 		"   ▸ Adding task Call the accountant  [call_6]\n",
 		"tasks_delete is destructive, and the host's policy asks a person first.",
-		"paused: The call of tasks_delete is waiting for a person's approval and has not run yet (the host asks a person before any destructive action)",
+		"paused: The call of tasks_delete is waiting for a person's approval and has not run yet: the host asks a person before any destructive action.",
 		"     tool          tasks_delete\n",
 		"ok: deleted task 2 (Archive the 2025 receipts)\n",
 	), []string{"stripe   stripe_", "stripe-mock at", "in_"})
