@@ -224,9 +224,9 @@ wrong argument type: "Complete this delegated task. Input: 42"
 	}
 }
 
-// TestPromptDefaultMatchesRuntime: the default prompt a generated prompt
-// function falls back to starts as the runtime's own default prompt does.
-func TestPromptDefaultMatchesRuntime(t *testing.T) {
+// TestPromptDefaultIsRuntimes: the default prompt a generated prompt
+// function falls back to is the runtime's own default prompt.
+func TestPromptDefaultIsRuntimes(t *testing.T) {
 	var got string
 	exec := runtime.AgentExecute("t", func(ctx context.Context, input any, call *runtime.Call) (runtime.Agent, error) {
 		return runtime.AgentFunc(func(ctx context.Context, prompt string, events func(runtime.Event)) (runtime.AgentResult, error) {
@@ -237,7 +237,7 @@ func TestPromptDefaultMatchesRuntime(t *testing.T) {
 	if _, err := exec(context.Background(), nil, map[string]int{"a": 1}); err != nil {
 		t.Fatal(err)
 	}
-	if want := defaultPromptPrefix + `{"a":1}`; got != want {
-		t.Errorf("runtime default prompt %q, generated code falls back to %q", got, want)
+	if want := "Complete this delegated task. Input: " + `{"a":1}`; got != want || runtime.DefaultAgentPrompt(map[string]int{"a": 1}) != want {
+		t.Errorf("runtime default prompt %q, want %q", got, want)
 	}
 }

@@ -16,13 +16,6 @@ import (
 // tool without a template passes nil to runtime.AgentExecute, which sends
 // the default prompt itself.
 
-// defaultPromptPrefix starts the default prompt of runtime.AgentExecute
-// and runtime.AgentTool ("Complete this delegated task. Input: <input as
-// JSON>", runtime/agent.go). A prompt function returns the same text when a
-// placeholder has no value; TestPromptDefaultMatchesRuntime keeps the two
-// in step.
-const defaultPromptPrefix = "Complete this delegated task. Input: "
-
 // promptName is the name of a tool's prompt function.
 func promptName(t *toolIR) string { return t.goLower + "Prompt" }
 
@@ -102,11 +95,7 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 	block := []jen.Code{
 		jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name)),
 		jen.If(cond).Block(
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("args")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Id("b").Op("=").Qual("fmt", "Appendf").Call(jen.Nil(), jen.Lit("%v"), jen.Id("args")),
-			),
-			jen.Return(jen.Lit(defaultPromptPrefix).Op("+").String().Parens(jen.Id("b"))),
+			jen.Return(jen.Qual(runtimePkg, "DefaultAgentPrompt").Call(jen.Id("args"))),
 		),
 	}
 	block = append(block, body...)

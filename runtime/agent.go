@@ -191,6 +191,14 @@ func (a *agentTool) prompt(input any) string {
 	if a.promptFunc != nil {
 		return a.promptFunc(input)
 	}
+	return DefaultAgentPrompt(input)
+}
+
+// DefaultAgentPrompt is the prompt an agent tool sends when it has no prompt
+// of its own: "Complete this delegated task. Input: " and the input as JSON
+// (or as %v, should it not encode). Generated prompt functions fall back to
+// it when a placeholder has no value.
+func DefaultAgentPrompt(input any) string {
 	b, err := json.Marshal(input)
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", input)
