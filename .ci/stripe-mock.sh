@@ -6,11 +6,14 @@
 #   STRIPE_MOCK_VERSION  version to install (default: the pinned one below)
 #   STRIPE_MOCK_DIR      bin dir to install into (default: $(go env GOPATH)/bin)
 #
-# v0.203.0 serves every call generated/stripe makes with stripe-go v76
-# (API version 2023-10-16); stripe-mock answers any Stripe-Version unless it
-# is started with -strict-version-check.
+# v0.180.0 (January 2024) serves API version 2023-10-16, the one stripe-go
+# v76 sends; v0.162.0 serves 2022-11-15, v0.175.0 2023-08-16 and v0.203.0
+# 2026-08-26.dahlia. internal/stripemock starts it with
+# -strict-version-check, so a binary serving another API version refuses the
+# first request and the tests say so. Keep this in step with
+# internal/stripemock.Version.
 
-STRIPE_MOCK_VERSION="${STRIPE_MOCK_VERSION:-v0.203.0}"
+STRIPE_MOCK_VERSION="${STRIPE_MOCK_VERSION:-v0.180.0}"
 STRIPE_MOCK_DIR="${STRIPE_MOCK_DIR:-$(go env GOPATH)/bin}"
 STRIPE_MOCK_BIN="$STRIPE_MOCK_DIR/stripe-mock"
 

@@ -4,12 +4,20 @@
 // The binary is installed by .ci/stripe-mock.sh (pinned version); tests find
 // it through $STRIPE_MOCK_BIN, $PATH or $(go env GOPATH)/bin. Without it a
 // test is skipped locally and fails when CI=true.
+//
+// The server is started with -strict-version-check, so it refuses any
+// request whose Stripe-Version header is not the API version of its OpenAPI
+// spec: a stripe-mock that does not serve stripe-go v76's API version
+// (2023-10-16) fails to start instead of answering with objects of another
+// API version.
 package stripemock
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"debug/buildinfo"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/build"
@@ -23,11 +31,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	stripego "github.com/stripe/stripe-go/v76"
 )
 
-// Version is the stripe-mock version .ci/stripe-mock.sh installs; it serves
-// every call generated/stripe makes with stripe-go v76.
-const Version = "v0.203.0"
+// Version is the stripe-mock version .ci/stripe-mock.sh installs: a release
+// (January 2024) whose OpenAPI spec is API version 2023-10-16, the version
+// stripe-go v76 sends (stripe.APIVersion).
+const Version = "v0.180.0"
 
 // TestKey is a test-mode secret key; stripe-mock accepts any key of this form.
 const TestKey = "sk_test_stripemock"
@@ -60,7 +71,9 @@ func Start(t testing.TB) string {
 var ErrNotFound = errors.New("stripe-mock binary not found (looked at $STRIPE_MOCK_BIN, $PATH and $(go env GOPATH)/bin)")
 
 // Find returns the path of the stripe-mock binary: $STRIPE_MOCK_BIN if set
-// (it must exist), else stripe-mock on $PATH, else in $(go env GOPATH)/bin.
+// (it must exist), else the first of stripe-mock on $PATH and in
+// $(go env GOPATH)/bin that was built from the pinned Version, else the
+// first of them that exists.
 func Find() (string, error) {
 	if p := os.Getenv("STRIPE_MOCK_BIN"); p != "" {
 		if isExecutable(p) {
@@ -68,8 +81,9 @@ func Find() (string, error) {
 		}
 		return "", fmt.Errorf("STRIPE_MOCK_BIN=%s is not an executable file", p)
 	}
+	var found []string
 	if p, err := exec.LookPath("stripe-mock"); err == nil {
-		return p, nil
+		found = append(found, p)
 	}
 	var dirs []string
 	for _, gp := range filepath.SplitList(build.Default.GOPATH) {
@@ -83,10 +97,38 @@ func Find() (string, error) {
 	}
 	for _, d := range dirs {
 		if p := filepath.Join(d, "stripe-mock"); isExecutable(p) {
-			return p, nil
+			found = append(found, p)
 		}
 	}
+	if p, ok := pick(found, moduleVersion); ok {
+		return p, nil
+	}
 	return "", ErrNotFound
+}
+
+// pick returns the first of the binaries whose module version is Version,
+// else the first one; false when there are none.
+func pick(bins []string, version func(bin string) string) (string, bool) {
+	for _, b := range bins {
+		if version(b) == Version {
+			return b, true
+		}
+	}
+	if len(bins) == 0 {
+		return "", false
+	}
+	return bins[0], true
+}
+
+// moduleVersion returns the version of github.com/stripe/stripe-mock a
+// binary was built from by go install ("v0.180.0"), or "" when it cannot
+// tell (a binary built otherwise, or not a Go binary).
+func moduleVersion(bin string) string {
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil || info.Main.Path != "github.com/stripe/stripe-mock" {
+		return ""
+	}
+	return info.Main.Version
 }
 
 func isExecutable(p string) bool {
@@ -103,7 +145,8 @@ func run(bin string) (url string, stop func(), err error) {
 	// Port 0: the system picks free ports, so parallel test binaries never
 	// collide. HTTPS is given its own loopback address because stripe-mock
 	// would otherwise also listen on the default :12112 on every interface.
-	cmd := exec.CommandContext(ctx, bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0")
+	// -strict-version-check: see the package doc.
+	cmd := exec.CommandContext(ctx, bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0", "-strict-version-check")
 	cmd.WaitDelay = 5 * time.Second
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
@@ -167,7 +210,8 @@ func run(bin string) (url string, stop func(), err error) {
 	return url, stop, nil
 }
 
-// waitReady polls url until stripe-mock answers an authenticated request.
+// waitReady polls url until stripe-mock answers an authenticated request
+// made at stripe-go's API version.
 func waitReady(ctx context.Context, url string, deadline <-chan time.Time, exited <-chan struct{}) error {
 	client := &http.Client{Timeout: 2 * time.Second}
 	var last error
@@ -177,12 +221,19 @@ func waitReady(ctx context.Context, url string, deadline <-chan time.Time, exite
 			return err
 		}
 		req.SetBasicAuth(TestKey, "")
+		req.Header.Set("Stripe-Version", stripego.APIVersion)
 		resp, err := client.Do(req)
 		if err == nil {
-			io.Copy(io.Discard, resp.Body)
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			switch {
+			case resp.StatusCode == http.StatusOK:
 				return nil
+			case resp.StatusCode < 500:
+				// A wrong API version, or another refusal: waiting will
+				// not change the answer.
+				return fmt.Errorf("GET /v1/customers with Stripe-Version %s: %s: %s (install %s with .ci/stripe-mock.sh)",
+					stripego.APIVersion, resp.Status, errorMessage(body), Version)
 			}
 			err = fmt.Errorf("GET /v1/customers: %s", resp.Status)
 		}
@@ -195,6 +246,19 @@ func waitReady(ctx context.Context, url string, deadline <-chan time.Time, exite
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// errorMessage returns the message of a Stripe error body, or the body.
+func errorMessage(body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
+		return e.Error.Message
+	}
+	return strings.TrimSpace(string(body))
 }
 
 // lockedBuffer is a bytes.Buffer safe for the writer goroutine of os/exec
