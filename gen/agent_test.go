@@ -152,7 +152,8 @@ func TestAgentToolGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"\t// Topic creates a fresh sub-agent for one call of the research_topic tool: Research a topic with a sub-agent.\n" +
+		"\t// Topic creates a fresh sub-agent for one call of the research_topic tool:\n" +
+			"\t// Research a topic with a sub-agent.\n" +
 			"\tTopic(ctx context.Context, call *runtime.Call, args *TopicArgs) (runtime.Agent, error)\n",
 		"Execute: runtime.AgentExecute(ToolTopic, func(ctx context.Context, args any, call *runtime.Call) (runtime.Agent, error) {",
 		"}, topicPrompt),",

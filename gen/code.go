@@ -235,30 +235,77 @@ func lowerFirst(s string) string {
 	return string(r)
 }
 
-// doc puts a doc comment from free text above code. The text is made to
-// start with name, as Go doc comments do; each line of it becomes a "//"
-// line.
-func doc(name, text string, code jen.Code) jen.Code {
+// doc puts a doc comment from free text above code, starting with name as
+// Go doc comments do: text that does not start with name follows
+// "<name> is <what>: ".
+func doc(name, what, text string, code jen.Code) jen.Code {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	switch {
+	case text == "" && what == "":
 		return code
-	}
-	if !strings.HasPrefix(text, name+" ") {
-		text = name + ": " + text
+	case text == "":
+		text = name + " is " + what + "."
+	case !strings.HasPrefix(text, name+" "):
+		text = name + " is " + what + ": " + text
 	}
 	return comment(text).Line().Add(code)
 }
 
-// comment renders text as "//" lines.
+// commentWidth is the width comment wraps long lines to, "// " included.
+const commentWidth = 80
+
+// comment renders text as "//" lines, wrapping a line longer than
+// commentWidth at spaces. Lines that Go doc comments treat specially
+// (indented code, list items) are kept as they are.
 func comment(text string) *jen.Statement {
-	lines := strings.Split(strings.TrimSpace(text), "\n")
-	for i, l := range lines {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
 		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
-			lines[i] = "//"
-		} else {
-			lines[i] = "// " + l
+		switch {
+		case l == "":
+			out = append(out, "//")
+		case len(l)+3 <= commentWidth || keepLine(l):
+			out = append(out, "// "+l)
+		default:
+			for _, w := range wrap(l, commentWidth-3) {
+				out = append(out, "// "+w)
+			}
 		}
 	}
-	return jen.Comment(strings.Join(lines, "\n"))
+	return jen.Comment(strings.Join(out, "\n"))
+}
+
+// keepLine reports whether a comment line must not be re-wrapped: it is
+// indented (a code block in a doc comment) or a list item.
+func keepLine(l string) bool {
+	if l[0] == ' ' || l[0] == '\t' {
+		return true
+	}
+	if strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") || strings.HasPrefix(l, "+ ") {
+		return true
+	}
+	i := 0
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(l) && (l[i] == '.' || l[i] == ')') && l[i+1] == ' '
+}
+
+// wrap breaks l into lines of at most width bytes at spaces; a word longer
+// than width gets a line of its own.
+func wrap(l string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(l) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }

@@ -16,15 +16,37 @@ func dRef() *jen.Statement { return jen.Id("d") }
 // checker is the *wire.Checker inside decode methods.
 func checker() *jen.Statement { return jen.Op("&").Id("d").Dot("Checker") }
 
+// defaultsNote is the sentence of a decoder's doc comment about defaults,
+// when t has fields with defaults at any depth; "" otherwise.
+func defaultsNote(t *goType) string {
+	seen := map[*goType]bool{}
+	var has func(t *goType) bool
+	has = func(t *goType) bool {
+		if t == nil || seen[t] {
+			return false
+		}
+		seen[t] = true
+		for _, f := range t.fields {
+			if f.hasDef || has(f.typ) {
+				return true
+			}
+		}
+		return has(t.elem) || has(t.extra)
+	}
+	if !has(t) {
+		return ""
+	}
+	return " Absent optional arguments take their defaults."
+}
+
 // decodeEntry is the exported Decode<Tool>Args function.
 func (g *generator) decodeEntry(t *toolIR) []jen.Code {
 	name := t.args.name
 	fn := "Decode" + name
 	return []jen.Code{
-		comment(fn + " decodes and validates the JSON arguments of the " + t.tool.Name + " tool in one pass.\n" +
-			"Absent optional arguments take their defaults. It reports every violation, each with\n" +
-			"its JSON path, in a *runtime.ValidationError, and returns the value as far as it could\n" +
-			"decode it even then (never nil)."),
+		comment(fn + " decodes and validates the JSON arguments of the " + t.tool.Name + " tool in one pass." +
+			defaultsNote(t.args) + " It reports every violation, each with its JSON path, in a" +
+			" *runtime.ValidationError, and returns the value as far as it could decode it even then (never nil)."),
 		jen.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(name), jen.Error()).Block(
 			jen.Var().Id("d").Qual(wirePkg, "Decoder"),
 			jen.Id("d").Dot("Reset").Call(jen.Id("data")),
@@ -89,8 +111,7 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		}
 	}
 	return []jen.Code{
-		comment("decode reads a " + t.name + " object from d, checking each value as it is read\n" +
-			"and recording every violation in d."),
+		comment("decode reads the JSON object of x from d, checking each value as it is read and recording every violation in d."),
 		jen.Func().Params(recv).Id("decode").Params(param).Block(body...),
 		jen.Line(),
 	}

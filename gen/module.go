@@ -14,7 +14,7 @@ import (
 func (g *generator) moduleDecls() []jen.Code {
 	f := g.f
 	out := []jen.Code{
-		comment("Provider is the short id of this module's provider, used in logs and status labels."),
+		comment("Provider is this module's short id, used in logs and status labels."),
 		jen.Const().Id("Provider").Op("=").Lit(f.Provider),
 		jen.Line(),
 	}
@@ -32,9 +32,8 @@ func (g *generator) moduleDecls() []jen.Code {
 	for _, m := range ExecutorMethods(f) {
 		methods = append(methods, comment(m.Doc).Line().Id(m.Name).Params(m.Params...).Params(m.Results...))
 	}
-	ifaceDoc := InterfaceName + " runs the " + f.Provider + " tools: one method per tool, plus the hand-written\n" +
-		"decisions the spec asks for. The stubs file holds your implementation;\n" +
-		"Module wires it into a runtime.Module."
+	ifaceDoc := InterfaceName + " runs the " + f.Provider + " tools: one method per tool, plus the hand-written" +
+		" decisions the spec asks for. The stubs file holds your implementation; Module wires it into a runtime.Module."
 	if f.Description != "" {
 		ifaceDoc += "\n\n" + f.Description
 	}
@@ -64,8 +63,7 @@ func (g *generator) moduleDecls() []jen.Code {
 		}
 	}
 	out = append(out,
-		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a\n"+
-			"registry with reg.AddModule(Module(impl))."),
+		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a registry with reg.AddModule(Module(impl))."),
 		jen.Func().Id("Module").Params(jen.Id("impl").Id(InterfaceName)).Op("*").Qual(runtimePkg, "Module").Block(body...),
 		jen.Line(),
 	)
@@ -133,15 +131,7 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 	}
 	fl := t.Flags
 	lines = append(lines,
-		jen.Id("Flags").Op(":").Qual(runtimePkg, "Flags").Add(multi(
-			jen.Id("Enabled").Op(":").Lit(fl.Enabled.Value),
-			jen.Id("ReadOnly").Op(":").Lit(fl.ReadOnly.Value),
-			jen.Id("Destructive").Op(":").Lit(fl.Destructive.Value),
-			jen.Id("Idempotent").Op(":").Lit(fl.Idempotent.Value),
-			jen.Id("OpenWorld").Op(":").Lit(fl.OpenWorld.Value),
-			jen.Id("ConcurrencySafe").Op(":").Lit(fl.ConcurrencySafe.Value),
-			jen.Id("RequiresApproval").Op(":").Lit(fl.RequiresApproval.Value),
-		)),
+		jen.Id("Flags").Op(":").Add(flagsValue(fl)),
 		jen.Id("Decode").Op(":").Func().Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
 			jen.Return(jen.Id("Decode"+args).Call(jen.Id("data"))),
 		),
@@ -170,6 +160,37 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 	}
 
 	return multi(lines...)
+}
+
+// flagsValue is the runtime.Flags literal of fl, naming only the flags
+// that are true, as a person would write it (on one line when they are
+// few). A disabled tool says Enabled: false, since a tool is enabled unless
+// it says otherwise.
+func flagsValue(fl spec.Flags) jen.Code {
+	var set []jen.Code
+	if !fl.Enabled.Value {
+		set = append(set, jen.Id("Enabled").Op(":").False())
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{
+		{"Enabled", fl.Enabled.Value},
+		{"ReadOnly", fl.ReadOnly.Value},
+		{"Destructive", fl.Destructive.Value},
+		{"Idempotent", fl.Idempotent.Value},
+		{"OpenWorld", fl.OpenWorld.Value},
+		{"ConcurrencySafe", fl.ConcurrencySafe.Value},
+		{"RequiresApproval", fl.RequiresApproval.Value},
+	} {
+		if f.on {
+			set = append(set, jen.Id(f.name).Op(":").True())
+		}
+	}
+	if len(set) > 3 {
+		return jen.Qual(runtimePkg, "Flags").Add(multi(set...))
+	}
+	return jen.Qual(runtimePkg, "Flags").Values(set...)
 }
 
 // multi is a composite literal's braces and elements, one per line, in

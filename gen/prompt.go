@@ -27,9 +27,7 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 		return nil
 	}
 	name := promptName(t)
-	head := comment(name + " renders the prompt sent to the sub-agent of a " + tool.Name + " call from its\n" +
-		"arguments, with the spec's prompt template. When a placeholder without a\n" +
-		"fallback has no value, it is the default prompt (the arguments as JSON).")
+	head := comment(name + " renders the prompt sent to the sub-agent of one call of the " + tool.Name + " tool from its arguments, with the spec's prompt template. When a placeholder without a fallback has no value, it is the default prompt (the arguments as JSON).")
 	sig := jen.Func().Id(name).Params(jen.Id("args").Any()).String()
 
 	hasParam := false

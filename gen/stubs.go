@@ -636,18 +636,7 @@ func stubsGroupImports(src []byte) []byte {
 func stubsWrap(text string) []string {
 	var out []string
 	for _, para := range strings.Split(strings.TrimSpace(text), "\n") {
-		line := ""
-		for _, w := range strings.Fields(para) {
-			if line != "" && len(line)+1+len(w) > 76 {
-				out = append(out, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += w
-		}
-		out = append(out, line)
+		out = append(out, wrap(para, 76)...)
 	}
 	return out
 }

@@ -38,7 +38,10 @@ type goType struct {
 	alias  bool
 	// schema is the resolved schema: the constraints to check.
 	schema *spec.Schema
-	doc    string
+	// doc is the description from the spec ("" if none) and what says
+	// what the type is ("the type of $.status in the arguments of the
+	// tasks_list tool"): the doc comment is "<name> is <what>: <doc>".
+	doc, what string
 
 	// struct
 	fields    []*field
@@ -103,6 +106,7 @@ func build(f *spec.File) (*generator, error) {
 		}
 		ti.args = g.structType(params, ArgsTypeName(t), t.GoName, loc{"the arguments of the " + t.Name + " tool", "$"})
 		ti.args.doc = ArgsTypeName(t) + " holds the arguments of the " + t.Name + " tool."
+		ti.args.what = "the arguments of the " + t.Name + " tool"
 		mark(ti.args)
 		if t.Result != nil {
 			g.declare(ti.goLower+"ResultSchema", "the result schema constant of tool "+t.Name)
@@ -121,9 +125,7 @@ func build(f *spec.File) (*generator, error) {
 					ti.result.name = name
 				}
 				ti.result.alias = ti.result.kind == kTime
-				if t.Result.Description == "" {
-					ti.result.doc = name + " is the typed result of the " + t.Name + " tool."
-				}
+				ti.result.what = "the typed result of the " + t.Name + " tool"
 			}
 		}
 		g.tools = append(g.tools, ti)
@@ -159,8 +161,9 @@ func (g *generator) namedType(nt *spec.NamedType) *goType {
 	}
 	t.shared = true
 	t.doc = nt.Schema.Description
-	if t.doc == "" {
-		t.doc = t.name + " is the " + nt.Name + " type of the " + g.f.Provider + " tools."
+	t.what = "a type shared by the " + g.f.Provider + " tools"
+	if nt.Name != t.name {
+		t.what = "the type " + nt.Name + " shared by the " + g.f.Provider + " tools"
 	}
 	g.named[nt] = t
 	return t
@@ -171,6 +174,14 @@ func (g *generator) namedType(nt *spec.NamedType) *goType {
 type loc struct{ ctx, path string }
 
 func (l loc) String() string { return l.path + " in " + l.ctx }
+
+// typeOf says what the type of the schema at l is, for doc comments.
+func (l loc) typeOf() string {
+	if l.path == "$" {
+		return l.ctx
+	}
+	return "the type of " + l.String()
+}
 
 func (l loc) child(step string) loc { return loc{l.ctx, l.path + step} }
 
@@ -184,9 +195,7 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 	}
 	if s.Type == spec.TypeObject && (len(s.Properties) > 0 || (!s.AdditionalProperties && s.AdditionalPropertiesSchema == nil)) {
 		t := g.structType(s, name, owner, where)
-		if s.Description != "" {
-			t.doc = s.Description
-		}
+		t.doc = s.Description
 		return t
 	}
 	t := &goType{schema: s}
@@ -197,9 +206,7 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 			t.kind = kEnum
 			t.name = name
 			t.doc = s.Description
-			if t.doc == "" {
-				t.doc = name + " is the type of " + where.String() + "."
-			}
+			t.what = where.typeOf()
 			g.declare(name, "the enum type of "+where.String())
 			g.declare(lowerFirst(name)+"Of", "the enum parser of "+where.String())
 			used := map[string]bool{}
@@ -257,7 +264,7 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 // structType builds the struct for an object schema with properties.
 func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *goType {
 	g.declare(name, "the struct type of "+where.String())
-	t := &goType{kind: kStruct, name: name, schema: s, doc: name + " is the type of " + where.String() + "."}
+	t := &goType{kind: kStruct, name: name, schema: s, what: where.typeOf()}
 	taken := map[string]bool{}
 	for _, p := range s.Properties {
 		site := p.Schema
@@ -387,18 +394,18 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 			if t.extraPtr {
 				elem = jen.Op("*").Add(elem)
 			}
-			fields = append(fields, doc(t.extraName,
+			fields = append(fields, doc(t.extraName, "",
 				t.extraName+" holds the properties the schema does not name, by key.",
 				jen.Id(t.extraName).Map(jen.String()).Add(elem).Tag(map[string]string{"json": "-"})))
 		}
-		return []jen.Code{doc(t.name, t.doc, jen.Type().Id(t.name).Struct(fields...)), jen.Line()}
+		return []jen.Code{doc(t.name, t.what, t.doc, jen.Type().Id(t.name).Struct(fields...)), jen.Line()}
 	case kEnum:
 		return g.enumDecl(t)
 	}
 	if t.alias {
-		return []jen.Code{doc(t.name, t.doc, jen.Type().Id(t.name).Op("=").Add(g.underlying(t))), jen.Line()}
+		return []jen.Code{doc(t.name, t.what, t.doc, jen.Type().Id(t.name).Op("=").Add(g.underlying(t))), jen.Line()}
 	}
-	return []jen.Code{doc(t.name, t.doc, jen.Type().Id(t.name).Add(g.underlying(t))), jen.Line()}
+	return []jen.Code{doc(t.name, t.what, t.doc, jen.Type().Id(t.name).Add(g.underlying(t))), jen.Line()}
 }
 
 // fieldDoc is a field's doc comment: its description and what an absent
@@ -441,23 +448,21 @@ func defaultText(v any) string {
 // enumDecl declares an enum type, its constants, Valid and its parser.
 func (g *generator) enumDecl(t *goType) []jen.Code {
 	var consts []jen.Code
-	var cases []jen.Code
 	var parse []jen.Code
 	for _, v := range t.enum {
 		consts = append(consts, jen.Id(v.name).Id(t.name).Op("=").Lit(v.value))
-		cases = append(cases, jen.Id(v.name))
 		parse = append(parse, jen.Case(jen.Lit(v.value)).Block(jen.Return(jen.Id(v.name))))
 	}
 	of := lowerFirst(t.name) + "Of"
 	out := []jen.Code{
-		doc(t.name, t.doc, jen.Type().Id(t.name).String()),
+		doc(t.name, t.what, t.doc, jen.Type().Id(t.name).String()),
 		jen.Line(),
 		comment("The values of " + t.name + "."),
 		jen.Const().Defs(consts...),
 		jen.Line(),
 		comment("Valid reports whether v is one of the values of " + t.name + "."),
 		jen.Func().Params(jen.Id("v").Id(t.name)).Id("Valid").Params().Bool().Block(
-			jen.Switch(jen.Id("v")).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
+			jen.Switch(jen.Id("v")).Block(jen.Case(caseList(t.enum)).Block(jen.Return(jen.True()))),
 			jen.Return(jen.False()),
 		),
 		jen.Line(),
@@ -466,13 +471,29 @@ func (g *generator) enumDecl(t *goType) []jen.Code {
 		return out // only decoders use the parser
 	}
 	return append(out,
-		comment(of+" converts JSON string bytes to a "+t.name+" without allocating for the known values."),
+		comment(of+" converts JSON string bytes to "+t.name+", without allocating for the known values."),
 		jen.Func().Id(of).Params(jen.Id("b").Index().Byte()).Id(t.name).Block(
 			jen.Switch(jen.String().Parens(jen.Id("b"))).Block(parse...),
 			jen.Return(jen.Id(t.name).Parens(jen.Id("b"))),
 		),
 		jen.Line(),
 	)
+}
+
+// caseList is the constants of an enum as the list of a case clause: on one
+// line when they fit, else one per line.
+func caseList(values []enumValue) jen.Code {
+	var ids []jen.Code
+	n := 0
+	for _, v := range values {
+		ids = append(ids, jen.Id(v.name))
+		n += len(v.name) + 2
+	}
+	sep := ", "
+	if n > 70 {
+		sep = ",\n"
+	}
+	return jen.Custom(jen.Options{Separator: sep}, ids...)
 }
 
 // patternVar names the compiled pattern of t's check.

@@ -72,9 +72,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 		}
 	}
 	return []jen.Code{
-		comment("Validate checks the constraints of a " + t.name + " built in Go (decoding checks\n" +
-			"them already). It reports every violation, each with its JSON path, in a\n" +
-			"*runtime.ValidationError."),
+		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
 			jen.If(jen.Id("x").Op("==").Nil()).Block(
 				jen.Return(jen.Op("&").Qual(runtimePkg, "ValidationError").Values(

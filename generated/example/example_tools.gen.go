@@ -13,7 +13,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is the short id of this module's provider, used in logs and status labels.
+// Provider is this module's short id, used in logs and status labels.
 const Provider = "tasks"
 
 // The names of the tools, as the model calls them.
@@ -25,14 +25,16 @@ const (
 )
 
 // Executor runs the tasks tools: one method per tool, plus the hand-written
-// decisions the spec asks for. The stubs file holds your implementation;
-// Module wires it into a runtime.Module.
+// decisions the spec asks for. The stubs file holds your implementation; Module
+// wires it into a runtime.Module.
 //
 // A task list kept in memory, the example module of toolgen's quick start.
 type Executor interface {
-	// List runs the tasks_list tool: List tasks, newest first. Optionally only those whose title contains a text, or with a given status.
+	// List runs the tasks_list tool: List tasks, newest first. Optionally only
+	// those whose title contains a text, or with a given status.
 	List(ctx context.Context, call *runtime.Call, args *ListArgs) (runtime.Result, error)
-	// Add runs the tasks_add tool: Add a task to the list and return it with its id.
+	// Add runs the tasks_add tool: Add a task to the list and return it with its
+	// id.
 	Add(ctx context.Context, call *runtime.Call, args *AddArgs) (runtime.Result, error)
 	// Complete runs the tasks_complete tool: Mark a task as done.
 	Complete(ctx context.Context, call *runtime.Call, args *CompleteArgs) (runtime.Result, error)
@@ -52,13 +54,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(listSchema),
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        false,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					Idempotent:      true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeListArgs(data)
@@ -77,15 +76,7 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Add a task to the list and return it with its id.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(addSchema),
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      false,
-					Idempotent:       false,
-					OpenWorld:        false,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:       runtime.Flags{Enabled: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeAddArgs(data)
 				},
@@ -103,15 +94,7 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Mark a task as done.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(completeSchema),
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        false,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:       runtime.Flags{Enabled: true, Idempotent: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeCompleteArgs(data)
 				},
@@ -129,15 +112,7 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Delete a task for good.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(deleteSchema),
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      true,
-					Idempotent:       true,
-					OpenWorld:        false,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeDeleteArgs(data)
 				},
@@ -158,7 +133,8 @@ func Module(impl Executor) *runtime.Module {
 
 // ListArgs holds the arguments of the tasks_list tool.
 type ListArgs struct {
-	// Only tasks whose title contains this text (case-insensitive). (Optional; nil is absent.)
+	// Only tasks whose title contains this text (case-insensitive). (Optional; nil
+	// is absent.)
 	Query *string `json:"query,omitempty"`
 	// Only tasks with this status. (Optional; nil is absent.)
 	Status *ListStatus `json:"status,omitempty"`
@@ -166,10 +142,10 @@ type ListArgs struct {
 	Limit int64 `json:"limit"`
 }
 
-// DecodeListArgs decodes and validates the JSON arguments of the tasks_list tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeListArgs decodes and validates the JSON arguments of the tasks_list
+// tool in one pass. Absent optional arguments take their defaults. It reports
+// every violation, each with its JSON path, in a *runtime.ValidationError, and
+// returns the value as far as it could decode it even then (never nil).
 func DecodeListArgs(data []byte) (*ListArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -178,7 +154,7 @@ func DecodeListArgs(data []byte) (*ListArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a ListArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *ListArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -233,7 +209,7 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a ListArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListArgs) Validate() error {
@@ -273,7 +249,8 @@ func checkListQuery(c *wire.Checker, v string) {
 	}
 }
 
-// ListStatus: Only tasks with this status.
+// ListStatus is the type of $.status in the arguments of the tasks_list tool:
+// Only tasks with this status.
 type ListStatus string
 
 // The values of ListStatus.
@@ -291,7 +268,8 @@ func (v ListStatus) Valid() bool {
 	return false
 }
 
-// listStatusOf converts JSON string bytes to a ListStatus without allocating for the known values.
+// listStatusOf converts JSON string bytes to ListStatus, without allocating for
+// the known values.
 func listStatusOf(b []byte) ListStatus {
 	switch string(b) {
 	case "open":
@@ -319,8 +297,8 @@ func checkListLimit(c *wire.Checker, v int64) {
 	}
 }
 
-// listLabel renders the status label of a tasks_list call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// listLabel renders the status label of one call of the tasks_list tool from
+// its (possibly partial or nil) arguments. It cannot fail.
 func listLabel(args any) string {
 	a, ok := args.(*ListArgs)
 	if !ok || a == nil || a.Query == nil {
@@ -329,7 +307,8 @@ func listLabel(args any) string {
 	return "Searching tasks for " + wire.Clip(*a.Query)
 }
 
-// listSchema is the JSON Schema of the arguments of the tasks_list tool (compact, canonical).
+// listSchema is the JSON Schema of the arguments of the tasks_list tool
+// (compact, canonical).
 const listSchema = `{"additionalProperties":false,"properties":{"limit":{"default":10,"description":"Max tasks to return (1-50).","maximum":50,"minimum":1,"type":"integer"},"query":{"description":"Only tasks whose title contains this text (case-insensitive).","maxLength":100,"minLength":1,"type":"string"},"status":{"description":"Only tasks with this status.","enum":["open","done"],"type":"string"}},"type":"object"}`
 
 // -------- tasks_add --------
@@ -346,10 +325,10 @@ type AddArgs struct {
 	Tags []string `json:"tags,omitempty"`
 }
 
-// DecodeAddArgs decodes and validates the JSON arguments of the tasks_add tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeAddArgs decodes and validates the JSON arguments of the tasks_add tool
+// in one pass. Absent optional arguments take their defaults. It reports every
+// violation, each with its JSON path, in a *runtime.ValidationError, and
+// returns the value as far as it could decode it even then (never nil).
 func DecodeAddArgs(data []byte) (*AddArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -358,7 +337,7 @@ func DecodeAddArgs(data []byte) (*AddArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a AddArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *AddArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -437,7 +416,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a AddArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AddArgs) Validate() error {
@@ -485,7 +464,8 @@ func checkAddTitle(c *wire.Checker, v string) {
 	}
 }
 
-// AddPriority: How urgent the task is.
+// AddPriority is the type of $.priority in the arguments of the tasks_add tool:
+// How urgent the task is.
 type AddPriority string
 
 // The values of AddPriority.
@@ -504,7 +484,8 @@ func (v AddPriority) Valid() bool {
 	return false
 }
 
-// addPriorityOf converts JSON string bytes to a AddPriority without allocating for the known values.
+// addPriorityOf converts JSON string bytes to AddPriority, without allocating
+// for the known values.
 func addPriorityOf(b []byte) AddPriority {
 	switch string(b) {
 	case "low":
@@ -552,8 +533,8 @@ func checkAddTagsItem(c *wire.Checker, v string) {
 	}
 }
 
-// addLabel renders the status label of a tasks_add call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// addLabel renders the status label of one call of the tasks_add tool from its
+// (possibly partial or nil) arguments. It cannot fail.
 func addLabel(args any) string {
 	a, ok := args.(*AddArgs)
 	if !ok || a == nil || a.Title == "" {
@@ -562,7 +543,8 @@ func addLabel(args any) string {
 	return "Adding task " + wire.Clip(a.Title)
 }
 
-// addSchema is the JSON Schema of the arguments of the tasks_add tool (compact, canonical).
+// addSchema is the JSON Schema of the arguments of the tasks_add tool (compact,
+// canonical).
 const addSchema = `{"additionalProperties":false,"properties":{"due":{"description":"Optional due date (YYYY-MM-DD).","format":"date","type":"string"},"priority":{"default":"normal","description":"How urgent the task is.","enum":["low","normal","high"],"type":"string"},"tags":{"description":"Up to five labels.","items":{"maxLength":20,"minLength":1,"type":"string"},"maxItems":5,"type":"array","uniqueItems":true},"title":{"description":"What needs doing.","maxLength":120,"minLength":1,"type":"string"}},"required":["title"],"type":"object"}`
 
 // -------- tasks_complete --------
@@ -573,10 +555,10 @@ type CompleteArgs struct {
 	ID int64 `json:"id"`
 }
 
-// DecodeCompleteArgs decodes and validates the JSON arguments of the tasks_complete tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeCompleteArgs decodes and validates the JSON arguments of the
+// tasks_complete tool in one pass. It reports every violation, each with its
+// JSON path, in a *runtime.ValidationError, and returns the value as far as it
+// could decode it even then (never nil).
 func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -585,7 +567,7 @@ func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a CompleteArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CompleteArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -615,7 +597,7 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CompleteArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CompleteArgs) Validate() error {
@@ -641,8 +623,8 @@ func checkCompleteID(c *wire.Checker, v int64) {
 	}
 }
 
-// completeLabel renders the status label of a tasks_complete call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// completeLabel renders the status label of one call of the tasks_complete tool
+// from its (possibly partial or nil) arguments. It cannot fail.
 func completeLabel(args any) string {
 	a, ok := args.(*CompleteArgs)
 	if !ok || a == nil {
@@ -651,7 +633,8 @@ func completeLabel(args any) string {
 	return "Completing task " + strconv.FormatInt(a.ID, 10)
 }
 
-// completeSchema is the JSON Schema of the arguments of the tasks_complete tool (compact, canonical).
+// completeSchema is the JSON Schema of the arguments of the tasks_complete tool
+// (compact, canonical).
 const completeSchema = `{"additionalProperties":false,"properties":{"id":{"description":"The task's id, as tasks_list shows it.","minimum":1,"type":"integer"}},"required":["id"],"type":"object"}`
 
 // -------- tasks_delete --------
@@ -662,10 +645,10 @@ type DeleteArgs struct {
 	ID int64 `json:"id"`
 }
 
-// DecodeDeleteArgs decodes and validates the JSON arguments of the tasks_delete tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeDeleteArgs decodes and validates the JSON arguments of the tasks_delete
+// tool in one pass. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -674,7 +657,7 @@ func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a DeleteArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DeleteArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -704,7 +687,7 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a DeleteArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteArgs) Validate() error {
@@ -730,8 +713,8 @@ func checkDeleteID(c *wire.Checker, v int64) {
 	}
 }
 
-// deleteLabel renders the status label of a tasks_delete call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// deleteLabel renders the status label of one call of the tasks_delete tool
+// from its (possibly partial or nil) arguments. It cannot fail.
 func deleteLabel(args any) string {
 	a, ok := args.(*DeleteArgs)
 	if !ok || a == nil {
@@ -740,5 +723,6 @@ func deleteLabel(args any) string {
 	return "Deleting task " + strconv.FormatInt(a.ID, 10)
 }
 
-// deleteSchema is the JSON Schema of the arguments of the tasks_delete tool (compact, canonical).
+// deleteSchema is the JSON Schema of the arguments of the tasks_delete tool
+// (compact, canonical).
 const deleteSchema = `{"additionalProperties":false,"properties":{"id":{"description":"The task's id, as tasks_list shows it.","minimum":1,"type":"integer"}},"required":["id"],"type":"object"}`

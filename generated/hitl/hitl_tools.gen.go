@@ -13,7 +13,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is the short id of this module's provider, used in logs and status labels.
+// Provider is this module's short id, used in logs and status labels.
 const Provider = "hitl"
 
 // The names of the tools, as the model calls them.
@@ -22,12 +22,15 @@ const (
 )
 
 // Executor runs the hitl tools: one method per tool, plus the hand-written
-// decisions the spec asks for. The stubs file holds your implementation;
-// Module wires it into a runtime.Module.
+// decisions the spec asks for. The stubs file holds your implementation; Module
+// wires it into a runtime.Module.
 //
-// Human in the loop — pause the turn until a person approves or denies an action.
+// Human in the loop — pause the turn until a person approves or denies an
+// action.
 type Executor interface {
-	// WaitForApproval runs the wait_for_approval tool: Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.
+	// WaitForApproval runs the wait_for_approval tool: Ask the user to approve an
+	// action before you take it. The turn pauses until they approve or deny; you
+	// then get their decision and note.
 	WaitForApproval(ctx context.Context, call *runtime.Call, args *WaitForApprovalArgs) (runtime.Result, error)
 }
 
@@ -42,15 +45,7 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(waitForApprovalSchema),
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      false,
-					Idempotent:       false,
-					OpenWorld:        false,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:       runtime.Flags{Enabled: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeWaitForApprovalArgs(data)
 				},
@@ -71,18 +66,22 @@ func Module(impl Executor) *runtime.Module {
 
 // WaitForApprovalArgs holds the arguments of the wait_for_approval tool.
 type WaitForApprovalArgs struct {
-	// The action awaiting approval, as a short imperative sentence (Send invoice INV-42 to ada@example.com). (Required.)
+	// The action awaiting approval, as a short imperative sentence (Send invoice
+	// INV-42 to ada@example.com). (Required.)
 	Action string `json:"action"`
-	// What the person needs to know to decide — amounts, recipients, what cannot be undone. (Optional; nil is absent.)
+	// What the person needs to know to decide — amounts, recipients, what cannot
+	// be undone. (Optional; nil is absent.)
 	Details *string `json:"details,omitempty"`
-	// How much harm the action would do if it were a mistake. (Optional, default "medium".)
+	// How much harm the action would do if it were a mistake. (Optional, default
+	// "medium".)
 	Risk WaitForApprovalRisk `json:"risk"`
 }
 
-// DecodeWaitForApprovalArgs decodes and validates the JSON arguments of the wait_for_approval tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeWaitForApprovalArgs decodes and validates the JSON arguments of the
+// wait_for_approval tool in one pass. Absent optional arguments take their
+// defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -91,7 +90,7 @@ func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a WaitForApprovalArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -149,7 +148,7 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a WaitForApprovalArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *WaitForApprovalArgs) Validate() error {
@@ -176,7 +175,8 @@ func (x *WaitForApprovalArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkWaitForApprovalAction records the violations of the constraints of v in c.
+// checkWaitForApprovalAction records the violations of the constraints of v in
+// c.
 func checkWaitForApprovalAction(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
@@ -187,7 +187,8 @@ func checkWaitForApprovalAction(c *wire.Checker, v string) {
 	}
 }
 
-// checkWaitForApprovalDetails records the violations of the constraints of v in c.
+// checkWaitForApprovalDetails records the violations of the constraints of v in
+// c.
 func checkWaitForApprovalDetails(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 4000 {
@@ -195,7 +196,9 @@ func checkWaitForApprovalDetails(c *wire.Checker, v string) {
 	}
 }
 
-// WaitForApprovalRisk: How much harm the action would do if it were a mistake.
+// WaitForApprovalRisk is the type of $.risk in the arguments of the
+// wait_for_approval tool: How much harm the action would do if it were a
+// mistake.
 type WaitForApprovalRisk string
 
 // The values of WaitForApprovalRisk.
@@ -208,13 +211,16 @@ const (
 // Valid reports whether v is one of the values of WaitForApprovalRisk.
 func (v WaitForApprovalRisk) Valid() bool {
 	switch v {
-	case WaitForApprovalRiskLow, WaitForApprovalRiskMedium, WaitForApprovalRiskHigh:
+	case WaitForApprovalRiskLow,
+		WaitForApprovalRiskMedium,
+		WaitForApprovalRiskHigh:
 		return true
 	}
 	return false
 }
 
-// waitForApprovalRiskOf converts JSON string bytes to a WaitForApprovalRisk without allocating for the known values.
+// waitForApprovalRiskOf converts JSON string bytes to WaitForApprovalRisk,
+// without allocating for the known values.
 func waitForApprovalRiskOf(b []byte) WaitForApprovalRisk {
 	switch string(b) {
 	case "low":
@@ -234,8 +240,9 @@ func checkWaitForApprovalRisk(c *wire.Checker, v WaitForApprovalRisk) {
 	}
 }
 
-// waitForApprovalLabel renders the status label of a wait_for_approval call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// waitForApprovalLabel renders the status label of one call of the
+// wait_for_approval tool from its (possibly partial or nil) arguments. It
+// cannot fail.
 func waitForApprovalLabel(args any) string {
 	a, ok := args.(*WaitForApprovalArgs)
 	if !ok || a == nil || a.Action == "" {
@@ -244,5 +251,6 @@ func waitForApprovalLabel(args any) string {
 	return "Waiting for approval: " + wire.Clip(a.Action)
 }
 
-// waitForApprovalSchema is the JSON Schema of the arguments of the wait_for_approval tool (compact, canonical).
+// waitForApprovalSchema is the JSON Schema of the arguments of the
+// wait_for_approval tool (compact, canonical).
 const waitForApprovalSchema = `{"additionalProperties":false,"properties":{"action":{"description":"The action awaiting approval, as a short imperative sentence (Send invoice INV-42 to ada@example.com).","maxLength":200,"minLength":1,"type":"string"},"details":{"description":"What the person needs to know to decide — amounts, recipients, what cannot be undone.","maxLength":4000,"type":"string"},"risk":{"default":"medium","description":"How much harm the action would do if it were a mistake.","enum":["low","medium","high"],"type":"string"}},"required":["action"],"type":"object"}`

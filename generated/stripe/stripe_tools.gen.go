@@ -14,7 +14,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is the short id of this module's provider, used in logs and status labels.
+// Provider is this module's short id, used in logs and status labels.
 const Provider = "stripe"
 
 // The names of the tools, as the model calls them.
@@ -29,24 +29,31 @@ const (
 )
 
 // Executor runs the stripe tools: one method per tool, plus the hand-written
-// decisions the spec asks for. The stubs file holds your implementation;
-// Module wires it into a runtime.Module.
+// decisions the spec asks for. The stubs file holds your implementation; Module
+// wires it into a runtime.Module.
 //
 // Billing tools over the connected user's Stripe account.
 type Executor interface {
-	// ListCustomers runs the stripe_list_customers tool: List recent customers, newest first; filter by exact email.
+	// ListCustomers runs the stripe_list_customers tool: List recent customers,
+	// newest first; filter by exact email.
 	ListCustomers(ctx context.Context, call *runtime.Call, args *ListCustomersArgs) (runtime.Result, error)
-	// ListPayments runs the stripe_list_payments tool: List recent payments (charges), newest first, with status and refunds.
+	// ListPayments runs the stripe_list_payments tool: List recent payments
+	// (charges), newest first, with status and refunds.
 	ListPayments(ctx context.Context, call *runtime.Call, args *ListPaymentsArgs) (runtime.Result, error)
-	// ListSubscriptions runs the stripe_list_subscriptions tool: List subscriptions with their prices and renewal dates; filter by status or customer.
+	// ListSubscriptions runs the stripe_list_subscriptions tool: List subscriptions
+	// with their prices and renewal dates; filter by status or customer.
 	ListSubscriptions(ctx context.Context, call *runtime.Call, args *ListSubscriptionsArgs) (runtime.Result, error)
-	// CreatePaymentLink runs the stripe_create_payment_link tool: Create a shareable checkout link for existing prices or ad-hoc items.
+	// CreatePaymentLink runs the stripe_create_payment_link tool: Create a
+	// shareable checkout link for existing prices or ad-hoc items.
 	CreatePaymentLink(ctx context.Context, call *runtime.Call, args *CreatePaymentLinkArgs) (runtime.Result, error)
-	// CreateInvoice runs the stripe_create_invoice tool: Create an invoice for a customer and email it, due in days_until_due days.
+	// CreateInvoice runs the stripe_create_invoice tool: Create an invoice for a
+	// customer and email it, due in days_until_due days.
 	CreateInvoice(ctx context.Context, call *runtime.Call, args *CreateInvoiceArgs) (runtime.Result, error)
-	// CreateSubscription runs the stripe_create_subscription tool: Start a recurring subscription for a customer on an existing price.
+	// CreateSubscription runs the stripe_create_subscription tool: Start a
+	// recurring subscription for a customer on an existing price.
 	CreateSubscription(ctx context.Context, call *runtime.Call, args *CreateSubscriptionArgs) (runtime.Result, error)
-	// RevenueMetrics runs the stripe_revenue_metrics tool: Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.
+	// RevenueMetrics runs the stripe_revenue_metrics tool: Compute MRR, ARR, cash
+	// collected in the last 30 days and open invoices outstanding, per currency.
 	RevenueMetrics(ctx context.Context, call *runtime.Call, args *RevenueMetricsArgs) (runtime.Result, error)
 }
 
@@ -64,13 +71,11 @@ func Module(impl Executor) *runtime.Module {
 				Gate:        "stripe",
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        true,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					Idempotent:      true,
+					OpenWorld:       true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeListCustomersArgs(data)
@@ -92,13 +97,11 @@ func Module(impl Executor) *runtime.Module {
 				Gate:        "stripe",
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        true,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					Idempotent:      true,
+					OpenWorld:       true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeListPaymentsArgs(data)
@@ -120,13 +123,11 @@ func Module(impl Executor) *runtime.Module {
 				Gate:        "stripe",
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        true,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					Idempotent:      true,
+					OpenWorld:       true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeListSubscriptionsArgs(data)
@@ -149,11 +150,8 @@ func Module(impl Executor) *runtime.Module {
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
 					Enabled:          true,
-					ReadOnly:         false,
 					Destructive:      true,
-					Idempotent:       false,
 					OpenWorld:        true,
-					ConcurrencySafe:  false,
 					RequiresApproval: true,
 				},
 				Decode: func(data []byte) (any, error) {
@@ -177,11 +175,8 @@ func Module(impl Executor) *runtime.Module {
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
 					Enabled:          true,
-					ReadOnly:         false,
 					Destructive:      true,
-					Idempotent:       false,
 					OpenWorld:        true,
-					ConcurrencySafe:  false,
 					RequiresApproval: true,
 				},
 				Decode: func(data []byte) (any, error) {
@@ -205,11 +200,8 @@ func Module(impl Executor) *runtime.Module {
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
 					Enabled:          true,
-					ReadOnly:         false,
 					Destructive:      true,
-					Idempotent:       false,
 					OpenWorld:        true,
-					ConcurrencySafe:  false,
 					RequiresApproval: true,
 				},
 				Decode: func(data []byte) (any, error) {
@@ -232,13 +224,11 @@ func Module(impl Executor) *runtime.Module {
 				Gate:        "stripe",
 				GateMessage: "Stripe is not connected for this account.",
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        true,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					Idempotent:      true,
+					OpenWorld:       true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeRevenueMetricsArgs(data)
@@ -260,16 +250,18 @@ func Module(impl Executor) *runtime.Module {
 
 // ListCustomersArgs holds the arguments of the stripe_list_customers tool.
 type ListCustomersArgs struct {
-	// Only customers with exactly this email (case-sensitive). (Optional; nil is absent.)
+	// Only customers with exactly this email (case-sensitive). (Optional; nil is
+	// absent.)
 	Email *Email `json:"email,omitempty"`
 	// Max customers to return (1-100). (Optional, default 10.)
 	Limit ListLimit `json:"limit"`
 }
 
-// DecodeListCustomersArgs decodes and validates the JSON arguments of the stripe_list_customers tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeListCustomersArgs decodes and validates the JSON arguments of the
+// stripe_list_customers tool in one pass. Absent optional arguments take their
+// defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeListCustomersArgs(data []byte) (*ListCustomersArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -278,7 +270,7 @@ func DecodeListCustomersArgs(data []byte) (*ListCustomersArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a ListCustomersArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -320,7 +312,7 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a ListCustomersArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListCustomersArgs) Validate() error {
@@ -344,8 +336,9 @@ func (x *ListCustomersArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// listCustomersLabel renders the status label of a stripe_list_customers call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// listCustomersLabel renders the status label of one call of the
+// stripe_list_customers tool from its (possibly partial or nil) arguments. It
+// cannot fail.
 func listCustomersLabel(args any) string {
 	a, ok := args.(*ListCustomersArgs)
 	if !ok || a == nil || a.Email == nil {
@@ -354,7 +347,8 @@ func listCustomersLabel(args any) string {
 	return "Looking up " + wire.Clip(string(*a.Email)) + " in Stripe"
 }
 
-// listCustomersSchema is the JSON Schema of the arguments of the stripe_list_customers tool (compact, canonical).
+// listCustomersSchema is the JSON Schema of the arguments of the
+// stripe_list_customers tool (compact, canonical).
 const listCustomersSchema = `{"additionalProperties":false,"properties":{"email":{"description":"Only customers with exactly this email (case-sensitive).","format":"email","maxLength":512,"type":"string"},"limit":{"default":10,"description":"Max customers to return (1-100).","maximum":100,"minimum":1,"type":"integer"}},"type":"object"}`
 
 // -------- stripe_list_payments --------
@@ -363,16 +357,18 @@ const listCustomersSchema = `{"additionalProperties":false,"properties":{"email"
 type ListPaymentsArgs struct {
 	// Only this customer's payments (cus_...). (Optional; nil is absent.)
 	Customer *CustomerID `json:"customer,omitempty"`
-	// Only payments made on or after this UTC date (YYYY-MM-DD). (Optional; nil is absent.)
+	// Only payments made on or after this UTC date (YYYY-MM-DD). (Optional; nil is
+	// absent.)
 	CreatedAfter *string `json:"created_after,omitempty"`
 	// Max payments to return (1-100). (Optional, default 10.)
 	Limit ListLimit `json:"limit"`
 }
 
-// DecodeListPaymentsArgs decodes and validates the JSON arguments of the stripe_list_payments tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeListPaymentsArgs decodes and validates the JSON arguments of the
+// stripe_list_payments tool in one pass. Absent optional arguments take their
+// defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeListPaymentsArgs(data []byte) (*ListPaymentsArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -381,7 +377,7 @@ func DecodeListPaymentsArgs(data []byte) (*ListPaymentsArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a ListPaymentsArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -435,7 +431,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a ListPaymentsArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListPaymentsArgs) Validate() error {
@@ -464,15 +460,17 @@ func (x *ListPaymentsArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkListPaymentsCreatedAfter records the violations of the constraints of v in c.
+// checkListPaymentsCreatedAfter records the violations of the constraints of v
+// in c.
 func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
 		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\"")
 	}
 }
 
-// listPaymentsLabel renders the status label of a stripe_list_payments call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// listPaymentsLabel renders the status label of one call of the
+// stripe_list_payments tool from its (possibly partial or nil) arguments. It
+// cannot fail.
 func listPaymentsLabel(args any) string {
 	a, ok := args.(*ListPaymentsArgs)
 	if !ok || a == nil {
@@ -485,14 +483,17 @@ func listPaymentsLabel(args any) string {
 	return "Listing Stripe payments for " + p1
 }
 
-// listPaymentsSchema is the JSON Schema of the arguments of the stripe_list_payments tool (compact, canonical).
+// listPaymentsSchema is the JSON Schema of the arguments of the
+// stripe_list_payments tool (compact, canonical).
 const listPaymentsSchema = `{"additionalProperties":false,"properties":{"created_after":{"description":"Only payments made on or after this UTC date (YYYY-MM-DD).","format":"date","type":"string"},"customer":{"description":"Only this customer's payments (cus_...).","pattern":"^cus_[A-Za-z0-9]+$","type":"string"},"limit":{"default":10,"description":"Max payments to return (1-100).","maximum":100,"minimum":1,"type":"integer"}},"type":"object"}`
 
 // -------- stripe_list_subscriptions --------
 
-// ListSubscriptionsArgs holds the arguments of the stripe_list_subscriptions tool.
+// ListSubscriptionsArgs holds the arguments of the stripe_list_subscriptions
+// tool.
 type ListSubscriptionsArgs struct {
-	// Only this status; omit for all but canceled, "all" for every one. (Optional; nil is absent.)
+	// Only this status; omit for all but canceled, "all" for every one. (Optional;
+	// nil is absent.)
 	Status *ListSubscriptionsStatus `json:"status,omitempty"`
 	// Only this customer's subscriptions (cus_...). (Optional; nil is absent.)
 	Customer *CustomerID `json:"customer,omitempty"`
@@ -502,10 +503,11 @@ type ListSubscriptionsArgs struct {
 	Limit ListLimit `json:"limit"`
 }
 
-// DecodeListSubscriptionsArgs decodes and validates the JSON arguments of the stripe_list_subscriptions tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeListSubscriptionsArgs decodes and validates the JSON arguments of the
+// stripe_list_subscriptions tool in one pass. Absent optional arguments take
+// their defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeListSubscriptionsArgs(data []byte) (*ListSubscriptionsArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -514,7 +516,7 @@ func DecodeListSubscriptionsArgs(data []byte) (*ListSubscriptionsArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a ListSubscriptionsArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -581,7 +583,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a ListSubscriptionsArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListSubscriptionsArgs) Validate() error {
@@ -615,7 +617,9 @@ func (x *ListSubscriptionsArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// ListSubscriptionsStatus: Only this status; omit for all but canceled, "all" for every one.
+// ListSubscriptionsStatus is the type of $.status in the arguments of the
+// stripe_list_subscriptions tool: Only this status; omit for all but canceled,
+// "all" for every one.
 type ListSubscriptionsStatus string
 
 // The values of ListSubscriptionsStatus.
@@ -634,13 +638,22 @@ const (
 // Valid reports whether v is one of the values of ListSubscriptionsStatus.
 func (v ListSubscriptionsStatus) Valid() bool {
 	switch v {
-	case ListSubscriptionsStatusActive, ListSubscriptionsStatusPastDue, ListSubscriptionsStatusUnpaid, ListSubscriptionsStatusCanceled, ListSubscriptionsStatusIncomplete, ListSubscriptionsStatusIncompleteExpired, ListSubscriptionsStatusTrialing, ListSubscriptionsStatusPaused, ListSubscriptionsStatusAll:
+	case ListSubscriptionsStatusActive,
+		ListSubscriptionsStatusPastDue,
+		ListSubscriptionsStatusUnpaid,
+		ListSubscriptionsStatusCanceled,
+		ListSubscriptionsStatusIncomplete,
+		ListSubscriptionsStatusIncompleteExpired,
+		ListSubscriptionsStatusTrialing,
+		ListSubscriptionsStatusPaused,
+		ListSubscriptionsStatusAll:
 		return true
 	}
 	return false
 }
 
-// listSubscriptionsStatusOf converts JSON string bytes to a ListSubscriptionsStatus without allocating for the known values.
+// listSubscriptionsStatusOf converts JSON string bytes to
+// ListSubscriptionsStatus, without allocating for the known values.
 func listSubscriptionsStatusOf(b []byte) ListSubscriptionsStatus {
 	switch string(b) {
 	case "active":
@@ -665,15 +678,17 @@ func listSubscriptionsStatusOf(b []byte) ListSubscriptionsStatus {
 	return ListSubscriptionsStatus(b)
 }
 
-// checkListSubscriptionsStatus records the violations of the constraints of v in c.
+// checkListSubscriptionsStatus records the violations of the constraints of v
+// in c.
 func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 	if !v.Valid() {
 		c.Add("must be one of \"active\", \"past_due\", \"unpaid\", \"canceled\", \"incomplete\", \"incomplete_expired\", \"trialing\", \"paused\", \"all\", got " + wire.Quote(string(v)))
 	}
 }
 
-// listSubscriptionsLabel renders the status label of a stripe_list_subscriptions call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// listSubscriptionsLabel renders the status label of one call of the
+// stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
+// It cannot fail.
 func listSubscriptionsLabel(args any) string {
 	a, ok := args.(*ListSubscriptionsArgs)
 	if !ok || a == nil || a.Status == nil {
@@ -682,23 +697,27 @@ func listSubscriptionsLabel(args any) string {
 	return "Listing " + wire.Clip(string(*a.Status)) + " Stripe subscriptions"
 }
 
-// listSubscriptionsSchema is the JSON Schema of the arguments of the stripe_list_subscriptions tool (compact, canonical).
+// listSubscriptionsSchema is the JSON Schema of the arguments of the
+// stripe_list_subscriptions tool (compact, canonical).
 const listSubscriptionsSchema = `{"additionalProperties":false,"properties":{"customer":{"description":"Only this customer's subscriptions (cus_...).","pattern":"^cus_[A-Za-z0-9]+$","type":"string"},"limit":{"default":10,"description":"Max subscriptions to return (1-100).","maximum":100,"minimum":1,"type":"integer"},"price":{"description":"Only subscriptions to this price (price_...).","pattern":"^(price|plan)_[A-Za-z0-9]+$","type":"string"},"status":{"description":"Only this status; omit for all but canceled, \"all\" for every one.","enum":["active","past_due","unpaid","canceled","incomplete","incomplete_expired","trialing","paused","all"],"type":"string"}},"type":"object"}`
 
 // -------- stripe_create_payment_link --------
 
-// CreatePaymentLinkArgs holds the arguments of the stripe_create_payment_link tool.
+// CreatePaymentLinkArgs holds the arguments of the stripe_create_payment_link
+// tool.
 type CreatePaymentLinkArgs struct {
 	// What the link sells (1-20 lines, one currency). (Required.)
 	LineItems []PaymentLinkItem `json:"line_items"`
-	// Where to send the buyer after paying; default is Stripe's confirmation page. (Optional; nil is absent.)
+	// Where to send the buyer after paying; default is Stripe's confirmation page.
+	// (Optional; nil is absent.)
 	AfterCompletionURL *string `json:"after_completion_url,omitempty"`
 }
 
-// DecodeCreatePaymentLinkArgs decodes and validates the JSON arguments of the stripe_create_payment_link tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeCreatePaymentLinkArgs decodes and validates the JSON arguments of the
+// stripe_create_payment_link tool in one pass. Absent optional arguments take
+// their defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -707,7 +726,7 @@ func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a CreatePaymentLinkArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -755,7 +774,7 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CreatePaymentLinkArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreatePaymentLinkArgs) Validate() error {
@@ -789,7 +808,8 @@ func (x *CreatePaymentLinkArgs) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreatePaymentLinkLineItems records the violations of the constraints of v in c.
+// checkCreatePaymentLinkLineItems records the violations of the constraints of
+// v in c.
 func checkCreatePaymentLinkLineItems(c *wire.Checker, v []PaymentLinkItem) {
 	if len(v) < 1 {
 		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
@@ -799,7 +819,8 @@ func checkCreatePaymentLinkLineItems(c *wire.Checker, v []PaymentLinkItem) {
 	}
 }
 
-// checkCreatePaymentLinkAfterCompletionURL records the violations of the constraints of v in c.
+// checkCreatePaymentLinkAfterCompletionURL records the violations of the
+// constraints of v in c.
 func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 2048 {
@@ -810,22 +831,26 @@ func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 	}
 }
 
-// createPaymentLinkLabel renders the status label of a stripe_create_payment_link call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// createPaymentLinkLabel renders the status label of one call of the
+// stripe_create_payment_link tool from its (possibly partial or nil) arguments.
+// It cannot fail.
 func createPaymentLinkLabel(args any) string {
 	return "Creating a Stripe payment link"
 }
 
-// createPaymentLinkSchema is the JSON Schema of the arguments of the stripe_create_payment_link tool (compact, canonical).
+// createPaymentLinkSchema is the JSON Schema of the arguments of the
+// stripe_create_payment_link tool (compact, canonical).
 const createPaymentLinkSchema = `{"additionalProperties":false,"properties":{"after_completion_url":{"description":"Where to send the buyer after paying; default is Stripe's confirmation page.","format":"uri","maxLength":2048,"type":"string"},"line_items":{"description":"What the link sells (1-20 lines, one currency).","items":{"additionalProperties":false,"description":"One line of a payment link; give price, or amount_minor with currency and name.","properties":{"amount_minor":{"description":"Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item.","maximum":99999999,"minimum":1,"type":"integer"},"currency":{"description":"Currency of amount_minor, ISO code in lower case (usd).","pattern":"^[a-z]{3}$","type":"string"},"name":{"description":"Product name shown at checkout, for an ad-hoc item.","maxLength":250,"minLength":1,"type":"string"},"price":{"description":"Existing price (price_...); omit to give amount_minor, currency and name.","pattern":"^(price|plan)_[A-Za-z0-9]+$","type":"string"},"quantity":{"default":1,"description":"Units of this line.","maximum":10000,"minimum":1,"type":"integer"}},"type":"object"},"maxItems":20,"minItems":1,"type":"array"}},"required":["line_items"],"type":"object"}`
 
 // -------- stripe_create_invoice --------
 
 // CreateInvoiceArgs holds the arguments of the stripe_create_invoice tool.
 type CreateInvoiceArgs struct {
-	// Customer to bill (cus_...); or give customer_email. (Optional; nil is absent.)
+	// Customer to bill (cus_...); or give customer_email. (Optional; nil is
+	// absent.)
 	CustomerID *CustomerID `json:"customer_id,omitempty"`
-	// Bill the customer with this exact email; a new customer is created if none has it. (Optional; nil is absent.)
+	// Bill the customer with this exact email; a new customer is created if none
+	// has it. (Optional; nil is absent.)
 	CustomerEmail *Email `json:"customer_email,omitempty"`
 	// Name for a customer created from customer_email. (Optional; nil is absent.)
 	CustomerName *string `json:"customer_name,omitempty"`
@@ -837,14 +862,16 @@ type CreateInvoiceArgs struct {
 	Memo *string `json:"memo,omitempty"`
 	// Days the customer has to pay. (Optional, default 30.)
 	DaysUntilDue int64 `json:"days_until_due"`
-	// Finalize and email the invoice now; false leaves a draft to review in Stripe. (Optional, default true.)
+	// Finalize and email the invoice now; false leaves a draft to review in Stripe.
+	// (Optional, default true.)
 	Send bool `json:"send"`
 }
 
-// DecodeCreateInvoiceArgs decodes and validates the JSON arguments of the stripe_create_invoice tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeCreateInvoiceArgs decodes and validates the JSON arguments of the
+// stripe_create_invoice tool in one pass. Absent optional arguments take their
+// defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -853,7 +880,7 @@ func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a CreateInvoiceArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -981,7 +1008,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CreateInvoiceArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceArgs) Validate() error {
@@ -1036,7 +1063,8 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkCreateInvoiceCustomerName records the violations of the constraints of v in c.
+// checkCreateInvoiceCustomerName records the violations of the constraints of v
+// in c.
 func checkCreateInvoiceCustomerName(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
@@ -1065,7 +1093,8 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceDaysUntilDue records the violations of the constraints of v in c.
+// checkCreateInvoiceDaysUntilDue records the violations of the constraints of v
+// in c.
 func checkCreateInvoiceDaysUntilDue(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1075,8 +1104,9 @@ func checkCreateInvoiceDaysUntilDue(c *wire.Checker, v int64) {
 	}
 }
 
-// createInvoiceLabel renders the status label of a stripe_create_invoice call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// createInvoiceLabel renders the status label of one call of the
+// stripe_create_invoice tool from its (possibly partial or nil) arguments. It
+// cannot fail.
 func createInvoiceLabel(args any) string {
 	a, ok := args.(*CreateInvoiceArgs)
 	if !ok || a == nil {
@@ -1089,12 +1119,14 @@ func createInvoiceLabel(args any) string {
 	return "Drafting invoice for " + p1
 }
 
-// createInvoiceSchema is the JSON Schema of the arguments of the stripe_create_invoice tool (compact, canonical).
+// createInvoiceSchema is the JSON Schema of the arguments of the
+// stripe_create_invoice tool (compact, canonical).
 const createInvoiceSchema = `{"additionalProperties":false,"properties":{"currency":{"default":"usd","description":"Invoice currency, ISO code in lower case.","pattern":"^[a-z]{3}$","type":"string"},"customer_email":{"description":"Bill the customer with this exact email; a new customer is created if none has it.","format":"email","maxLength":512,"type":"string"},"customer_id":{"description":"Customer to bill (cus_...); or give customer_email.","pattern":"^cus_[A-Za-z0-9]+$","type":"string"},"customer_name":{"description":"Name for a customer created from customer_email.","maxLength":256,"minLength":1,"type":"string"},"days_until_due":{"default":30,"description":"Days the customer has to pay.","maximum":365,"minimum":1,"type":"integer"},"items":{"description":"Invoice lines (1-50).","items":{"additionalProperties":false,"description":"One line of an invoice.","properties":{"amount_minor":{"description":"Unit price in the invoice currency's minor units (1999 = 19.99 usd).","maximum":99999999,"minimum":1,"type":"integer"},"description":{"description":"What is billed, as the customer will read it.","maxLength":500,"minLength":1,"type":"string"},"quantity":{"default":1,"description":"Units billed.","maximum":10000,"minimum":1,"type":"integer"}},"required":["description","amount_minor"],"type":"object"},"maxItems":50,"minItems":1,"type":"array"},"memo":{"description":"Note printed on the invoice.","maxLength":1000,"type":"string"},"send":{"default":true,"description":"Finalize and email the invoice now; false leaves a draft to review in Stripe.","type":"boolean"}},"required":["items"],"type":"object"}`
 
 // -------- stripe_create_subscription --------
 
-// CreateSubscriptionArgs holds the arguments of the stripe_create_subscription tool.
+// CreateSubscriptionArgs holds the arguments of the stripe_create_subscription
+// tool.
 type CreateSubscriptionArgs struct {
 	// Customer to subscribe (cus_...). (Required.)
 	Customer CustomerID `json:"customer"`
@@ -1104,16 +1136,19 @@ type CreateSubscriptionArgs struct {
 	Quantity int64 `json:"quantity"`
 	// Free trial length in days before the first charge. (Optional; nil is absent.)
 	TrialPeriodDays *int64 `json:"trial_period_days,omitempty"`
-	// Charge the saved payment method, or email an invoice each period. (Optional, default "charge_automatically".)
+	// Charge the saved payment method, or email an invoice each period. (Optional,
+	// default "charge_automatically".)
 	CollectionMethod CreateSubscriptionCollectionMethod `json:"collection_method"`
-	// Days to pay each invoice; used with send_invoice only. (Optional, default 30.)
+	// Days to pay each invoice; used with send_invoice only. (Optional, default
+	// 30.)
 	DaysUntilDue int64 `json:"days_until_due"`
 }
 
-// DecodeCreateSubscriptionArgs decodes and validates the JSON arguments of the stripe_create_subscription tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeCreateSubscriptionArgs decodes and validates the JSON arguments of the
+// stripe_create_subscription tool in one pass. Absent optional arguments take
+// their defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeCreateSubscriptionArgs(data []byte) (*CreateSubscriptionArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -1122,7 +1157,7 @@ func DecodeCreateSubscriptionArgs(data []byte) (*CreateSubscriptionArgs, error) 
 	return x, d.Finish()
 }
 
-// decode reads a CreateSubscriptionArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -1225,7 +1260,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CreateSubscriptionArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateSubscriptionArgs) Validate() error {
@@ -1261,7 +1296,8 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkCreateSubscriptionQuantity records the violations of the constraints of v in c.
+// checkCreateSubscriptionQuantity records the violations of the constraints of
+// v in c.
 func checkCreateSubscriptionQuantity(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1271,7 +1307,8 @@ func checkCreateSubscriptionQuantity(c *wire.Checker, v int64) {
 	}
 }
 
-// checkCreateSubscriptionTrialPeriodDays records the violations of the constraints of v in c.
+// checkCreateSubscriptionTrialPeriodDays records the violations of the
+// constraints of v in c.
 func checkCreateSubscriptionTrialPeriodDays(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1281,7 +1318,9 @@ func checkCreateSubscriptionTrialPeriodDays(c *wire.Checker, v int64) {
 	}
 }
 
-// CreateSubscriptionCollectionMethod: Charge the saved payment method, or email an invoice each period.
+// CreateSubscriptionCollectionMethod is the type of $.collection_method in the
+// arguments of the stripe_create_subscription tool: Charge the saved payment
+// method, or email an invoice each period.
 type CreateSubscriptionCollectionMethod string
 
 // The values of CreateSubscriptionCollectionMethod.
@@ -1290,16 +1329,19 @@ const (
 	CreateSubscriptionCollectionMethodSendInvoice         CreateSubscriptionCollectionMethod = "send_invoice"
 )
 
-// Valid reports whether v is one of the values of CreateSubscriptionCollectionMethod.
+// Valid reports whether v is one of the values of
+// CreateSubscriptionCollectionMethod.
 func (v CreateSubscriptionCollectionMethod) Valid() bool {
 	switch v {
-	case CreateSubscriptionCollectionMethodChargeAutomatically, CreateSubscriptionCollectionMethodSendInvoice:
+	case CreateSubscriptionCollectionMethodChargeAutomatically,
+		CreateSubscriptionCollectionMethodSendInvoice:
 		return true
 	}
 	return false
 }
 
-// createSubscriptionCollectionMethodOf converts JSON string bytes to a CreateSubscriptionCollectionMethod without allocating for the known values.
+// createSubscriptionCollectionMethodOf converts JSON string bytes to
+// CreateSubscriptionCollectionMethod, without allocating for the known values.
 func createSubscriptionCollectionMethodOf(b []byte) CreateSubscriptionCollectionMethod {
 	switch string(b) {
 	case "charge_automatically":
@@ -1310,14 +1352,16 @@ func createSubscriptionCollectionMethodOf(b []byte) CreateSubscriptionCollection
 	return CreateSubscriptionCollectionMethod(b)
 }
 
-// checkCreateSubscriptionCollectionMethod records the violations of the constraints of v in c.
+// checkCreateSubscriptionCollectionMethod records the violations of the
+// constraints of v in c.
 func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscriptionCollectionMethod) {
 	if !v.Valid() {
 		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
 	}
 }
 
-// checkCreateSubscriptionDaysUntilDue records the violations of the constraints of v in c.
+// checkCreateSubscriptionDaysUntilDue records the violations of the constraints
+// of v in c.
 func checkCreateSubscriptionDaysUntilDue(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1327,8 +1371,9 @@ func checkCreateSubscriptionDaysUntilDue(c *wire.Checker, v int64) {
 	}
 }
 
-// createSubscriptionLabel renders the status label of a stripe_create_subscription call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// createSubscriptionLabel renders the status label of one call of the
+// stripe_create_subscription tool from its (possibly partial or nil) arguments.
+// It cannot fail.
 func createSubscriptionLabel(args any) string {
 	a, ok := args.(*CreateSubscriptionArgs)
 	if !ok || a == nil || string(a.Customer) == "" || string(a.Price) == "" {
@@ -1337,7 +1382,8 @@ func createSubscriptionLabel(args any) string {
 	return "Subscribing " + wire.Clip(string(a.Customer)) + " to " + wire.Clip(string(a.Price))
 }
 
-// createSubscriptionSchema is the JSON Schema of the arguments of the stripe_create_subscription tool (compact, canonical).
+// createSubscriptionSchema is the JSON Schema of the arguments of the
+// stripe_create_subscription tool (compact, canonical).
 const createSubscriptionSchema = `{"additionalProperties":false,"properties":{"collection_method":{"default":"charge_automatically","description":"Charge the saved payment method, or email an invoice each period.","enum":["charge_automatically","send_invoice"],"type":"string"},"customer":{"description":"Customer to subscribe (cus_...).","pattern":"^cus_[A-Za-z0-9]+$","type":"string"},"days_until_due":{"default":30,"description":"Days to pay each invoice; used with send_invoice only.","maximum":365,"minimum":1,"type":"integer"},"price":{"description":"Recurring price to subscribe to (price_...).","pattern":"^(price|plan)_[A-Za-z0-9]+$","type":"string"},"quantity":{"default":1,"description":"Units (seats) billed each period.","maximum":10000,"minimum":1,"type":"integer"},"trial_period_days":{"description":"Free trial length in days before the first charge.","maximum":730,"minimum":1,"type":"integer"}},"required":["customer","price"],"type":"object"}`
 
 // -------- stripe_revenue_metrics --------
@@ -1345,10 +1391,10 @@ const createSubscriptionSchema = `{"additionalProperties":false,"properties":{"c
 // RevenueMetricsArgs holds the arguments of the stripe_revenue_metrics tool.
 type RevenueMetricsArgs struct{}
 
-// DecodeRevenueMetricsArgs decodes and validates the JSON arguments of the stripe_revenue_metrics tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeRevenueMetricsArgs decodes and validates the JSON arguments of the
+// stripe_revenue_metrics tool in one pass. It reports every violation, each
+// with its JSON path, in a *runtime.ValidationError, and returns the value as
+// far as it could decode it even then (never nil).
 func DecodeRevenueMetricsArgs(data []byte) (*RevenueMetricsArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -1357,7 +1403,7 @@ func DecodeRevenueMetricsArgs(data []byte) (*RevenueMetricsArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a RevenueMetricsArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *RevenueMetricsArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -1368,7 +1414,7 @@ func (x *RevenueMetricsArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a RevenueMetricsArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *RevenueMetricsArgs) Validate() error {
@@ -1383,21 +1429,25 @@ func (x *RevenueMetricsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *RevenueMetricsArgs) validate(c *wire.Checker) {}
 
-// revenueMetricsLabel renders the status label of a stripe_revenue_metrics call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// revenueMetricsLabel renders the status label of one call of the
+// stripe_revenue_metrics tool from its (possibly partial or nil) arguments. It
+// cannot fail.
 func revenueMetricsLabel(args any) string {
 	return "Computing Stripe revenue metrics"
 }
 
-// revenueMetricsSchema is the JSON Schema of the arguments of the stripe_revenue_metrics tool (compact, canonical).
+// revenueMetricsSchema is the JSON Schema of the arguments of the
+// stripe_revenue_metrics tool (compact, canonical).
 const revenueMetricsSchema = `{"additionalProperties":false,"properties":{},"type":"object"}`
 
 // -------- named types --------
 
-// CustomerID: Stripe customer id (cus_...).
+// CustomerID is a type shared by the stripe tools: Stripe customer id
+// (cus_...).
 type CustomerID string
 
-// customerIDPattern is the pattern of CustomerID (compiled once; a *regexp.Regexp is safe for concurrent use).
+// customerIDPattern is the pattern of CustomerID (compiled once; a
+// *regexp.Regexp is safe for concurrent use).
 var customerIDPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
 
 // checkCustomerID records the violations of the constraints of v in c.
@@ -1407,10 +1457,11 @@ func checkCustomerID(c *wire.Checker, v string) {
 	}
 }
 
-// PriceID: Stripe price id (price_...).
+// PriceID is a type shared by the stripe tools: Stripe price id (price_...).
 type PriceID string
 
-// priceIDPattern is the pattern of PriceID (compiled once; a *regexp.Regexp is safe for concurrent use).
+// priceIDPattern is the pattern of PriceID (compiled once; a *regexp.Regexp is
+// safe for concurrent use).
 var priceIDPattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
 
 // checkPriceID records the violations of the constraints of v in c.
@@ -1420,10 +1471,12 @@ func checkPriceID(c *wire.Checker, v string) {
 	}
 }
 
-// Currency: ISO currency code in lower case (usd).
+// Currency is a type shared by the stripe tools: ISO currency code in lower
+// case (usd).
 type Currency string
 
-// currencyPattern is the pattern of Currency (compiled once; a *regexp.Regexp is safe for concurrent use).
+// currencyPattern is the pattern of Currency (compiled once; a *regexp.Regexp
+// is safe for concurrent use).
 var currencyPattern = regexp.MustCompile("^[a-z]{3}$")
 
 // checkCurrency records the violations of the constraints of v in c.
@@ -1433,7 +1486,7 @@ func checkCurrency(c *wire.Checker, v string) {
 	}
 }
 
-// Email: An email address.
+// Email is a type shared by the stripe tools: An email address.
 type Email string
 
 // checkEmail records the violations of the constraints of v in c.
@@ -1447,7 +1500,8 @@ func checkEmail(c *wire.Checker, v string) {
 	}
 }
 
-// ListLimit: How many rows a list returns at most.
+// ListLimit is a type shared by the stripe tools: How many rows a list returns
+// at most.
 type ListLimit int64
 
 // checkListLimit records the violations of the constraints of v in c.
@@ -1460,21 +1514,26 @@ func checkListLimit(c *wire.Checker, v int64) {
 	}
 }
 
-// PaymentLinkItem: One line of a payment link; give price, or amount_minor with currency and name.
+// PaymentLinkItem is a type shared by the stripe tools: One line of a payment
+// link; give price, or amount_minor with currency and name.
 type PaymentLinkItem struct {
-	// Existing price (price_...); omit to give amount_minor, currency and name. (Optional; nil is absent.)
+	// Existing price (price_...); omit to give amount_minor, currency and name.
+	// (Optional; nil is absent.)
 	Price *PriceID `json:"price,omitempty"`
-	// Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item. (Optional; nil is absent.)
+	// Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item. (Optional;
+	// nil is absent.)
 	AmountMinor *int64 `json:"amount_minor,omitempty"`
-	// Currency of amount_minor, ISO code in lower case (usd). (Optional; nil is absent.)
+	// Currency of amount_minor, ISO code in lower case (usd). (Optional; nil is
+	// absent.)
 	Currency *Currency `json:"currency,omitempty"`
-	// Product name shown at checkout, for an ad-hoc item. (Optional; nil is absent.)
+	// Product name shown at checkout, for an ad-hoc item. (Optional; nil is
+	// absent.)
 	Name *string `json:"name,omitempty"`
 	// Units of this line. (Optional, default 1.)
 	Quantity int64 `json:"quantity"`
 }
 
-// decode reads a PaymentLinkItem object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -1552,7 +1611,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a PaymentLinkItem built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PaymentLinkItem) Validate() error {
@@ -1591,7 +1650,8 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkPaymentLinkItemAmountMinor records the violations of the constraints of v in c.
+// checkPaymentLinkItemAmountMinor records the violations of the constraints of
+// v in c.
 func checkPaymentLinkItemAmountMinor(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1612,7 +1672,8 @@ func checkPaymentLinkItemName(c *wire.Checker, v string) {
 	}
 }
 
-// checkPaymentLinkItemQuantity records the violations of the constraints of v in c.
+// checkPaymentLinkItemQuantity records the violations of the constraints of v
+// in c.
 func checkPaymentLinkItemQuantity(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1622,17 +1683,18 @@ func checkPaymentLinkItemQuantity(c *wire.Checker, v int64) {
 	}
 }
 
-// InvoiceLine: One line of an invoice.
+// InvoiceLine is a type shared by the stripe tools: One line of an invoice.
 type InvoiceLine struct {
 	// What is billed, as the customer will read it. (Required.)
 	Description string `json:"description"`
-	// Unit price in the invoice currency's minor units (1999 = 19.99 usd). (Required.)
+	// Unit price in the invoice currency's minor units (1999 = 19.99 usd).
+	// (Required.)
 	AmountMinor int64 `json:"amount_minor"`
 	// Units billed. (Optional, default 1.)
 	Quantity int64 `json:"quantity"`
 }
 
-// decode reads a InvoiceLine object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *InvoiceLine) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -1692,7 +1754,7 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a InvoiceLine built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *InvoiceLine) Validate() error {
@@ -1717,7 +1779,8 @@ func (x *InvoiceLine) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkInvoiceLineDescription records the violations of the constraints of v in c.
+// checkInvoiceLineDescription records the violations of the constraints of v in
+// c.
 func checkInvoiceLineDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
@@ -1728,7 +1791,8 @@ func checkInvoiceLineDescription(c *wire.Checker, v string) {
 	}
 }
 
-// checkInvoiceLineAmountMinor records the violations of the constraints of v in c.
+// checkInvoiceLineAmountMinor records the violations of the constraints of v in
+// c.
 func checkInvoiceLineAmountMinor(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))

@@ -17,7 +17,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is the short id of this module's provider, used in logs and status labels.
+// Provider is this module's short id, used in logs and status labels.
 const Provider = "fx"
 
 // The names of the tools, as the model calls them.
@@ -28,18 +28,21 @@ const (
 )
 
 // Executor runs the fx tools: one method per tool, plus the hand-written
-// decisions the spec asks for. The stubs file holds your implementation;
-// Module wires it into a runtime.Module.
+// decisions the spec asks for. The stubs file holds your implementation; Module
+// wires it into a runtime.Module.
 type Executor interface {
-	// CreateInvoice runs the fx_create_invoice tool: Create and send an invoice for a customer.
+	// CreateInvoice runs the fx_create_invoice tool: Create and send an invoice for
+	// a customer.
 	CreateInvoice(ctx context.Context, call *runtime.Call, args *CreateInvoiceArgs) (*CreateInvoiceResult, error)
-	// CreateInvoicePermission is the tool's own permission check, run before the host's policy.
+	// CreateInvoicePermission is the tool's own permission check, run before the
+	// host's policy.
 	CreateInvoicePermission(ctx context.Context, call *runtime.Call, args *CreateInvoiceArgs) runtime.Decision
 	// Search runs the fx_search tool: Search customer records.
 	Search(ctx context.Context, call *runtime.Call, args *SearchArgs) (runtime.Result, error)
 	// SearchReadOnly reports whether a call of fx_search with args changes nothing.
 	SearchReadOnly(args *SearchArgs) bool
-	// SearchConcurrencySafe reports whether a call of fx_search with args may run in parallel with other calls.
+	// SearchConcurrencySafe reports whether a call of fx_search with args may run
+	// in parallel with other calls.
 	SearchConcurrencySafe(args *SearchArgs) bool
 	// Ping runs the fx_ping tool: Check that the CRM answers.
 	Ping(ctx context.Context, call *runtime.Call, args *PingArgs) (runtime.Result, error)
@@ -59,15 +62,7 @@ func Module(impl Executor) *runtime.Module {
 				ResultSchema: json.RawMessage(createInvoiceResultSchema),
 				Gate:         "crm",
 				GateMessage:  "The CRM is not connected for this account.",
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      true,
-					Idempotent:       false,
-					OpenWorld:        true,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreateInvoiceArgs(data)
 				},
@@ -98,15 +93,7 @@ func Module(impl Executor) *runtime.Module {
 				Schema:      json.RawMessage(searchSchema),
 				Gate:        "crm",
 				GateMessage: "The CRM is not connected for this account.",
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      false,
-					Idempotent:       false,
-					OpenWorld:        true,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeSearchArgs(data)
 				},
@@ -133,13 +120,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(pingSchema),
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       false,
-					OpenWorld:        true,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					OpenWorld:       true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodePingArgs(data)
@@ -189,10 +173,11 @@ type CreateInvoiceArgs struct {
 	Attachments *CreateInvoiceAttachments `json:"attachments,omitempty"`
 }
 
-// DecodeCreateInvoiceArgs decodes and validates the JSON arguments of the fx_create_invoice tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeCreateInvoiceArgs decodes and validates the JSON arguments of the
+// fx_create_invoice tool in one pass. Absent optional arguments take their
+// defaults. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -201,7 +186,7 @@ func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a CreateInvoiceArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -408,7 +393,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CreateInvoiceArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceArgs) Validate() error {
@@ -494,14 +479,16 @@ func checkCreateInvoiceEmail(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceCustomerID records the violations of the constraints of v in c.
+// checkCreateInvoiceCustomerID records the violations of the constraints of v
+// in c.
 func checkCreateInvoiceCustomerID(c *wire.Checker, v string) {
 	if !wire.IsUUID(v) {
 		c.Add("must be a UUID, such as \"123e4567-e89b-12d3-a456-426614174000\"")
 	}
 }
 
-// CreateInvoiceCurrency is the type of $.currency in the arguments of the fx_create_invoice tool.
+// CreateInvoiceCurrency is the type of $.currency in the arguments of the
+// fx_create_invoice tool.
 type CreateInvoiceCurrency string
 
 // The values of CreateInvoiceCurrency.
@@ -514,13 +501,16 @@ const (
 // Valid reports whether v is one of the values of CreateInvoiceCurrency.
 func (v CreateInvoiceCurrency) Valid() bool {
 	switch v {
-	case CreateInvoiceCurrencyUsd, CreateInvoiceCurrencyEur, CreateInvoiceCurrencyGbp:
+	case CreateInvoiceCurrencyUsd,
+		CreateInvoiceCurrencyEur,
+		CreateInvoiceCurrencyGbp:
 		return true
 	}
 	return false
 }
 
-// createInvoiceCurrencyOf converts JSON string bytes to a CreateInvoiceCurrency without allocating for the known values.
+// createInvoiceCurrencyOf converts JSON string bytes to CreateInvoiceCurrency,
+// without allocating for the known values.
 func createInvoiceCurrencyOf(b []byte) CreateInvoiceCurrency {
 	switch string(b) {
 	case "usd":
@@ -533,14 +523,16 @@ func createInvoiceCurrencyOf(b []byte) CreateInvoiceCurrency {
 	return CreateInvoiceCurrency(b)
 }
 
-// checkCreateInvoiceCurrency records the violations of the constraints of v in c.
+// checkCreateInvoiceCurrency records the violations of the constraints of v in
+// c.
 func checkCreateInvoiceCurrency(c *wire.Checker, v CreateInvoiceCurrency) {
 	if !v.Valid() {
 		c.Add("must be one of \"usd\", \"eur\", \"gbp\", got " + wire.Quote(string(v)))
 	}
 }
 
-// checkCreateInvoiceServiceDate records the violations of the constraints of v in c.
+// checkCreateInvoiceServiceDate records the violations of the constraints of v
+// in c.
 func checkCreateInvoiceServiceDate(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
 		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\"")
@@ -555,7 +547,8 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceDiscountPercent records the violations of the constraints of v in c.
+// checkCreateInvoiceDiscountPercent records the violations of the constraints
+// of v in c.
 func checkCreateInvoiceDiscountPercent(c *wire.Checker, v float64) {
 	if v < 0 {
 		c.Add("must be at least 0, got " + wire.FormatNumber(v))
@@ -578,7 +571,8 @@ func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
 	}
 }
 
-// CreateInvoiceItemsItem is the type of $.items[*] in the arguments of the fx_create_invoice tool.
+// CreateInvoiceItemsItem is the type of $.items[*] in the arguments of the
+// fx_create_invoice tool.
 type CreateInvoiceItemsItem struct {
 	// Description is required.
 	Description string `json:"description"`
@@ -592,7 +586,7 @@ type CreateInvoiceItemsItem struct {
 	Taxable *bool `json:"taxable,omitempty"`
 }
 
-// decode reads a CreateInvoiceItemsItem object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -681,7 +675,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CreateInvoiceItemsItem built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceItemsItem) Validate() error {
@@ -716,7 +710,8 @@ func (x *CreateInvoiceItemsItem) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreateInvoiceItemsItemDescription records the violations of the constraints of v in c.
+// checkCreateInvoiceItemsItemDescription records the violations of the
+// constraints of v in c.
 func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
@@ -727,7 +722,8 @@ func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceItemsItemQuantity records the violations of the constraints of v in c.
+// checkCreateInvoiceItemsItemQuantity records the violations of the constraints
+// of v in c.
 func checkCreateInvoiceItemsItemQuantity(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -737,7 +733,8 @@ func checkCreateInvoiceItemsItemQuantity(c *wire.Checker, v int64) {
 	}
 }
 
-// checkCreateInvoiceItemsItemTags records the violations of the constraints of v in c.
+// checkCreateInvoiceItemsItemTags records the violations of the constraints of
+// v in c.
 func checkCreateInvoiceItemsItemTags(c *wire.Checker, v []Tag) {
 	if len(v) > 5 {
 		c.Add("must have at most 5 items, got " + strconv.Itoa(len(v)))
@@ -747,7 +744,8 @@ func checkCreateInvoiceItemsItemTags(c *wire.Checker, v []Tag) {
 	}
 }
 
-// checkCreateInvoiceMetadataValue records the violations of the constraints of v in c.
+// checkCreateInvoiceMetadataValue records the violations of the constraints of
+// v in c.
 func checkCreateInvoiceMetadataValue(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 100 {
@@ -755,24 +753,28 @@ func checkCreateInvoiceMetadataValue(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceWebsite records the violations of the constraints of v in c.
+// checkCreateInvoiceWebsite records the violations of the constraints of v in
+// c.
 func checkCreateInvoiceWebsite(c *wire.Checker, v string) {
 	if !wire.IsURI(v) {
 		c.Add("must be an absolute URI, such as \"https://example.com/\"")
 	}
 }
 
-// createInvoiceReferencePattern is the pattern of CreateInvoiceReference (compiled once; a *regexp.Regexp is safe for concurrent use).
+// createInvoiceReferencePattern is the pattern of CreateInvoiceReference
+// (compiled once; a *regexp.Regexp is safe for concurrent use).
 var createInvoiceReferencePattern = regexp.MustCompile("^INV-[0-9]+$")
 
-// checkCreateInvoiceReference records the violations of the constraints of v in c.
+// checkCreateInvoiceReference records the violations of the constraints of v in
+// c.
 func checkCreateInvoiceReference(c *wire.Checker, v string) {
 	if !createInvoiceReferencePattern.MatchString(v) {
 		c.Add("must match the pattern \"^INV-[0-9]+$\"")
 	}
 }
 
-// CreateInvoiceAttachments is the type of $.attachments in the arguments of the fx_create_invoice tool.
+// CreateInvoiceAttachments is the type of $.attachments in the arguments of the
+// fx_create_invoice tool.
 type CreateInvoiceAttachments struct {
 	// Count is optional; nil is absent.
 	Count *int64 `json:"count,omitempty"`
@@ -780,7 +782,7 @@ type CreateInvoiceAttachments struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// decode reads a CreateInvoiceAttachments object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -821,7 +823,7 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a CreateInvoiceAttachments built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceAttachments) Validate() error {
@@ -842,7 +844,8 @@ func (x *CreateInvoiceAttachments) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreateInvoiceAttachmentsCount records the violations of the constraints of v in c.
+// checkCreateInvoiceAttachmentsCount records the violations of the constraints
+// of v in c.
 func checkCreateInvoiceAttachmentsCount(c *wire.Checker, v int64) {
 	if v <= 0 {
 		c.Add("must be greater than 0, got " + strconv.FormatInt(v, 10))
@@ -852,8 +855,9 @@ func checkCreateInvoiceAttachmentsCount(c *wire.Checker, v int64) {
 	}
 }
 
-// createInvoiceLabel renders the status label of a fx_create_invoice call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// createInvoiceLabel renders the status label of one call of the
+// fx_create_invoice tool from its (possibly partial or nil) arguments. It
+// cannot fail.
 func createInvoiceLabel(args any) string {
 	a, ok := args.(*CreateInvoiceArgs)
 	if !ok || a == nil || a.Email == "" {
@@ -866,10 +870,12 @@ func createInvoiceLabel(args any) string {
 	return "Invoicing " + wire.Clip(a.Email) + " in " + p3
 }
 
-// createInvoiceSchema is the JSON Schema of the arguments of the fx_create_invoice tool (compact, canonical).
+// createInvoiceSchema is the JSON Schema of the arguments of the
+// fx_create_invoice tool (compact, canonical).
 const createInvoiceSchema = `{"additionalProperties":false,"properties":{"attachments":{"additionalProperties":true,"properties":{"count":{"exclusiveMaximum":10,"exclusiveMinimum":0,"type":"integer"}},"type":"object"},"currency":{"default":"usd","enum":["usd","eur","gbp"],"type":"string"},"customer_id":{"format":"uuid","type":"string"},"discount_percent":{"maximum":100,"minimum":0,"multipleOf":0.5,"type":"number"},"due":{"description":"When payment is due.","format":"date-time","type":"string"},"email":{"description":"The customer's billing email.","format":"email","type":"string"},"items":{"description":"The invoice lines.","items":{"additionalProperties":false,"properties":{"description":{"maxLength":200,"minLength":1,"type":"string"},"quantity":{"default":1,"maximum":1000,"minimum":1,"type":"integer"},"tags":{"items":{"maxLength":16,"minLength":1,"pattern":"^[a-z0-9-]+$","type":"string"},"maxItems":5,"type":"array","uniqueItems":true},"taxable":{"type":"boolean"},"unit_price":{"additionalProperties":false,"description":"An amount in a currency's minor unit.","properties":{"amount":{"description":"Amount in cents.","minimum":0,"type":"integer"},"currency":{"default":"usd","enum":["usd","eur"],"type":"string"}},"required":["amount"],"type":"object"}},"required":["description","unit_price"],"type":"object"},"maxItems":20,"minItems":1,"type":"array"},"memo":{"maxLength":500,"type":"string"},"metadata":{"additionalProperties":{"maxLength":100,"type":"string"},"type":"object"},"reference":{"pattern":"^INV-[0-9]+$","type":["string","null"]},"send":{"default":true,"type":"boolean"},"service_date":{"format":"date","type":"string"},"website":{"format":"uri","type":"string"}},"required":["email","items"],"type":"object"}`
 
-// createInvoiceResultSchema is the JSON Schema of the result of the fx_create_invoice tool (compact, canonical).
+// createInvoiceResultSchema is the JSON Schema of the result of the
+// fx_create_invoice tool (compact, canonical).
 const createInvoiceResultSchema = `{"additionalProperties":false,"properties":{"invoice_id":{"type":"string"},"status":{"enum":["draft","open"],"type":"string"},"total":{"type":"integer"}},"required":["invoice_id","total","status"],"type":"object"}`
 
 // CreateInvoiceResult is the typed result of the fx_create_invoice tool.
@@ -882,7 +888,8 @@ type CreateInvoiceResult struct {
 	Status CreateInvoiceResultStatus `json:"status"`
 }
 
-// CreateInvoiceResultStatus is the type of $.status in the result of the fx_create_invoice tool.
+// CreateInvoiceResultStatus is the type of $.status in the result of the
+// fx_create_invoice tool.
 type CreateInvoiceResultStatus string
 
 // The values of CreateInvoiceResultStatus.
@@ -912,10 +919,10 @@ type SearchArgs struct {
 	IncludeDeleted *bool `json:"include_deleted,omitempty"`
 }
 
-// DecodeSearchArgs decodes and validates the JSON arguments of the fx_search tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeSearchArgs decodes and validates the JSON arguments of the fx_search
+// tool in one pass. Absent optional arguments take their defaults. It reports
+// every violation, each with its JSON path, in a *runtime.ValidationError, and
+// returns the value as far as it could decode it even then (never nil).
 func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -924,7 +931,7 @@ func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a SearchArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *SearchArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -980,7 +987,7 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a SearchArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *SearchArgs) Validate() error {
@@ -1023,8 +1030,8 @@ func checkSearchLimit(c *wire.Checker, v int64) {
 	}
 }
 
-// searchLabel renders the status label of a fx_search call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// searchLabel renders the status label of one call of the fx_search tool from
+// its (possibly partial or nil) arguments. It cannot fail.
 func searchLabel(args any) string {
 	a, ok := args.(*SearchArgs)
 	if !ok || a == nil || a.Query == "" {
@@ -1033,7 +1040,8 @@ func searchLabel(args any) string {
 	return "Searching for " + wire.Clip(a.Query)
 }
 
-// searchSchema is the JSON Schema of the arguments of the fx_search tool (compact, canonical).
+// searchSchema is the JSON Schema of the arguments of the fx_search tool
+// (compact, canonical).
 const searchSchema = `{"additionalProperties":false,"properties":{"include_deleted":{"description":"Also purge-scan deleted records (not read-only).","type":"boolean"},"limit":{"default":10,"maximum":50,"minimum":1,"type":"integer"},"query":{"maxLength":100,"minLength":1,"type":"string"}},"required":["query"],"type":"object"}`
 
 // -------- fx_ping --------
@@ -1041,10 +1049,10 @@ const searchSchema = `{"additionalProperties":false,"properties":{"include_delet
 // PingArgs holds the arguments of the fx_ping tool.
 type PingArgs struct{}
 
-// DecodePingArgs decodes and validates the JSON arguments of the fx_ping tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodePingArgs decodes and validates the JSON arguments of the fx_ping tool
+// in one pass. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodePingArgs(data []byte) (*PingArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -1053,7 +1061,7 @@ func DecodePingArgs(data []byte) (*PingArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a PingArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PingArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -1064,7 +1072,7 @@ func (x *PingArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a PingArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PingArgs) Validate() error {
@@ -1079,18 +1087,19 @@ func (x *PingArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PingArgs) validate(c *wire.Checker) {}
 
-// pingLabel renders the status label of a fx_ping call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// pingLabel renders the status label of one call of the fx_ping tool from its
+// (possibly partial or nil) arguments. It cannot fail.
 func pingLabel(args any) string {
 	return "fx_ping"
 }
 
-// pingSchema is the JSON Schema of the arguments of the fx_ping tool (compact, canonical).
+// pingSchema is the JSON Schema of the arguments of the fx_ping tool (compact,
+// canonical).
 const pingSchema = `{"additionalProperties":false,"properties":{},"type":"object"}`
 
 // -------- named types --------
 
-// Money: An amount in a currency's minor unit.
+// Money is a type shared by the fx tools: An amount in a currency's minor unit.
 type Money struct {
 	// Amount in cents. (Required.)
 	Amount int64 `json:"amount"`
@@ -1098,7 +1107,7 @@ type Money struct {
 	Currency MoneyCurrency `json:"currency"`
 }
 
-// decode reads a Money object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Money) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -1144,7 +1153,7 @@ func (x *Money) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a Money built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *Money) Validate() error {
@@ -1191,7 +1200,8 @@ func (v MoneyCurrency) Valid() bool {
 	return false
 }
 
-// moneyCurrencyOf converts JSON string bytes to a MoneyCurrency without allocating for the known values.
+// moneyCurrencyOf converts JSON string bytes to MoneyCurrency, without
+// allocating for the known values.
 func moneyCurrencyOf(b []byte) MoneyCurrency {
 	switch string(b) {
 	case "usd":
@@ -1209,10 +1219,11 @@ func checkMoneyCurrency(c *wire.Checker, v MoneyCurrency) {
 	}
 }
 
-// Tag is the Tag type of the fx tools.
+// Tag is a type shared by the fx tools.
 type Tag string
 
-// tagPattern is the pattern of Tag (compiled once; a *regexp.Regexp is safe for concurrent use).
+// tagPattern is the pattern of Tag (compiled once; a *regexp.Regexp is safe for
+// concurrent use).
 var tagPattern = regexp.MustCompile("^[a-z0-9-]+$")
 
 // checkTag records the violations of the constraints of v in c.

@@ -13,7 +13,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is the short id of this module's provider, used in logs and status labels.
+// Provider is this module's short id, used in logs and status labels.
 const Provider = "websearch"
 
 // The names of the tools, as the model calls them.
@@ -22,17 +22,18 @@ const (
 )
 
 // Executor runs the websearch tools: one method per tool, plus the hand-written
-// decisions the spec asks for. The stubs file holds your implementation;
-// Module wires it into a runtime.Module.
+// decisions the spec asks for. The stubs file holds your implementation; Module
+// wires it into a runtime.Module.
 //
 // Web search for model providers without a native one.
 type Executor interface {
-	// WebSearch runs the web_search tool: Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.
+	// WebSearch runs the web_search tool: Search the web for current information.
+	// Returns the most relevant pages, each with its title, URL and text snippets.
 	WebSearch(ctx context.Context, call *runtime.Call, args *WebSearchArgs) (*WebSearchResult, error)
 }
 
-// Module returns a fresh module of the websearch tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the websearch tools, run by impl. Add it to
+// a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -44,13 +45,11 @@ func Module(impl Executor) *runtime.Module {
 				Schema:       json.RawMessage(webSearchSchema),
 				ResultSchema: json.RawMessage(webSearchResultSchema),
 				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         true,
-					Destructive:      false,
-					Idempotent:       true,
-					OpenWorld:        true,
-					ConcurrencySafe:  true,
-					RequiresApproval: false,
+					Enabled:         true,
+					ReadOnly:        true,
+					Idempotent:      true,
+					OpenWorld:       true,
+					ConcurrencySafe: true,
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeWebSearchArgs(data)
@@ -76,13 +75,14 @@ func Module(impl Executor) *runtime.Module {
 
 // WebSearchArgs holds the arguments of the web_search tool.
 type WebSearchArgs struct {
-	// What to search the web for: a few precise keywords or a question (1-400 characters, not blank). (Required.)
+	// What to search the web for: a few precise keywords or a question (1-400
+	// characters, not blank). (Required.)
 	Query string `json:"query"`
 }
 
-// DecodeWebSearchArgs decodes and validates the JSON arguments of the web_search tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
+// DecodeWebSearchArgs decodes and validates the JSON arguments of the
+// web_search tool in one pass. It reports every violation, each with its JSON
+// path, in a *runtime.ValidationError, and returns the value as far as it could
 // decode it even then (never nil).
 func DecodeWebSearchArgs(data []byte) (*WebSearchArgs, error) {
 	var d wire.Decoder
@@ -92,7 +92,7 @@ func DecodeWebSearchArgs(data []byte) (*WebSearchArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a WebSearchArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *WebSearchArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -122,7 +122,7 @@ func (x *WebSearchArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a WebSearchArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *WebSearchArgs) Validate() error {
@@ -152,8 +152,8 @@ func checkWebSearchQuery(c *wire.Checker, v string) {
 	}
 }
 
-// webSearchLabel renders the status label of a web_search call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// webSearchLabel renders the status label of one call of the web_search tool
+// from its (possibly partial or nil) arguments. It cannot fail.
 func webSearchLabel(args any) string {
 	a, ok := args.(*WebSearchArgs)
 	if !ok || a == nil || a.Query == "" {
@@ -162,10 +162,12 @@ func webSearchLabel(args any) string {
 	return "Searching the web for " + wire.Clip(a.Query)
 }
 
-// webSearchSchema is the JSON Schema of the arguments of the web_search tool (compact, canonical).
+// webSearchSchema is the JSON Schema of the arguments of the web_search tool
+// (compact, canonical).
 const webSearchSchema = `{"additionalProperties":false,"properties":{"query":{"description":"What to search the web for: a few precise keywords or a question (1-400 characters, not blank).","maxLength":400,"minLength":1,"type":"string"}},"required":["query"],"type":"object"}`
 
-// webSearchResultSchema is the JSON Schema of the result of the web_search tool (compact, canonical).
+// webSearchResultSchema is the JSON Schema of the result of the web_search tool
+// (compact, canonical).
 const webSearchResultSchema = `{"additionalProperties":false,"properties":{"query":{"description":"The query as searched (trimmed).","type":"string"},"results":{"description":"The pages found, best first.","items":{"additionalProperties":false,"description":"One web page found.","properties":{"snippets":{"description":"Passages of the page relevant to the query.","items":{"type":"string"},"type":"array"},"title":{"description":"The page's title.","type":"string"},"url":{"description":"The page's address.","type":"string"}},"required":["title","url","snippets"],"type":"object"},"type":"array"}},"required":["query","results"],"type":"object"}`
 
 // WebSearchResult is the typed result of the web_search tool.
@@ -178,7 +180,7 @@ type WebSearchResult struct {
 
 // -------- named types --------
 
-// Result: One web page found.
+// Result is a type shared by the websearch tools: One web page found.
 type Result struct {
 	// The page's title. (Required.)
 	Title string `json:"title"`

@@ -16,7 +16,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is the short id of this module's provider, used in logs and status labels.
+// Provider is this module's short id, used in logs and status labels.
 const Provider = "edge"
 
 // The names of the tools, as the model calls them.
@@ -26,8 +26,8 @@ const (
 )
 
 // Executor runs the edge tools: one method per tool, plus the hand-written
-// decisions the spec asks for. The stubs file holds your implementation;
-// Module wires it into a runtime.Module.
+// decisions the spec asks for. The stubs file holds your implementation; Module
+// wires it into a runtime.Module.
 type Executor interface {
 	// All runs the edge_all tool: Every shape the generator supports.
 	All(ctx context.Context, call *runtime.Call, args *AllArgs) (*AllResult, error)
@@ -47,15 +47,7 @@ func Module(impl Executor) *runtime.Module {
 				Kind:         runtime.KindTool,
 				Schema:       json.RawMessage(allSchema),
 				ResultSchema: json.RawMessage(allResultSchema),
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      false,
-					Idempotent:       false,
-					OpenWorld:        true,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeAllArgs(data)
 				},
@@ -78,15 +70,7 @@ func Module(impl Executor) *runtime.Module {
 				Kind:         runtime.KindTool,
 				Schema:       json.RawMessage(timeSchema),
 				ResultSchema: json.RawMessage(timeResultSchema),
-				Flags: runtime.Flags{
-					Enabled:          true,
-					ReadOnly:         false,
-					Destructive:      false,
-					Idempotent:       false,
-					OpenWorld:        true,
-					ConcurrencySafe:  false,
-					RequiresApproval: false,
-				},
+				Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeTimeArgs(data)
 				},
@@ -149,10 +133,10 @@ type AllArgs struct {
 	NullableWithDefault *string `json:"nullable_with_default"`
 }
 
-// DecodeAllArgs decodes and validates the JSON arguments of the edge_all tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeAllArgs decodes and validates the JSON arguments of the edge_all tool
+// in one pass. Absent optional arguments take their defaults. It reports every
+// violation, each with its JSON path, in a *runtime.ValidationError, and
+// returns the value as far as it could decode it even then (never nil).
 func DecodeAllArgs(data []byte) (*AllArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -161,7 +145,7 @@ func DecodeAllArgs(data []byte) (*AllArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a AllArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *AllArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -505,7 +489,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a AllArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllArgs) Validate() error {
@@ -640,7 +624,7 @@ type AllOpen struct {
 	Extra map[string]*string `json:"-"`
 }
 
-// decode reads a AllOpen object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *AllOpen) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -683,7 +667,7 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a AllOpen built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllOpen) Validate() error {
@@ -717,7 +701,7 @@ func checkAllOpenExtra(c *wire.Checker, v string) {
 // AllNothing is the type of $.nothing in the arguments of the edge_all tool.
 type AllNothing struct{}
 
-// decode reads a AllNothing object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *AllNothing) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -728,7 +712,7 @@ func (x *AllNothing) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a AllNothing built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllNothing) Validate() error {
@@ -753,8 +737,8 @@ func checkAllBig(c *wire.Checker, v int64) {
 	}
 }
 
-// allLabel renders the status label of a edge_all call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// allLabel renders the status label of one call of the edge_all tool from its
+// (possibly partial or nil) arguments. It cannot fail.
 func allLabel(args any) string {
 	a, ok := args.(*AllArgs)
 	if !ok || a == nil {
@@ -767,10 +751,12 @@ func allLabel(args any) string {
 	return "At " + p1 + ": " + strconv.FormatBool(a.Flag) + " " + wire.FormatNumber(a.Ratio) + " " + strconv.FormatInt(int64(a.Prio), 10)
 }
 
-// allSchema is the JSON Schema of the arguments of the edge_all tool (compact, canonical).
+// allSchema is the JSON Schema of the arguments of the edge_all tool (compact,
+// canonical).
 const allSchema = `{"additionalProperties":false,"properties":{"big":{"maximum":9007199254740992,"multipleOf":3,"type":"integer"},"counts":{"additionalProperties":{"minimum":0,"type":["integer","null"]},"type":"object"},"empty_default":{"default":"","type":"string"},"flag":{"default":true,"type":"boolean"},"grid":{"items":{"items":{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"type":"array"},"type":"array"},"labels":{"items":{"type":"string"},"minItems":1,"type":"array"},"maybe_tags":{"items":{"maxLength":3,"type":["string","null"]},"type":"array","uniqueItems":true},"nothing":{"additionalProperties":false,"properties":{},"type":"object"},"nullable_with_default":{"default":"x","type":["string","null"]},"open":{"additionalProperties":{"minLength":1,"type":["string","null"]},"properties":{"id":{"type":"string"}},"type":"object"},"origin":{"additionalProperties":false,"default":{"x":0,"y":0},"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"points":{"default":[{"x":1}],"items":{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"type":"array","uniqueItems":true},"prio":{"default":2,"description":"How urgent.","enum":[1,2,3],"type":"integer"},"ratio":{"default":1.5,"exclusiveMinimum":0,"type":"number"},"scores":{"additionalProperties":{"type":"number"},"default":{"a":1,"b":2},"type":"object"},"start":{"default":"2024-01-31T09:30:00+02:00","format":"date-time","type":"string"},"tags":{"default":["a","b"],"items":{"type":"string"},"type":"array"},"when":{"format":"date-time","type":"string"}},"required":["when"],"type":"object"}`
 
-// allResultSchema is the JSON Schema of the result of the edge_all tool (compact, canonical).
+// allResultSchema is the JSON Schema of the result of the edge_all tool
+// (compact, canonical).
 const allResultSchema = `{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"}`
 
 // AllResult is the typed result of the edge_all tool.
@@ -781,10 +767,10 @@ type AllResult = Point
 // TimeArgs holds the arguments of the edge_time tool.
 type TimeArgs struct{}
 
-// DecodeTimeArgs decodes and validates the JSON arguments of the edge_time tool in one pass.
-// Absent optional arguments take their defaults. It reports every violation, each with
-// its JSON path, in a *runtime.ValidationError, and returns the value as far as it could
-// decode it even then (never nil).
+// DecodeTimeArgs decodes and validates the JSON arguments of the edge_time tool
+// in one pass. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
 func DecodeTimeArgs(data []byte) (*TimeArgs, error) {
 	var d wire.Decoder
 	d.Reset(data)
@@ -793,7 +779,7 @@ func DecodeTimeArgs(data []byte) (*TimeArgs, error) {
 	return x, d.Finish()
 }
 
-// decode reads a TimeArgs object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *TimeArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -804,7 +790,7 @@ func (x *TimeArgs) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a TimeArgs built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TimeArgs) Validate() error {
@@ -819,16 +805,18 @@ func (x *TimeArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *TimeArgs) validate(c *wire.Checker) {}
 
-// timeLabel renders the status label of a edge_time call from its (possibly
-// partial or nil) arguments. It cannot fail.
+// timeLabel renders the status label of one call of the edge_time tool from its
+// (possibly partial or nil) arguments. It cannot fail.
 func timeLabel(args any) string {
 	return "edge_time"
 }
 
-// timeSchema is the JSON Schema of the arguments of the edge_time tool (compact, canonical).
+// timeSchema is the JSON Schema of the arguments of the edge_time tool
+// (compact, canonical).
 const timeSchema = `{"additionalProperties":false,"properties":{},"type":"object"}`
 
-// timeResultSchema is the JSON Schema of the result of the edge_time tool (compact, canonical).
+// timeResultSchema is the JSON Schema of the result of the edge_time tool
+// (compact, canonical).
 const timeResultSchema = `{"format":"date-time","type":"string"}`
 
 // TimeResult is the typed result of the edge_time tool.
@@ -836,7 +824,7 @@ type TimeResult = time.Time
 
 // -------- named types --------
 
-// Priority: How urgent.
+// Priority is a type shared by the edge tools: How urgent.
 type Priority int64
 
 // checkPriority records the violations of the constraints of v in c.
@@ -848,10 +836,10 @@ func checkPriority(c *wire.Checker, v int64) {
 	}
 }
 
-// When is the When type of the edge tools.
+// When is a type shared by the edge tools.
 type When = time.Time
 
-// Labels is the Labels type of the edge tools.
+// Labels is a type shared by the edge tools.
 type Labels []string
 
 // checkLabels records the violations of the constraints of v in c.
@@ -861,7 +849,7 @@ func checkLabels(c *wire.Checker, v []string) {
 	}
 }
 
-// Point is the Point type of the edge tools.
+// Point is a type shared by the edge tools.
 type Point struct {
 	// X is required.
 	X float64 `json:"x"`
@@ -869,7 +857,7 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
-// decode reads a Point object from d, checking each value as it is read
+// decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Point) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
@@ -912,7 +900,7 @@ func (x *Point) decode(d *wire.Decoder) {
 	}
 }
 
-// Validate checks the constraints of a Point built in Go (decoding checks
+// Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *Point) Validate() error {
