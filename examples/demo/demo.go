@@ -327,8 +327,18 @@ func (d *demo) parallelStep(ctx context.Context) error {
 	if d.stripe && !strings.Contains(outs[0].Result.String(), `"cus_`) {
 		return fmt.Errorf("stripe_list_customers returned no customer: %s", outs[0].Result.String())
 	}
-	if d.stripe && !strings.Contains(outs[1].Result.String(), `"mrr"`) {
-		return fmt.Errorf("stripe_revenue_metrics returned no MRR: %s", outs[1].Result.String())
+	if d.stripe {
+		var rev struct {
+			Subscriptions int `json:"subscriptions_counted"`
+			Charges       int `json:"charges_counted"`
+			OpenInvoices  int `json:"open_invoices"`
+		}
+		if err := json.Unmarshal([]byte(outs[1].Result.String()), &rev); err != nil || !strings.Contains(outs[1].Result.String(), `"mrr"`) {
+			return fmt.Errorf("stripe_revenue_metrics returned no MRR: %s", outs[1].Result.String())
+		}
+		d.p.note("stripe-mock answers every list with one canned sample object (created in 2009); of those, revenue")
+		d.p.note("metrics counted %d active subscription(s), %d charge(s) of the last 30 days and %d open invoice(s).",
+			rev.Subscriptions, rev.Charges, rev.OpenInvoices)
 	}
 	return nil
 }
@@ -462,8 +472,12 @@ func (d *demo) resume(ctx context.Context) error {
 	if out.Status != runtime.StatusOK || out.Tool != d.pausing.Name {
 		return fmt.Errorf("the resumed call: [%s] %s", out.Status, out.Result.String())
 	}
-	if d.stripe && !strings.Contains(out.Result.String(), `"in_`) {
-		return fmt.Errorf("the resumed invoice call returned no invoice: %s", out.Result.String())
+	if d.stripe {
+		if !strings.Contains(out.Result.String(), `"in_`) {
+			return fmt.Errorf("the resumed invoice call returned no invoice: %s", out.Result.String())
+		}
+		d.p.note("stripe-mock answers with its canned sample invoice, so status, total and due date are its own;")
+		d.p.note("a real Stripe account would return the sent invoice: open, 2400.00 USD, due in 14 days.")
 	}
 	p, err := d.store.Get(ctx, id)
 	if err != nil {
@@ -484,7 +498,7 @@ func (d *demo) resume(ctx context.Context) error {
 func (d *demo) askedAndDenied(ctx context.Context) error {
 	d.p.heading("The model asks for approval itself (wait_for_approval), and the user denies")
 	out, err := d.dispatch(ctx, d.ada, d.toolCall(hitl.ToolWaitForApproval,
-		`{"action":"Delete task 1, Invoice Jenny for the March consulting","details":"The task is still open.","risk":"high"}`))
+		`{"action":"Delete task 1 (Invoice Jenny for the March consulting)","details":"The task is still open.","risk":"high"}`))
 	if err != nil {
 		return err
 	}

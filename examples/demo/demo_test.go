@@ -5,10 +5,14 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/internal/stripemock"
 )
@@ -31,7 +35,7 @@ var moments = []string{
 	`note "Go ahead."`,
 	"A second Resume is refused: ",
 	"pause point already consumed",
-	"   ▸ Waiting for approval: Delete task 1, Invoice Jenny for the March consulting  [",
+	"   ▸ Waiting for approval: Delete task 1 (Invoice Jenny for the March consulting)  [",
 	"error: Error: a person denied the call of wait_for_approval: Keep it until Jenny has paid.\n",
 	"   ▸ Checking the time in Europe/Paris  [",
 	`ok: {"time":"`,
@@ -60,8 +64,38 @@ func check(t *testing.T, got string, want []string, notWant []string) {
 	}
 }
 
+// overlapProxy forwards to stripe-mock at base, and holds the first
+// customer list (step 4's stripe_list_customers) until revenue metrics, the
+// other read-only call of that step, has sent its first request, or for 10
+// seconds. Calls that run in parallel pass at once, however busy the
+// machine; calls run one after the other make the customer list finish
+// after the wait, before revenue metrics starts.
+func overlapProxy(t *testing.T, base string) string {
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	revenue := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/subscriptions", "/v1/charges", "/v1/invoices":
+			once.Do(func() { close(revenue) })
+		case "/v1/customers":
+			select {
+			case <-revenue:
+			case <-time.After(10 * time.Second):
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
 func TestDemoWithStripe(t *testing.T) {
-	url := stripemock.Start(t)
+	url := overlapProxy(t, stripemock.Start(t))
 	var out bytes.Buffer
 	if err := run(context.Background(), &out, options{StripeURL: url, Dir: t.TempDir()}); err != nil {
 		t.Fatalf("run: %v\ntranscript:\n%s", err, out.String())
@@ -78,7 +112,7 @@ func TestDemoWithStripe(t *testing.T) {
 		`model → {"id":"call_2","name":"stripe_list_customers","arguments":{"limit":3}}`,
 		"   ▸ Pulling recent Stripe customers  [call_2]\n",
 		"   ▸ Computing Stripe revenue metrics  [call_3]\n",
-		"     · Read 1 active subscriptions  [call_3]\n",
+		"     · Read 1 active subscription  [call_3]\n",
 		"   ▸ Adding task Invoice Jenny for the March consulting  [call_4]\n",
 		`tool ← [call_2] ok: {"customers":[{"id":"cus_`,
 		`tool ← [call_3] ok: {"as_of":`,
@@ -95,13 +129,18 @@ func TestDemoWithStripe(t *testing.T) {
 		"     label         Drafting invoice for jenny.rosen@example.com\n",
 		"   ■ Drafting invoice for jenny.rosen@example.com: ok in ",
 		`tool ← [call_7] ok: {"id":"in_`,
+		// The canned answers of stripe-mock are explained.
+		"stripe-mock answers every list with one canned sample object",
+		"metrics counted 1 active subscription(s), 0 charge(s) of the last 30 days and 0 open invoice(s).\n",
+		"a real Stripe account would return the sent invoice: open, 2400.00 USD, due in 14 days.\n",
 	), []string{"SKIPPED"})
 
 	// The resumed call ran after the approval, not before.
 	if approved, ran := strings.Index(got, "     status        approved"), strings.Index(got, `tool ← [call_7] ok:`); approved < 0 || ran < approved {
 		t.Errorf("the invoice ran at %d, before its approval at %d", ran, approved)
 	}
-	// Step 1's two read-only calls overlap: both start before either finishes.
+	// Step 4's two read-only calls overlap: both start before either
+	// finishes (overlapProxy makes this independent of the machine's load).
 	starts := regexp.MustCompile(`▸ Pulling recent Stripe customers  \[call_2\]|▸ Computing Stripe revenue metrics  \[call_3\]`).FindAllStringIndex(got, -1)
 	finish := regexp.MustCompile(`■ (Pulling recent Stripe customers|Computing Stripe revenue metrics): ok`).FindStringIndex(got)
 	if len(starts) != 2 || finish == nil || starts[1][0] > finish[0] {
@@ -126,7 +165,7 @@ func TestDemoWithoutStripe(t *testing.T) {
 		"paused: The call of tasks_delete is waiting for a person's approval and has not run yet: the host asks a person before any destructive action.",
 		"     tool          tasks_delete\n",
 		"ok: deleted task 2 (Archive the 2025 receipts)\n",
-	), []string{"stripe   stripe_", "stripe-mock at", "in_"})
+	), []string{"stripe   stripe_", "stripe-mock at", "in_", "canned"})
 }
 
 // The demo is also a check: a step that goes wrong fails the run.

@@ -47,7 +47,7 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 				}
 				recs[i].Items = items
 			}
-			call.Progress("Read " + strconv.Itoa(len(recs)) + " " + status + " subscriptions")
+			call.Progress("Read " + plural(len(recs), status+" subscription", status+" subscriptions"))
 			mu.Lock()
 			sub[status] = recs
 			mu.Unlock()
@@ -67,7 +67,7 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 		if err != nil {
 			return stripeError("listing charges", err)
 		}
-		call.Progress("Read " + strconv.Itoa(len(recs)) + " charges of the last 30 days")
+		call.Progress("Read " + plural(len(recs), "charge", "charges") + " of the last 30 days")
 		mu.Lock()
 		in.Charges = recs
 		mu.Unlock()
@@ -83,7 +83,7 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 		if err != nil {
 			return stripeError("listing open invoices", err)
 		}
-		call.Progress("Read " + strconv.Itoa(len(recs)) + " open invoices")
+		call.Progress("Read " + plural(len(recs), "open invoice", "open invoices"))
 		mu.Lock()
 		in.Invoices = recs
 		mu.Unlock()
@@ -104,6 +104,14 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 		}
 	}
 	return in, nil
+}
+
+// plural writes n and the noun in the right number: "1 charge", "2 charges".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // loadedSubscription is a SubscriptionRecord and whether Stripe listed only

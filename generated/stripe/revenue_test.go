@@ -200,3 +200,11 @@ func TestRoundHalfEven(t *testing.T) {
 		t.Errorf("roundHalfEven(2^70) = %d, want saturation", got)
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 open invoices", 1: "1 open invoice", 2: "2 open invoices", 100: "100 open invoices"} {
+		if got := plural(n, "open invoice", "open invoices"); got != want {
+			t.Errorf("plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
