@@ -17,18 +17,23 @@
 # The cluster listens on 127.0.0.1 only, requires a password (generated once,
 # kept in $TOOLGEN_PG_DIR/password) and runs with fsync off: it is for tests.
 
+# _toolgen_pg_bindir prints the bin directory of the newest installed server
+# (a version directory holding only client programs does not count).
+_toolgen_pg_bindir() {
+	local d found=""
+	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V); do
+		if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then
+			found="$d"
+		fi
+	done
+	[ -n "$found" ] && echo "$found"
+}
+
 _toolgen_pg_main() {
 	local base="${TOOLGEN_PG_DIR:-${TMPDIR:-/tmp}/toolgen-postgres}"
 	local db="${TOOLGEN_PG_DB:-toolgen_test}"
 	local data="$base/data" log="$base/postgres.log"
 	local bindir="" pw="" port="" p
-
-	_toolgen_pg_bindir() {
-		# The newest installed server version.
-		local d
-		d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-		[ -n "$d" ] && [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && echo "$d"
-	}
 	# _toolgen_pg_as runs a command as the cluster's owner.
 	_toolgen_pg_as() {
 		if [ "$(id -u)" = 0 ]; then
@@ -72,7 +77,14 @@ _toolgen_pg_main() {
 
 	mkdir -p "$base" || { echo "postgres: cannot create $base" >&2; return 1; }
 	chmod 700 "$base"
-	[ "$(id -u)" = 0 ] && chown postgres:postgres "$base"
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres:postgres "$base"
+		# The server runs as postgres, which needs to reach $base.
+		if ! runuser -u postgres -- test -w "$base"; then
+			echo "postgres: the postgres user cannot write $base (a parent directory is closed to it); set TOOLGEN_PG_DIR or TMPDIR to a directory it can reach, such as /tmp" >&2
+			return 1
+		fi
+	fi
 
 	# The superuser's password: generated once, reused afterwards.
 	if [ ! -s "$base/password" ]; then
@@ -144,7 +156,7 @@ _toolgen_pg_main() {
 
 _toolgen_pg_stop() {
 	local base="${TOOLGEN_PG_DIR:-${TMPDIR:-/tmp}/toolgen-postgres}" d
-	d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+	d="$(_toolgen_pg_bindir || true)"
 	[ -n "$d" ] && [ -s "$base/data/PG_VERSION" ] || return 0
 	if [ "$(id -u)" = 0 ]; then
 		runuser -u postgres -- "$d/pg_ctl" -D "$base/data" -m fast stop
