@@ -67,6 +67,30 @@ type Output struct {
 	// Warnings are located notes for the developer, such as an executor
 	// method whose tool left the spec. They do not stop generation.
 	Warnings []string
+	// Orphans are the generated files in the package directory whose spec
+	// is gone (see Orphans).
+	Orphans []Orphan
+}
+
+// Orphan is a generated file whose spec is gone (deleted, or renamed): it
+// still declares the package's Module, and nothing regenerates it. toolgen
+// never deletes it; `toolgen check` counts it as stale.
+type Orphan struct {
+	// Path is the generated file; Catalog is its Markdown catalog, or ""
+	// when there is none.
+	Path, Catalog string
+	// Spec is the file name of the spec it was generated from, as its
+	// first line says ("old.tools.yaml").
+	Spec string
+}
+
+// String is a located warning: the file, what happened, what to do.
+func (o Orphan) String() string {
+	del := "delete it"
+	if o.Catalog != "" {
+		del += " and " + o.Catalog
+	}
+	return fmt.Sprintf("%s:1: generated from %s, which is not in this directory any more; %s", o.Path, o.Spec, del)
 }
 
 // SpecName returns the name of a spec file path ("dir/example.tools.yaml"
@@ -123,7 +147,7 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		return nil, err
 	}
 
-	out := &Output{Spec: f.Path, Warnings: append(stubs.warnings, orphans(dir, genPath)...)}
+	out := &Output{Spec: f.Path, Warnings: stubs.warnings, Orphans: Orphans(dir, genPath)}
 	out.Files = append(out.Files, OutFile{Path: genPath, Content: code, Kind: FileGenerated})
 	if stubs.content != nil {
 		out.Files = append(out.Files, OutFile{Path: stubsPath, Content: stubs.content, Kind: FileStubs, NewStubs: stubs.added})
@@ -160,15 +184,16 @@ func checkOneSpec(specPath, dir string) error {
 	return errs
 }
 
-// orphans warns about generated files in dir, other than genPath, whose
-// spec is gone (renamed or deleted): they would declare Module a second
-// time.
-func orphans(dir, genPath string) []string {
+// Orphans returns the generated files in dir, other than keep (the file
+// of dir's spec; "" when dir has none), whose spec is gone. A file counts
+// when its first line is toolgen's generated-code header; the spec it names
+// must be missing from dir.
+func Orphans(dir, keep string) []Orphan {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*_tools.gen.go"))
 	prefix, suffix, _ := strings.Cut(GeneratedHeader("\x00"), "\x00")
-	var ws []string
+	var out []Orphan
 	for _, m := range matches {
-		if samePath(m, genPath) {
+		if keep != "" && samePath(m, keep) {
 			continue
 		}
 		head := make([]byte, 200)
@@ -184,9 +209,21 @@ func orphans(dir, genPath string) []string {
 			continue
 		}
 		from = strings.TrimSuffix(from, suffix)
-		ws = append(ws, fmt.Sprintf("%s:1: generated from %s, which is not in this directory any more; delete the file (and its .md catalog)", m, from))
+		if _, err := os.Stat(filepath.Join(dir, from)); err == nil {
+			continue // its spec is there: not an orphan (two specs are an error of their own)
+		}
+		o := Orphan{Path: m, Spec: from}
+		if cat := strings.TrimSuffix(m, "_tools.gen.go") + "_tools.md"; fileExists(cat) {
+			o.Catalog = cat
+		}
+		out = append(out, o)
 	}
-	return ws
+	return out
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // packageName is the Go package the spec generates: its `package:`, else

@@ -274,8 +274,35 @@ func TestGenerateWarnsOrphanGeneratedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "old_tools.gen.go") + ":1: generated from old.tools.yaml, which is not in this directory any more; delete the file (and its .md catalog)"}
-	if !slices.Equal(out.Warnings, want) {
-		t.Errorf("warnings = %q, want %q", out.Warnings, want)
+	want := []Orphan{{Path: filepath.Join(dir, "old_tools.gen.go"), Spec: "old.tools.yaml"}}
+	if !slices.Equal(out.Orphans, want) {
+		t.Errorf("orphans = %+v, want %+v", out.Orphans, want)
+	}
+	if len(out.Warnings) != 0 {
+		t.Errorf("warnings = %q", out.Warnings)
+	}
+	wantText := filepath.Join(dir, "old_tools.gen.go") + ":1: generated from old.tools.yaml, which is not in this directory any more; delete it"
+	if got := out.Orphans[0].String(); got != wantText {
+		t.Errorf("String() = %q, want %q", got, wantText)
+	}
+
+	// With its catalog, and in a directory without a spec; a generated
+	// file whose spec is there is no orphan.
+	os.WriteFile(filepath.Join(dir, "old_tools.md"), nil, 0o644)
+	os.Remove(filepath.Join(dir, "notes.tools.yaml"))
+	got := Orphans(dir, "")
+	want = []Orphan{
+		{Path: filepath.Join(dir, "notes_tools.gen.go"), Spec: "notes.tools.yaml"},
+		{Path: filepath.Join(dir, "old_tools.gen.go"), Catalog: filepath.Join(dir, "old_tools.md"), Spec: "old.tools.yaml"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Orphans = %+v, want %+v", got, want)
+	}
+	if s := got[1].String(); !strings.HasSuffix(s, "; delete it and "+filepath.Join(dir, "old_tools.md")) {
+		t.Errorf("String() = %q", s)
+	}
+	os.WriteFile(filepath.Join(dir, "old.tools.yaml"), nil, 0o644)
+	if got := Orphans(dir, ""); len(got) != 1 || got[0].Spec != "notes.tools.yaml" {
+		t.Errorf("Orphans with old.tools.yaml back = %+v", got)
 	}
 }

@@ -7,9 +7,11 @@ import _ "embed"
 // $id is SchemaID. It declares exactly the keys the loader accepts, so a YAML
 // editor autocompletes and checks a spec as it is typed. With the YAML
 // language server (VS Code's YAML extension, and editors built on it), put
-// this comment on the first line of a `*.tools.yaml` file, with a path to a
-// copy of the schema or its URL:
+// this comment on the first line of a `*.tools.yaml` file, with the path of
+// a copy of the schema relative to the spec file (it works today), or the
+// schema's URL once toolgen is published:
 //
+//	# yaml-language-server: $schema=../toolgen.schema.json
 //	# yaml-language-server: $schema=https://raw.githubusercontent.com/toolgen/toolgen/main/spec/toolgen.schema.json
 //
 // The loader remains the authority: it also checks what a JSON Schema cannot

@@ -107,23 +107,78 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if os.Getenv("GOFILE") != "" {
+		paths = fromModuleRoot(paths)
+	}
 
-	specs, warnings, err := findSpecs(paths)
-	for _, w := range warnings {
+	found, err := findSpecs(paths)
+	for _, w := range found.warnings {
 		fmt.Fprintln(stderr, "toolgen: warning: "+w)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "toolgen: "+err.Error())
 		return exitError
 	}
-	outs, ok := generateAll(specs, stderr)
+	outs, ok := generateAll(found.specs, stderr)
 	if !ok {
 		return exitError
 	}
+	// Generated files whose spec is gone: in the spec directories, and in
+	// directories a pattern walked that have no spec any more.
+	var orphans []gen.Orphan
+	for _, out := range outs {
+		orphans = append(orphans, out.Orphans...)
+	}
+	for _, dir := range found.specless {
+		orphans = append(orphans, gen.Orphans(dir, "")...)
+	}
 	if cmd == "check" {
-		return check(outs, *verbose, stdout, stderr)
+		return check(outs, orphans, *verbose, stdout, stderr)
+	}
+	for _, o := range orphans {
+		fmt.Fprintln(stderr, o.String())
 	}
 	return write(outs, *verbose, stdout, stderr)
+}
+
+// fromModuleRoot moves toolgen to the root of the enclosing module when go
+// generate runs it (in the package directory), and returns paths as seen
+// from there: "tools.tools.yaml:3:5: …" is ambiguous when several packages
+// have such a spec, "tasks/tools.tools.yaml:3:5: …" is not, and it is the
+// path a developer running go generate ./... at the module root sees. With
+// no go.mod above, or if anything fails, paths are returned unchanged.
+func fromModuleRoot(paths []string) []string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return paths
+	}
+	root := cwd
+	for {
+		if fi, err := os.Stat(filepath.Join(root, "go.mod")); err == nil && !fi.IsDir() {
+			break
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return paths
+		}
+		root = parent
+	}
+	rel, err := filepath.Rel(root, cwd)
+	if err != nil || rel == "." {
+		return paths
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if filepath.IsAbs(p) {
+			out[i] = p
+			continue
+		}
+		out[i] = filepath.Join(rel, p) // "./..." gives "tasks/..."
+	}
+	if err := os.Chdir(root); err != nil {
+		return paths
+	}
+	return out
 }
 
 // generateAll loads every spec, then generates every one, and reports every
@@ -216,9 +271,14 @@ func write(outs []*gen.Output, verbose bool, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// check lists the files that generate would write, and fails if there are any.
-func check(outs []*gen.Output, verbose bool, stdout, stderr io.Writer) int {
+// check lists the files that generate would write, and the generated files
+// whose spec is gone, and fails if there are any.
+func check(outs []*gen.Output, orphans []gen.Orphan, verbose bool, stdout, stderr io.Writer) int {
 	stale := 0
+	for _, o := range orphans {
+		fmt.Fprintln(stderr, "toolgen: "+o.String())
+		stale++
+	}
 	for _, out := range outs {
 		changes, err := out.Changes()
 		if err != nil {
@@ -248,16 +308,25 @@ func check(outs []*gen.Output, verbose bool, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// findSpecs expands the command line's paths into spec files, in order and
-// without duplicates. A pattern (dir/...) that matches nothing is a warning;
-// a missing path, a directory without a spec, or a file that is not one is
-// an error.
-func findSpecs(paths []string) (specs, warnings []string, err error) {
+// foundSpecs is what the command line's paths name.
+type foundSpecs struct {
+	// specs are the spec files, in order and without duplicates.
+	specs []string
+	// specless are the directories a pattern walked that hold generated
+	// files (*_tools.gen.go) but no spec: where orphans may be.
+	specless []string
+	warnings []string
+}
+
+// findSpecs expands the command line's paths into spec files. A pattern
+// (dir/...) that matches nothing is a warning; a missing path, a directory
+// without a spec, or a file that is not one is an error.
+func findSpecs(paths []string) (found foundSpecs, err error) {
 	seen := map[string]bool{}
 	add := func(p string) {
 		if k := filepath.Clean(p); !seen[k] {
 			seen[k] = true
-			specs = append(specs, p)
+			found.specs = append(found.specs, p)
 		}
 	}
 	for _, p := range paths {
@@ -266,15 +335,20 @@ func findSpecs(paths []string) (specs, warnings []string, err error) {
 			if root == "" {
 				root = "."
 			}
-			found, err := walkSpecs(filepath.FromSlash(root))
+			specs, specless, err := walkSpecs(filepath.FromSlash(root))
 			if err != nil {
-				return nil, nil, err
+				return foundSpecs{}, err
 			}
-			if len(found) == 0 {
-				warnings = append(warnings, fmt.Sprintf("%s matched no %s files", p, "*"+gen.SpecSuffix))
+			if len(specs) == 0 {
+				found.warnings = append(found.warnings, fmt.Sprintf("%s matched no %s files", p, "*"+gen.SpecSuffix))
 			}
-			for _, s := range found {
+			for _, s := range specs {
 				add(s)
+			}
+			for _, d := range specless {
+				if !slices.Contains(found.specless, d) {
+					found.specless = append(found.specless, d)
+				}
 			}
 			continue
 		}
@@ -284,35 +358,38 @@ func findSpecs(paths []string) (specs, warnings []string, err error) {
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, nil, fmt.Errorf("%s: %w", p, err)
+			return foundSpecs{}, fmt.Errorf("%s: %w", p, err)
 		}
 		if !fi.IsDir() {
 			if _, ok := gen.SpecName(p); !ok {
-				return nil, nil, fmt.Errorf("%s: not a spec file (the name of a spec ends in %s)", p, gen.SpecSuffix)
+				return foundSpecs{}, fmt.Errorf("%s: not a spec file (the name of a spec ends in %s)", p, gen.SpecSuffix)
 			}
 			add(p)
 			continue
 		}
-		found, err := filepath.Glob(filepath.Join(p, "*"+gen.SpecSuffix))
+		specs, err := filepath.Glob(filepath.Join(p, "*"+gen.SpecSuffix))
 		if err != nil {
-			return nil, nil, err
+			return foundSpecs{}, err
 		}
-		if len(found) == 0 {
-			return nil, nil, fmt.Errorf("%s: no %s spec file in this directory", p, "*"+gen.SpecSuffix)
+		if len(specs) == 0 {
+			return foundSpecs{}, fmt.Errorf("%s: no %s spec file in this directory", p, "*"+gen.SpecSuffix)
 		}
-		for _, s := range found {
+		for _, s := range specs {
 			add(s)
 		}
 	}
-	return specs, warnings, nil
+	return found, nil
 }
 
 // walkSpecs finds the spec files in root and below, skipping what the go
 // command skips in a ./... pattern: testdata, vendor, directories starting
-// with "." or "_", and nested modules.
-func walkSpecs(root string) ([]string, error) {
-	var found []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// with "." or "_", and nested modules. specless are the directories it
+// walked that hold generated files (*_tools.gen.go) but no spec.
+func walkSpecs(root string) (found, specless []string, err error) {
+	hasGen := map[string]bool{}
+	hasSpec := map[string]bool{}
+	var genDirs []string
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -329,13 +406,26 @@ func walkSpecs(root string) ([]string, error) {
 			}
 			return nil
 		}
-		if _, ok := gen.SpecName(path); ok && d.Type().IsRegular() {
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		dir := filepath.Dir(path)
+		if _, ok := gen.SpecName(path); ok {
 			found = append(found, path)
+			hasSpec[dir] = true
+		} else if strings.HasSuffix(path, "_tools.gen.go") && !hasGen[dir] {
+			hasGen[dir] = true
+			genDirs = append(genDirs, dir)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return found, nil
+	for _, d := range genDirs {
+		if !hasSpec[d] {
+			specless = append(specless, d)
+		}
+	}
+	return found, specless, nil
 }

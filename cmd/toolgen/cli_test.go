@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,6 +215,131 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckEveryStaleness: check fails, naming the file, for each way the
+// generated files can fall behind, and passes again after generate (or,
+// for a spec that is gone, after deleting its files, which generate never
+// does: it only warns).
+func TestCheckEveryStaleness(t *testing.T) {
+	root := cliTree(t, map[string]string{"notes/notes.tools.yaml": cliSpec, "other/other.tools.yaml": strings.ReplaceAll(cliSpec, "notes", "other")})
+	p := func(name string) string { return filepath.Join(root, "notes", name) }
+	if code, _, errs := cliRun(t, root, "./..."); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct {
+		name  string
+		spoil func() error
+		want  string
+	}{
+		{"generated file edited", func() error { return appendTo(p("notes_tools.gen.go"), "// edited\n") },
+			filepath.Join("notes", "notes_tools.gen.go") + ": out of date (from " + filepath.Join("notes", "notes.tools.yaml") + ")"},
+		{"generated file deleted", func() error { return os.Remove(p("notes_tools.gen.go")) },
+			filepath.Join("notes", "notes_tools.gen.go") + ": missing"},
+		{"catalog edited", func() error { return appendTo(p("notes_tools.md"), "edited\n") },
+			filepath.Join("notes", "notes_tools.md") + ": out of date"},
+		{"catalog deleted", func() error { return os.Remove(p("notes_tools.md")) },
+			filepath.Join("notes", "notes_tools.md") + ": missing"},
+		{"stubs file deleted", func() error { return os.Remove(p("notes_tools.go")) },
+			filepath.Join("notes", "notes_tools.go") + ": missing"},
+		{"spec edited", func() error { return appendTo(p("notes.tools.yaml"), "  - name: notes_x\n    description: X.\n") },
+			filepath.Join("notes", "notes_tools.go") + ": missing stubs for X"},
+	} {
+		if err := c.spoil(); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := cliRun(t, root, "check", "./...")
+		if code != 1 || !strings.Contains(errs, "toolgen: "+c.want) {
+			t.Errorf("%s: check exit %d, stderr %q, want it to name %q", c.name, code, errs, c.want)
+		}
+		if code, _, errs := cliRun(t, root, "./..."); code != 0 {
+			t.Fatalf("%s: generate: %s", c.name, errs)
+		}
+		if code, _, errs := cliRun(t, root, "check", "./..."); code != 0 {
+			t.Errorf("%s: check after generate: exit %d: %s", c.name, code, errs)
+		}
+	}
+
+	// The spec is renamed: the old generated file declares Module a second
+	// time. Then the other package's spec is deleted: its files remain.
+	if err := os.Rename(p("notes.tools.yaml"), p("memo.tools.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "other", "other.tools.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := cliRun(t, root, "./...")
+	orphanNotes := filepath.Join("notes", "notes_tools.gen.go") + ":1: generated from notes.tools.yaml, which is not in this directory any more; delete it and " + filepath.Join("notes", "notes_tools.md")
+	orphanOther := filepath.Join("other", "other_tools.gen.go") + ":1: generated from other.tools.yaml, which is not in this directory any more; delete it and " + filepath.Join("other", "other_tools.md")
+	if code != 0 || !strings.Contains(errs, orphanNotes+"\n") || !strings.Contains(errs, orphanOther+"\n") {
+		t.Errorf("generate: exit %d, stderr %q, want warnings %q and %q", code, errs, orphanNotes, orphanOther)
+	}
+	if _, err := os.Stat(p("notes_tools.gen.go")); err != nil {
+		t.Error("generate deleted the orphan:", err)
+	}
+	code, _, errs = cliRun(t, root, "check", "./...")
+	if code != 1 || !strings.Contains(errs, "toolgen: "+orphanNotes+"\n") || !strings.Contains(errs, "toolgen: "+orphanOther+"\n") ||
+		!strings.Contains(errs, "toolgen: 2 generated files are out of date") {
+		t.Errorf("check: exit %d, stderr %q, want both orphans counted", code, errs)
+	}
+	for _, f := range []string{p("notes_tools.gen.go"), p("notes_tools.md"), filepath.Join(root, "other", "other_tools.gen.go"), filepath.Join(root, "other", "other_tools.md")} {
+		os.Remove(f)
+	}
+	if code, _, errs := cliRun(t, root, "check", "./..."); code != 0 {
+		t.Errorf("check after deleting the orphans: exit %d: %s", code, errs)
+	}
+}
+
+// TestGoGeneratePathsFromModuleRoot: run by go generate (in the package
+// directory, GOFILE set), toolgen names files from the module root, so
+// that two packages' tools.tools.yaml cannot be told apart by accident.
+func TestGoGeneratePathsFromModuleRoot(t *testing.T) {
+	bad := strings.Replace(cliSpec, "maxLength: 200", "maxLenght: 200", 1)
+	root := cliTree(t, map[string]string{
+		"go.mod":                   "module example.com/m\n\ngo 1.26\n",
+		"a/tasks/tools.tools.yaml": bad,
+		"b/tasks/tools.tools.yaml": cliSpec,
+	})
+	t.Setenv("GOFILE", "doc.go")
+	code, _, errs := cliRun(t, filepath.Join(root, "a", "tasks"))
+	want := filepath.Join("a", "tasks", "tools.tools.yaml") + ":7:"
+	if code != 1 || !strings.HasPrefix(errs, want) || !strings.Contains(errs, "unknown key \"maxLenght\"") {
+		t.Errorf("exit %d, stderr %q, want an error at %s", code, errs, want)
+	}
+	code, out, errs := cliRun(t, filepath.Join(root, "b", "tasks"), "-v")
+	if code != 0 || !strings.Contains(out, "wrote "+filepath.Join("b", "tasks", "tools_tools.gen.go")+"\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(root, "b", "tasks", "tools_tools.gen.go")); err != nil {
+		t.Error(err)
+	}
+	if code, _, errs := cliRun(t, filepath.Join(root, "b", "tasks"), "check", "./..."); code != 0 {
+		t.Errorf("check ./... from the package: exit %d: %s", code, errs)
+	}
+
+	// Outside a module, paths stay as they are.
+	nomod := cliTree(t, map[string]string{"tasks/tools.tools.yaml": bad})
+	code, _, errs = cliRun(t, filepath.Join(nomod, "tasks"))
+	if code != 1 || !strings.HasPrefix(errs, "tools.tools.yaml:7:") {
+		t.Errorf("outside a module: exit %d, stderr %q", code, errs)
+	}
+
+	// Without GOFILE, paths stay relative to the working directory.
+	t.Setenv("GOFILE", "")
+	code, _, errs = cliRun(t, filepath.Join(root, "a", "tasks"))
+	if code != 1 || !strings.HasPrefix(errs, "tools.tools.yaml:7:") {
+		t.Errorf("without go generate: exit %d, stderr %q", code, errs)
+	}
+}
+
+// appendTo appends text to the file at path.
+func appendTo(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	return errors.Join(err, f.Close())
+}
+
 // A tool removed from the spec: its method is kept and reported.
 func TestRemovedToolWarning(t *testing.T) {
 	root := filepath.Join(cliTree(t, map[string]string{"notes/notes.tools.yaml": cliSpec}), "notes")
@@ -251,10 +377,11 @@ func TestPaths(t *testing.T) {
 		"two/two.tools.yaml":      cliSpec,
 		"notspec.yaml":            "",
 	})
-	specs, warns, err := findSpecs([]string{filepath.Join(root, "a") + "/...", filepath.Join(root, "a", "a.tools.yaml"), filepath.Join(root, "empty", "...")})
+	found, err := findSpecs([]string{filepath.Join(root, "a") + "/...", filepath.Join(root, "a", "a.tools.yaml"), filepath.Join(root, "empty", "...")})
 	if err != nil {
 		t.Fatal(err)
 	}
+	specs, warns := found.specs, found.warnings
 	want := []string{filepath.Join(root, "a", "a.tools.yaml"), filepath.Join(root, "a", "b", "b.tools.yaml")}
 	if !slices.Equal(specs, want) {
 		t.Errorf("specs = %q, want %q", specs, want)
