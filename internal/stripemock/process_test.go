@@ -113,7 +113,7 @@ func TestStartProcessErrors(t *testing.T) {
 	})
 
 	t.Run("binary that exits", func(t *testing.T) {
-		bin := script(t, "#!/bin/sh\necho 'unknown flag -http-addr' >&2\nexit 2\n")
+		bin := writeScript(t, "#!/bin/sh\necho 'unknown flag -http-addr' >&2\nexit 2\n")
 		_, _, err := StartProcess(context.Background(), bin)
 		if err == nil || !strings.Contains(err.Error(), "unknown flag -http-addr") {
 			t.Fatalf("err = %v, want the early exit with its stderr", err)
@@ -123,7 +123,7 @@ func TestStartProcessErrors(t *testing.T) {
 	t.Run("context ends while starting", func(t *testing.T) {
 		// A server that never says where it listens; it exits by itself
 		// soon after, so nothing outlives the test for long.
-		bin := script(t, "#!/bin/sh\nexec sleep 2\n")
+		bin := writeScript(t, "#!/bin/sh\nexec sleep 2\n")
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -135,14 +135,4 @@ func TestStartProcessErrors(t *testing.T) {
 			t.Errorf("StartProcess returned %v after its context ended", d)
 		}
 	})
-}
-
-// script writes an executable shell script standing in for stripe-mock.
-func script(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "fake-stripe-mock")
-	if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
