@@ -121,7 +121,16 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 // strict object, else the value goes to the Extra map.
 func (g *generator) decodeExtra(t *goType) []jen.Code {
 	if t.extra == nil {
-		return []jen.Code{jen.Id("d").Dot("Unknown").Call()}
+		var names []jen.Code
+		n := 0
+		for _, f := range t.fields {
+			names = append(names, jen.Lit(f.json))
+			n += len(f.json) + 4
+		}
+		if n > 60 { // one per line, as a person would wrap a long call
+			return []jen.Code{jen.Id("d").Dot("Unknown").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, names...)}
+		}
+		return []jen.Code{jen.Id("d").Dot("Unknown").Call(names...)}
 	}
 	extra := func() *jen.Statement { return jen.Id("x").Dot(t.extraName) }
 	valueType := g.typeExpr(t.extra)
@@ -206,7 +215,7 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 			jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Qual(wirePkg, "ParseDateTime").Call(jen.Id("b")), jen.Id("ok")).Block(
 				setLocal(),
 			).Else().Block(
-				jen.Id("d").Dot("Add").Call(jen.Lit(formatMessage["date-time"])),
+				jen.Id("d").Dot("Add").Call(jen.Lit(formatMessage["date-time"]+", got ").Op("+").Qual(wirePkg, "Quote").Call(jen.String().Parens(jen.Id("b")))),
 			),
 		)}
 	case kRaw:

@@ -259,11 +259,11 @@ func (g *generator) stringChecks(t *goType, str func() *jen.Statement) []jen.Cod
 	}
 	if s.Pattern != "" {
 		out = append(out, jen.If(jen.Op("!").Id(patternVar(t)).Dot("MatchString").Call(str())).Block(
-			add(jen.Lit("must match the pattern "+strconv.Quote(s.Pattern)))))
+			add(jen.Lit("must match the pattern "+strconv.Quote(s.Pattern)+", got ").Op("+").Qual(wirePkg, "Quote").Call(str()))))
 	}
 	if fn, ok := formatFunc[s.Format]; ok {
 		out = append(out, jen.If(jen.Op("!").Qual(wirePkg, fn).Call(str())).Block(
-			add(jen.Lit(formatMessage[s.Format]))))
+			add(jen.Lit(formatMessage[s.Format]+", got ").Op("+").Qual(wirePkg, "Quote").Call(str()))))
 	}
 	return out
 }

@@ -201,7 +201,7 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("query", "status", "limit")
 		}
 	}
 	if !hasLimit {
@@ -405,7 +405,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("title", "priority", "due", "tags")
 		}
 	}
 	if !hasTitle {
@@ -508,7 +508,7 @@ func checkAddPriority(c *wire.Checker, v AddPriority) {
 // checkAddDue records the violations of the constraints of v in c.
 func checkAddDue(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
-		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\"")
+		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\", got " + wire.Quote(v))
 	}
 }
 
@@ -589,7 +589,7 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("id")
 		}
 	}
 	if !hasID {
@@ -679,7 +679,7 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("id")
 		}
 	}
 	if !hasID {

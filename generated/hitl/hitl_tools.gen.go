@@ -137,7 +137,7 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("action", "details", "risk")
 		}
 	}
 	if !hasAction {

@@ -304,7 +304,7 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("email", "limit")
 		}
 	}
 	if !hasLimit {
@@ -423,7 +423,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("customer", "created_after", "limit")
 		}
 	}
 	if !hasLimit {
@@ -464,7 +464,7 @@ func (x *ListPaymentsArgs) validate(c *wire.Checker) {
 // in c.
 func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
-		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\"")
+		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\", got " + wire.Quote(v))
 	}
 }
 
@@ -575,7 +575,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("status", "customer", "price", "limit")
 		}
 	}
 	if !hasLimit {
@@ -766,7 +766,7 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("line_items", "after_completion_url")
 		}
 	}
 	if !hasLineItems {
@@ -827,7 +827,7 @@ func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 		c.Add("must be at most 2048 characters long, got " + strconv.Itoa(n))
 	}
 	if !wire.IsURI(v) {
-		c.Add("must be an absolute URI, such as \"https://example.com/\"")
+		c.Add("must be an absolute URI, such as \"https://example.com/\", got " + wire.Quote(v))
 	}
 }
 
@@ -991,7 +991,16 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown(
+				"customer_id",
+				"customer_email",
+				"customer_name",
+				"currency",
+				"items",
+				"memo",
+				"days_until_due",
+				"send",
+			)
 		}
 	}
 	if !hasCurrency {
@@ -1240,7 +1249,14 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown(
+				"customer",
+				"price",
+				"quantity",
+				"trial_period_days",
+				"collection_method",
+				"days_until_due",
+			)
 		}
 	}
 	if !hasCustomer {
@@ -1453,7 +1469,7 @@ var customerIDPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
 // checkCustomerID records the violations of the constraints of v in c.
 func checkCustomerID(c *wire.Checker, v string) {
 	if !customerIDPattern.MatchString(v) {
-		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\"")
+		c.Add("must match the pattern \"^cus_[A-Za-z0-9]+$\", got " + wire.Quote(v))
 	}
 }
 
@@ -1467,7 +1483,7 @@ var priceIDPattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
 // checkPriceID records the violations of the constraints of v in c.
 func checkPriceID(c *wire.Checker, v string) {
 	if !priceIDPattern.MatchString(v) {
-		c.Add("must match the pattern \"^(price|plan)_[A-Za-z0-9]+$\"")
+		c.Add("must match the pattern \"^(price|plan)_[A-Za-z0-9]+$\", got " + wire.Quote(v))
 	}
 }
 
@@ -1482,7 +1498,7 @@ var currencyPattern = regexp.MustCompile("^[a-z]{3}$")
 // checkCurrency records the violations of the constraints of v in c.
 func checkCurrency(c *wire.Checker, v string) {
 	if !currencyPattern.MatchString(v) {
-		c.Add("must match the pattern \"^[a-z]{3}$\"")
+		c.Add("must match the pattern \"^[a-z]{3}$\", got " + wire.Quote(v))
 	}
 }
 
@@ -1496,7 +1512,7 @@ func checkEmail(c *wire.Checker, v string) {
 		c.Add("must be at most 512 characters long, got " + strconv.Itoa(n))
 	}
 	if !wire.IsEmail(v) {
-		c.Add("must be an email address")
+		c.Add("must be an email address, got " + wire.Quote(v))
 	}
 }
 
@@ -1603,7 +1619,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("price", "amount_minor", "currency", "name", "quantity")
 		}
 	}
 	if !hasQuantity {
@@ -1740,7 +1756,7 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("description", "amount_minor", "quantity")
 		}
 	}
 	if !hasDescription {

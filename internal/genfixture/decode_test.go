@@ -126,17 +126,17 @@ func TestViolations(t *testing.T) {
 			{Path: "$", Message: `missing required property "email"`},
 		}},
 		{"unknown and duplicate", `{"email": "a@b.co", "emial": "x", "email": "c@d.co", "items": [{"description": "x", "unit_price": {"amount": 1, "cents": 2}}]}`, []runtime.Violation{
-			{Path: "$", Message: `unknown property "emial"`},
+			{Path: "$", Message: `unknown property "emial" (did you mean "email"?)`},
 			{Path: "$", Message: `duplicate property "email"`},
-			{Path: "$.items[0].unit_price", Message: `unknown property "cents"`},
+			{Path: "$.items[0].unit_price", Message: `unknown property "cents"; known properties: "amount", "currency"`},
 		}},
 		{"types", `{"email": 7, "send": "yes", "discount_percent": "10", "items": {}, "metadata": [], "due": 5}`, []runtime.Violation{
-			{Path: "$.email", Message: "expected string, got number"},
-			{Path: "$.send", Message: "expected boolean, got string"},
-			{Path: "$.discount_percent", Message: "expected number, got string"},
+			{Path: "$.email", Message: "expected string, got number 7"},
+			{Path: "$.send", Message: `expected boolean, got string "yes"`},
+			{Path: "$.discount_percent", Message: `expected number, got string "10"`},
 			{Path: "$.items", Message: "expected array, got object"},
 			{Path: "$.metadata", Message: "expected object, got array"},
-			{Path: "$.due", Message: "expected string, got number"},
+			{Path: "$.due", Message: "expected string, got number 5"},
 		}},
 		{"null for non-nullable", `{"email": null, "items": [null]}`, []runtime.Violation{
 			{Path: "$.email", Message: "expected string, got null"},
@@ -155,17 +155,17 @@ func TestViolations(t *testing.T) {
 			{Path: "$.items[0].description", Message: "must be at least 1 character long, got 0"},
 		}},
 		{"pattern and nullable", `{"email": "a@b.co", "reference": "inv-1", "items": [{"description": "x", "unit_price": {"amount": 1}, "tags": ["ok", "Not OK", ""]}]}`, []runtime.Violation{
-			{Path: "$.reference", Message: `must match the pattern "^INV-[0-9]+$"`},
-			{Path: "$.items[0].tags[1]", Message: `must match the pattern "^[a-z0-9-]+$"`},
+			{Path: "$.reference", Message: `must match the pattern "^INV-[0-9]+$", got "inv-1"`},
+			{Path: "$.items[0].tags[1]", Message: `must match the pattern "^[a-z0-9-]+$", got "Not OK"`},
 			{Path: "$.items[0].tags[2]", Message: "must be at least 1 character long, got 0"},
-			{Path: "$.items[0].tags[2]", Message: `must match the pattern "^[a-z0-9-]+$"`},
+			{Path: "$.items[0].tags[2]", Message: `must match the pattern "^[a-z0-9-]+$", got ""`},
 		}},
 		{"formats", `{"email": "ada at example", "customer_id": "123", "due": "tomorrow", "service_date": "2023-02-29", "website": "example.com", "items": [{"description": "x", "unit_price": {"amount": 1}}]}`, []runtime.Violation{
-			{Path: "$.email", Message: "must be an email address"},
-			{Path: "$.customer_id", Message: `must be a UUID, such as "123e4567-e89b-12d3-a456-426614174000"`},
-			{Path: "$.due", Message: `must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z"`},
-			{Path: "$.service_date", Message: `must be a date written YYYY-MM-DD, such as "2024-01-31"`},
-			{Path: "$.website", Message: `must be an absolute URI, such as "https://example.com/"`},
+			{Path: "$.email", Message: `must be an email address, got "ada at example"`},
+			{Path: "$.customer_id", Message: `must be a UUID, such as "123e4567-e89b-12d3-a456-426614174000", got "123"`},
+			{Path: "$.due", Message: `must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z", got "tomorrow"`},
+			{Path: "$.service_date", Message: `must be a date written YYYY-MM-DD, such as "2024-01-31", got "2023-02-29"`},
+			{Path: "$.website", Message: `must be an absolute URI, such as "https://example.com/", got "example.com"`},
 		}},
 		{"bounds", `{"email": "a@b.co", "discount_percent": 100.5, "attachments": {"count": 0}, "items": [{"description": "x", "quantity": 0, "unit_price": {"amount": -1}}, {"description": "y", "quantity": 1001, "unit_price": {"amount": 1}}]}`, []runtime.Violation{
 			{Path: "$.discount_percent", Message: "must be at most 100, got 100.5"},
@@ -187,12 +187,12 @@ func TestViolations(t *testing.T) {
 		}},
 		{"additional properties schema", `{"email": "a@b.co", "metadata": {"ok": "x", "long": "` + strings.Repeat("x", 101) + `", "num": 5, "ok": "again"}, "items": [{"description": "x", "unit_price": {"amount": 1}}]}`, []runtime.Violation{
 			{Path: "$.metadata.long", Message: "must be at most 100 characters long, got 101"},
-			{Path: "$.metadata.num", Message: "expected string, got number"},
+			{Path: "$.metadata.num", Message: "expected string, got number 5"},
 			{Path: "$.metadata", Message: `duplicate property "ok"`},
 		}},
 		{"odd keys in paths", `{"email": "a@b.co", "metadata": {"a b": 1, "x\"y": 2}, "items": [{"description": "x", "unit_price": {"amount": 1}}]}`, []runtime.Violation{
-			{Path: `$.metadata["a b"]`, Message: "expected string, got number"},
-			{Path: `$.metadata["x\"y"]`, Message: "expected string, got number"},
+			{Path: `$.metadata["a b"]`, Message: "expected string, got number 1"},
+			{Path: `$.metadata["x\"y"]`, Message: "expected string, got number 2"},
 		}},
 		{"not an object", `[1, 2]`, []runtime.Violation{{Path: "$", Message: "expected object, got array"}}},
 		{"malformed JSON", `{"email": "a@b.co", "items": [1 2]}`, []runtime.Violation{
@@ -206,7 +206,7 @@ func TestViolations(t *testing.T) {
 			{Path: "$.attachments.deep", Message: "value nests deeper than 64 levels"},
 		}},
 		{"unknown keys are skipped to any depth up to the limit", `{"email": "a@b.co", "items": [{"description": "x", "unit_price": {"amount": 1}}], "zzz": {"a": [{"b": [1, {"c": null}]}]}}`, []runtime.Violation{
-			{Path: "$", Message: `unknown property "zzz"`},
+			{Path: "$", Message: `unknown property "zzz"; known properties: "email", "customer_id", "currency", "due", "service_date", "memo", "discount_percent", "send", "items", "metadata", "website", "reference", "attachments"`},
 		}},
 	}
 	for _, c := range cases {

@@ -243,7 +243,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				if v, ok := wire.ParseDateTime(b); ok {
 					x.Due = &v
 				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\"")
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
 				}
 			}
 			d.Leave()
@@ -376,7 +376,21 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			x.Attachments.decode(d)
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown(
+				"email",
+				"customer_id",
+				"currency",
+				"due",
+				"service_date",
+				"memo",
+				"discount_percent",
+				"send",
+				"items",
+				"metadata",
+				"website",
+				"reference",
+				"attachments",
+			)
 		}
 	}
 	if !hasEmail {
@@ -475,7 +489,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 // checkCreateInvoiceEmail records the violations of the constraints of v in c.
 func checkCreateInvoiceEmail(c *wire.Checker, v string) {
 	if !wire.IsEmail(v) {
-		c.Add("must be an email address")
+		c.Add("must be an email address, got " + wire.Quote(v))
 	}
 }
 
@@ -483,7 +497,7 @@ func checkCreateInvoiceEmail(c *wire.Checker, v string) {
 // in c.
 func checkCreateInvoiceCustomerID(c *wire.Checker, v string) {
 	if !wire.IsUUID(v) {
-		c.Add("must be a UUID, such as \"123e4567-e89b-12d3-a456-426614174000\"")
+		c.Add("must be a UUID, such as \"123e4567-e89b-12d3-a456-426614174000\", got " + wire.Quote(v))
 	}
 }
 
@@ -535,7 +549,7 @@ func checkCreateInvoiceCurrency(c *wire.Checker, v CreateInvoiceCurrency) {
 // in c.
 func checkCreateInvoiceServiceDate(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
-		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\"")
+		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\", got " + wire.Quote(v))
 	}
 }
 
@@ -661,7 +675,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("description", "quantity", "unit_price", "tags", "taxable")
 		}
 	}
 	if !hasDescription {
@@ -757,7 +771,7 @@ func checkCreateInvoiceMetadataValue(c *wire.Checker, v string) {
 // c.
 func checkCreateInvoiceWebsite(c *wire.Checker, v string) {
 	if !wire.IsURI(v) {
-		c.Add("must be an absolute URI, such as \"https://example.com/\"")
+		c.Add("must be an absolute URI, such as \"https://example.com/\", got " + wire.Quote(v))
 	}
 }
 
@@ -769,7 +783,7 @@ var createInvoiceReferencePattern = regexp.MustCompile("^INV-[0-9]+$")
 // c.
 func checkCreateInvoiceReference(c *wire.Checker, v string) {
 	if !createInvoiceReferencePattern.MatchString(v) {
-		c.Add("must match the pattern \"^INV-[0-9]+$\"")
+		c.Add("must match the pattern \"^INV-[0-9]+$\", got " + wire.Quote(v))
 	}
 }
 
@@ -976,7 +990,7 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("query", "limit", "include_deleted")
 		}
 	}
 	if !hasQuery {
@@ -1142,7 +1156,7 @@ func (x *Money) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("amount", "currency")
 		}
 	}
 	if !hasAmount {
@@ -1236,6 +1250,6 @@ func checkTag(c *wire.Checker, v string) {
 		c.Add("must be at most 16 characters long, got " + strconv.Itoa(n))
 	}
 	if !tagPattern.MatchString(v) {
-		c.Add("must match the pattern \"^[a-z0-9-]+$\"")
+		c.Add("must match the pattern \"^[a-z0-9-]+$\", got " + wire.Quote(v))
 	}
 }

@@ -114,7 +114,7 @@ func (x *WebSearchArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("query")
 		}
 	}
 	if !hasQuery {

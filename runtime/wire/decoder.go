@@ -152,15 +152,38 @@ func kindOf(c byte) string {
 	return ""
 }
 
-// mismatch records "expected <want>, got <kind>" and skips the value.
+// mismatch records "expected <want>, got <kind>", followed by the value
+// itself when it is a string, number or boolean (`expected integer, got
+// string "3"`: the model sees what to change), and skips the value.
 func (d *Decoder) mismatch(want string) {
 	k := kindOf(d.peek())
 	if k == "" {
 		d.syntax("a JSON value")
 		return
 	}
-	d.Add("expected " + want + ", got " + k)
-	d.skip(MaxDepth)
+	start := d.pos
+	msg := "expected " + want + ", got " + k
+	if !d.skip(MaxDepth) {
+		d.Add(msg)
+		return
+	}
+	if k == "string" || k == "number" || k == "boolean" {
+		msg += " " + clipText(d.data[start:d.pos], 40)
+	}
+	d.Add(msg)
+}
+
+// clipText is the JSON text tok, cut after at most max runes (and marked
+// "…" where it was cut).
+func clipText(tok []byte, max int) string {
+	n := 0
+	for i := range string(tok) {
+		if n == max {
+			return string(tok[:i]) + "…"
+		}
+		n++
+	}
+	return string(tok)
 }
 
 // Stopped reports whether reading stopped (malformed or too deeply nested input).
@@ -256,10 +279,95 @@ func (d *Decoder) NextKey() bool {
 func (d *Decoder) Name() []byte { return d.name }
 
 // Unknown records `unknown property "<Name>"` at the current (object's)
-// path and skips the member's value.
-func (d *Decoder) Unknown() {
-	d.Add("unknown property " + strconv.Quote(string(d.name)))
+// path and skips the member's value. known are the object's properties: the
+// message suggests the one the model probably meant (`(did you mean
+// "due_date"?)` for "dueDate" or "due_dat"), or else lists them all, so that
+// the model can correct its call.
+func (d *Decoder) Unknown(known ...string) {
+	d.Add(UnknownMessage(string(d.name), known))
 	d.skip(MaxDepth)
+}
+
+// UnknownMessage is the violation of an unknown property name in an object
+// whose properties are known.
+func UnknownMessage(name string, known []string) string {
+	msg := "unknown property " + strconv.Quote(name)
+	if len(known) == 0 {
+		return msg
+	}
+	if s := suggest(name, known); s != "" {
+		return msg + " (did you mean " + strconv.Quote(s) + "?)"
+	}
+	msg += "; known properties: "
+	for i, k := range known {
+		if i > 0 {
+			msg += ", "
+		}
+		msg += strconv.Quote(k)
+	}
+	return msg
+}
+
+// suggest returns the known name that name most probably misspells: one
+// equal to it but for case, "_" and "-" (dueDate, due-date, due_date), or
+// else the single closest within an edit distance of 2 (and less than half
+// its length). "" if there is none.
+func suggest(name string, known []string) string {
+	fold := func(s string) string {
+		b := make([]byte, 0, len(s))
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == '_' || c == '-':
+				continue
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		return string(b)
+	}
+	fn := fold(name)
+	for _, k := range known {
+		if fold(k) == fn {
+			return k
+		}
+	}
+	best, bestD, ties := "", 3, 0
+	for _, k := range known {
+		d := editDistance(name, k)
+		switch {
+		case d < bestD:
+			best, bestD, ties = k, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if best == "" || ties > 0 || 2*bestD >= len(name) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // Duplicate records `duplicate property "<Name>"` at the current (object's)

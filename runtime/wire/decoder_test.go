@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,8 +166,8 @@ func TestObjectWalk(t *testing.T) {
 	}
 	vs := violations(t, d.Finish())
 	want := []runtime.Violation{
-		{Path: "$.age", Message: "expected integer, got string"},
-		{Path: "$.tags[1]", Message: "expected string, got number"},
+		{Path: "$.age", Message: `expected integer, got string "old"`},
+		{Path: "$.tags[1]", Message: "expected string, got number 1"},
 		{Path: "$", Message: `unknown property "extra"`},
 		{Path: "$", Message: `duplicate property "name"`},
 		{Path: "$", Message: `missing required property "id"`},
@@ -308,8 +309,32 @@ func TestNullAndBool(t *testing.T) {
 		}
 	}
 	vs := violations(t, d.Finish())
-	if strings.Join(got, ",") != "null,true,false" || len(vs) != 1 || vs[0] != (runtime.Violation{Path: "$[3]", Message: "expected boolean, got string"}) {
+	if strings.Join(got, ",") != "null,true,false" || len(vs) != 1 || vs[0] != (runtime.Violation{Path: "$[3]", Message: `expected boolean, got string "no"`}) {
 		t.Errorf("got %v, %v", got, vs)
+	}
+}
+
+// TestMismatchShowsValue: a value of the wrong type is quoted in the
+// violation, cut (on a rune boundary) when it is long; containers are not.
+func TestMismatchShowsValue(t *testing.T) {
+	long := strings.Repeat("é", 50)
+	var d Decoder
+	d.Reset([]byte(`["` + long + `", {"a": 1}, -12.5e3]`))
+	if d.BeginArray() {
+		for i := 0; d.NextItem(); i++ {
+			d.EnterIndex(i)
+			d.Bool()
+			d.Leave()
+		}
+	}
+	vs := violations(t, d.Finish())
+	want := []runtime.Violation{
+		{Path: "$[0]", Message: `expected boolean, got string "` + strings.Repeat("é", 39) + "…"},
+		{Path: "$[1]", Message: "expected boolean, got object"},
+		{Path: "$[2]", Message: "expected boolean, got number -12.5e3"},
+	}
+	if !slices.Equal(vs, want) {
+		t.Errorf("violations:\n got %q\nwant %q", vs, want)
 	}
 }
 

@@ -124,7 +124,7 @@ func TestStringErrors(t *testing.T) {
 			d.Leave()
 		}
 	}
-	want := []string{"$[0]: expected string, got number", "$[1]: expected boolean, got string", "$[2]: expected number, got boolean",
+	want := []string{"$[0]: expected string, got number 1", `$[1]: expected boolean, got string "x"`, "$[2]: expected number, got boolean true",
 		"$[3]: expected array, got object", "$[4]: expected object, got array"}
 	var got []string
 	for _, v := range violations(t, d.Finish()) {
@@ -138,5 +138,37 @@ func TestStringErrors(t *testing.T) {
 	d.Int()
 	if vs := violations(t, d.Finish()); len(vs) != 1 || !strings.HasSuffix(vs[0].Message, "…") {
 		t.Errorf("%v", vs)
+	}
+}
+
+// TestUnknownMessage: an unknown property gets the name the model most
+// probably meant, or else the list of the object's properties.
+func TestUnknownMessage(t *testing.T) {
+	known := []string{"title", "due_date", "priority", "tags"}
+	for _, c := range []struct {
+		name  string
+		known []string
+		want  string
+	}{
+		{"titel", known, `unknown property "titel" (did you mean "title"?)`},
+		{"dueDate", known, `unknown property "dueDate" (did you mean "due_date"?)`},
+		{"Due-Date", known, `unknown property "Due-Date" (did you mean "due_date"?)`},
+		{"tag", known, `unknown property "tag" (did you mean "tags"?)`},
+		{"colour", known, `unknown property "colour"; known properties: "title", "due_date", "priority", "tags"`},
+		{"ab", []string{"a", "b"}, `unknown property "ab"; known properties: "a", "b"`}, // two at distance 1: no guess
+		{"x", []string{"y"}, `unknown property "x"; known properties: "y"`},             // a guess must share half the name
+		{"x", nil, `unknown property "x"`},
+	} {
+		if got := UnknownMessage(c.name, c.known); got != c.want {
+			t.Errorf("UnknownMessage(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"title", "titel", 2}, {"same", "same", 0}} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
 	}
 }

@@ -116,7 +116,7 @@ func TestEdgeViolations(t *testing.T) {
 	}`
 	_, err := DecodeAllArgs([]byte(in))
 	want := []string{
-		`$.when: must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z"`,
+		`$.when: must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z", got "soon"`,
 		"$.ratio: must be greater than 0, got 0",
 		"$.prio: must be one of 1, 2, 3, got 4",
 		"$.labels: must have at least 1 item, got 0",

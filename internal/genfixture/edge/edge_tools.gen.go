@@ -200,7 +200,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				if v, ok := wire.ParseDateTime(b); ok {
 					x.When = v
 				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\"")
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
 				}
 			}
 			d.Leave()
@@ -215,7 +215,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				if v, ok := wire.ParseDateTime(b); ok {
 					x.Start = v
 				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\"")
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
 				}
 			}
 			d.Leave()
@@ -445,7 +445,26 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown(
+				"flag",
+				"ratio",
+				"prio",
+				"when",
+				"start",
+				"labels",
+				"tags",
+				"maybe_tags",
+				"points",
+				"origin",
+				"counts",
+				"scores",
+				"grid",
+				"open",
+				"nothing",
+				"empty_default",
+				"big",
+				"nullable_with_default",
+			)
 		}
 	}
 	if !hasFlag {
@@ -889,7 +908,7 @@ func (x *Point) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		default:
-			d.Unknown()
+			d.Unknown("x", "y")
 		}
 	}
 	if !hasX {
