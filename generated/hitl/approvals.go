@@ -40,6 +40,12 @@ func (s *Store) RequestApproval(ctx context.Context, req runtime.ApprovalRequest
 // an expired one (or one past its TTL) with ErrExpired, an unknown id with
 // ErrNotFound. Concurrent Claims are decided by one conditional UPDATE:
 // exactly one succeeds.
+//
+// The claim is taken before the approved call runs, so a destructive call
+// never runs twice: if the process stops between Claim and the end of the
+// call, a later Resume fails with ErrConsumed and the call does not run
+// again. The row keeps the decision and ConsumedAt, for the host to find
+// such calls and tell the user.
 func (s *Store) Claim(ctx context.Context, id string) (runtime.ApprovalRequest, runtime.Decision, error) {
 	now := s.now()
 	p, err := scanPoint(s.db.QueryRowContext(ctx, s.q.claim, s.dialect.timeArg(now), id))
