@@ -107,8 +107,11 @@ func (p *parser) label(n *yaml.Node, s, which string, t *Tool) []LabelPart {
 					names[i] = pr.Name
 				}
 				hint := didYouMean(part.Param, names)
-				if len(names) == 0 {
+				switch {
+				case len(names) == 0:
 					hint = "; the tool has no parameters"
+				case hint == "":
+					hint = "; its parameters are " + strings.Join(names, ", ")
 				}
 				p.errorAt(part.Pos, "%s placeholder {%s} of tool %q names no parameter%s", which, part.Param, t.Name, hint)
 				continue

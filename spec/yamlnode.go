@@ -166,8 +166,11 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 		}
 		if known != nil && !contains(known, name) {
 			hint := didYouMean(name, known)
-			if n.Style&yaml.FlowStyle != 0 && isNull(v) && strings.Contains(name, " ") {
+			switch {
+			case n.Style&yaml.FlowStyle != 0 && isNull(v) && strings.Contains(name, " "):
 				hint = " (a comma inside {...} ends the value before it: quote text that holds a comma)"
+			case hint == "" && contains(known, "type") && unsupportedSchemaKeys[name]:
+				hint = ": toolgen's subset of JSON Schema has no " + name
 			}
 			p.errorf(k, "unknown key %q %s%s", name, where, hint)
 			continue
