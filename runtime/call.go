@@ -17,10 +17,13 @@ type Call struct {
 
 	// Events receives the pipeline's start, progress, child and finish
 	// events. Optional; it must be safe for concurrent use when calls run
-	// in parallel.
+	// in parallel. Dispatch calls it only while the call runs: the finish
+	// event is a call's last, and what an executor's leftover goroutines
+	// emit after it is dropped, so a host may close what Events writes to
+	// once Dispatch (or RunCalls) has returned.
 	Events func(Event)
 	// Usage receives usage reports (for example a sub-agent's tokens).
-	// Optional; same concurrency rule as Events.
+	// Optional; same concurrency and lifetime rules as Events.
 	Usage func(Usage)
 
 	// Values holds the host's own values, for its executors and policies.

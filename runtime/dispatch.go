@@ -38,7 +38,8 @@ import (
 //  8. cap the result at Limits.MaxResultBytes and emit EventFinish.
 //
 // Every call that reached step 2 gets exactly one EventFinish, whatever its
-// status. Ordinary failures are returned as an Outcome with StatusError and
+// status, and it is the call's last event: the Events and Usage sinks of
+// the call the executor sees are closed before it is sent. Ordinary failures are returned as an Outcome with StatusError and
 // a tool-error Result for the model, and a nil error. Dispatch returns a
 // non-nil error (and an Outcome with StatusFatal) only when the context is
 // done before or during execution, or when an executor, gate, approvals
@@ -83,7 +84,8 @@ func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) 
 	case Allow:
 		return r.dispatch(ctx, &cc, tc, &Approval{PausePointID: pausePointID, Note: d.Reason}, nil)
 	case Deny:
-		x := run{r: r, start: time.Now(), call: r.callFor(&cc, tc)}
+		x := run{r: r, start: time.Now(), scope: r.callFor(&cc, tc)}
+		x.call = &x.scope.Call
 		x.out.CallID, x.out.Tool = tc.ID, tc.Name
 		x.out.Label = req.Label
 		if x.out.Label == "" {
@@ -101,27 +103,59 @@ func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) 
 type run struct {
 	r       *Registry
 	t       *Tool
-	call    *Call // the per-call copy
+	scope   *scopedCall
+	call    *Call // &scope.Call, the per-call copy
 	start   time.Time
 	started bool // EventStart was emitted; EventFinish is owed
 	out     Outcome
 }
 
-// callFor returns the per-call copy of call for tc.
-func (r *Registry) callFor(call *Call, tc ToolCall) *Call {
-	cc := new(Call)
-	if call != nil {
-		*cc = *call
+// scopedCall is the per-call copy of the host's Call. Its Events and Usage
+// forward to the host's sinks only until the call ends: what goroutines an
+// executor left behind emit or report later is dropped, so no sink of the
+// host runs once Dispatch has returned.
+type scopedCall struct {
+	Call
+	events func(Event) // the host's sinks
+	usage  func(Usage)
+	gate   eventGate
+}
+
+func (s *scopedCall) emit(e Event)   { gateSend(&s.gate, s.events, e) }
+func (s *scopedCall) report(u Usage) { gateSend(&s.gate, s.usage, u) }
+
+// finish closes the sinks and then sends e, the call's last event, to the
+// host's Events sink.
+func (s *scopedCall) finish(e Event, send bool) {
+	s.gate.close()
+	if send && s.events != nil {
+		e.CallID, e.Tool = s.ToolCallID, s.ToolName
+		s.events(e)
 	}
-	cc.ToolCallID, cc.ToolName, cc.Registry = tc.ID, tc.Name, r
-	return cc
+}
+
+// callFor returns the per-call copy of call for tc.
+func (r *Registry) callFor(call *Call, tc ToolCall) *scopedCall {
+	s := new(scopedCall)
+	if call != nil {
+		s.Call = *call
+	}
+	s.ToolCallID, s.ToolName, s.Registry = tc.ID, tc.Name, r
+	if s.Events != nil {
+		s.events, s.Events = s.Events, s.emit
+	}
+	if s.Usage != nil {
+		s.usage, s.Usage = s.Usage, s.report
+	}
+	return s
 }
 
 // dispatch runs the pipeline. pre, when not nil, holds the arguments
 // already decoded by RunCalls (see turn.go); it is used when it was decoded
 // for the tool tc names now, so no call is decoded twice.
 func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approval *Approval, pre *preDecoded) (Outcome, error) {
-	x := run{r: r, start: time.Now(), call: r.callFor(call, tc)}
+	x := run{r: r, start: time.Now(), scope: r.callFor(call, tc)}
+	x.call = &x.scope.Call
 	x.call.Approval = approval
 	x.out.CallID, x.out.Tool = tc.ID, tc.Name
 
@@ -390,12 +424,11 @@ func (x *run) begin() {
 	x.call.Emit(Event{Type: EventStart, Label: x.out.Label})
 }
 
-// end records the duration and emits the finish event, if a start was.
+// end records the duration, closes the call's sinks and emits the finish
+// event, if a start was.
 func (x *run) end() (Outcome, error) {
 	x.out.Duration = time.Since(x.start)
-	if x.started {
-		x.call.Emit(Event{Type: EventFinish, Label: x.out.Label, Status: x.out.Status, Duration: x.out.Duration})
-	}
+	x.scope.finish(Event{Type: EventFinish, Label: x.out.Label, Status: x.out.Status, Duration: x.out.Duration}, x.started)
 	if l := x.r.opts.Logger; l != nil && l.Enabled(context.Background(), slog.LevelDebug) {
 		attrs := []slog.Attr{slog.String("status", string(x.out.Status)), slog.Duration("duration", x.out.Duration)}
 		if x.out.Err != nil {

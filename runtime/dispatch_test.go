@@ -1365,3 +1365,52 @@ func TestDeniedTextEndsOneSentence(t *testing.T) {
 		}
 	}
 }
+
+// An executor may leave a goroutine behind that still holds its Call. What
+// that goroutine emits or reports after the call ended is dropped: once
+// Dispatch has returned, no sink of the host is called (a host may close
+// the channel its sink writes to), and the finish event is the call's last.
+func TestDispatchSinksQuietAfterTheCallEnds(t *testing.T) {
+	p := newPipe(t)
+	release, lateDone := make(chan struct{}), make(chan struct{})
+	p.exec = func(ctx context.Context, call *Call, a *pipeArgs) (Result, error) {
+		call.Progress("working")
+		call.ReportUsage(Usage{InputTokens: 1})
+		go func() {
+			defer close(lateDone)
+			<-release
+			call.Progress("too late")
+			call.Emit(Event{Type: EventProgress, Message: "too late, direct"})
+			call.Events(Event{Type: EventProgress, Message: "too late, raw sink"})
+			call.ReportUsage(Usage{InputTokens: 1000})
+			call.Usage(Usage{InputTokens: 1000})
+		}()
+		return Text("done"), nil
+	}
+	var mu sync.Mutex
+	var usage []Usage
+	host := p.call()
+	host.Usage = func(u Usage) {
+		mu.Lock()
+		usage = append(usage, u)
+		mu.Unlock()
+	}
+	p.trace.reset()
+	out, err := p.reg.Dispatch(context.Background(), host, ToolCall{ID: "call_1", Name: pipeTool, Arguments: json.RawMessage(`{}`)})
+	if err != nil || out.Status != StatusOK {
+		t.Fatal(out, err)
+	}
+	close(release)
+	<-lateDone
+	assertTrace(t, p.trace.list(), traceOf(pipeToGate, "permission", "policy-permission:allow", "execute", "event:progress:working", "event:finish:ok")...)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(usage) != 1 || usage[0].InputTokens != 1 {
+		t.Fatalf("usage reports %+v, want only the one made during the call", usage)
+	}
+	p.evMu.Lock()
+	defer p.evMu.Unlock()
+	if last := p.events[len(p.events)-1]; last.Type != EventFinish || last.CallID != "call_1" || last.Tool != pipeTool || last.Label == "" {
+		t.Fatalf("last event %+v", last)
+	}
+}

@@ -438,20 +438,24 @@ func (b *batchTool) all(pred func(any) bool) func(any) bool {
 	}
 }
 
-// eventGate forwards events to a sink until it is closed; events sent after
-// close (by goroutines the executor left behind) are dropped. close waits
-// for events being forwarded.
+// eventGate forwards events (or usage reports) to a sink until it is
+// closed; what is sent after close (by goroutines an executor left behind)
+// is dropped. close waits for the sends in progress, so no sink runs once
+// close has returned.
 type eventGate struct {
 	mu     sync.RWMutex
 	closed bool
 }
 
-func (g *eventGate) send(sink func(Event), e Event) {
+func (g *eventGate) send(sink func(Event), e Event) { gateSend(g, sink, e) }
+
+// gateSend calls sink(v) unless g is closed.
+func gateSend[T any](g *eventGate, sink func(T), v T) {
 	g.mu.RLock()
+	defer g.mu.RUnlock() // a panicking sink must not leave close blocked
 	if !g.closed {
-		sink(e)
+		sink(v)
 	}
-	g.mu.RUnlock()
 }
 
 func (g *eventGate) close() {
