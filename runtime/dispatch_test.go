@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -1412,5 +1413,40 @@ func TestDispatchSinksQuietAfterTheCallEnds(t *testing.T) {
 	defer p.evMu.Unlock()
 	if last := p.events[len(p.events)-1]; last.Type != EventFinish || last.CallID != "call_1" || last.Tool != pipeTool || last.Label == "" {
 		t.Fatalf("last event %+v", last)
+	}
+}
+
+// A host sink that panics while the executor emits is the executor's panic
+// (recovered, an execution error); it must not leave the call's sinks locked.
+func TestDispatchPanickingSink(t *testing.T) {
+	p := newPipe(t)
+	p.exec = func(ctx context.Context, call *Call, a *pipeArgs) (Result, error) {
+		call.Progress("boom")
+		return Text("unreachable"), nil
+	}
+	var finished atomic.Bool
+	host := &Call{Events: func(e Event) {
+		switch e.Type {
+		case EventProgress:
+			panic("sink failed")
+		case EventFinish:
+			finished.Store(true)
+		}
+	}}
+	done := make(chan struct{})
+	var out Outcome
+	var err error
+	go func() {
+		defer close(done)
+		out, err = p.reg.Dispatch(context.Background(), host, ToolCall{ID: "c", Name: pipeTool})
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Dispatch is stuck after a panicking sink")
+	}
+	assertToolError(t, out, err, ErrExecution, "Error: stripe_list_customers failed unexpectedly: sink failed.")
+	if !finished.Load() {
+		t.Error("no finish event after the panicking sink")
 	}
 }
