@@ -433,7 +433,11 @@ func fieldDoc(f *field) string {
 	if last := d[len(d)-1]; last != '.' && last != '!' && last != '?' {
 		d += "."
 	}
-	return d + " (" + strings.ToUpper(note[:1]) + note[1:] + ".)"
+	note = "(" + strings.ToUpper(note[:1]) + note[1:] + ".)"
+	if len("// ")+len(d)+1+len(note) > commentWidth {
+		return d + "\n" + note // wrapped, the note keeps a line of its own
+	}
+	return d + " " + note
 }
 
 // defaultText shows a default value as JSON.

@@ -133,8 +133,8 @@ func Module(impl Executor) *runtime.Module {
 
 // ListArgs holds the arguments of the tasks_list tool.
 type ListArgs struct {
-	// Only tasks whose title contains this text (case-insensitive). (Optional; nil
-	// is absent.)
+	// Only tasks whose title contains this text (case-insensitive).
+	// (Optional; nil is absent.)
 	Query *string `json:"query,omitempty"`
 	// Only tasks with this status. (Optional; nil is absent.)
 	Status *ListStatus `json:"status,omitempty"`

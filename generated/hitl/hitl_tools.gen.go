@@ -67,13 +67,15 @@ func Module(impl Executor) *runtime.Module {
 // WaitForApprovalArgs holds the arguments of the wait_for_approval tool.
 type WaitForApprovalArgs struct {
 	// The action awaiting approval, as a short imperative sentence (Send invoice
-	// INV-42 to ada@example.com). (Required.)
+	// INV-42 to ada@example.com).
+	// (Required.)
 	Action string `json:"action"`
 	// What the person needs to know to decide — amounts, recipients, what cannot
-	// be undone. (Optional; nil is absent.)
+	// be undone.
+	// (Optional; nil is absent.)
 	Details *string `json:"details,omitempty"`
-	// How much harm the action would do if it were a mistake. (Optional, default
-	// "medium".)
+	// How much harm the action would do if it were a mistake.
+	// (Optional, default "medium".)
 	Risk WaitForApprovalRisk `json:"risk"`
 }
 

@@ -250,8 +250,8 @@ func Module(impl Executor) *runtime.Module {
 
 // ListCustomersArgs holds the arguments of the stripe_list_customers tool.
 type ListCustomersArgs struct {
-	// Only customers with exactly this email (case-sensitive). (Optional; nil is
-	// absent.)
+	// Only customers with exactly this email (case-sensitive).
+	// (Optional; nil is absent.)
 	Email *Email `json:"email,omitempty"`
 	// Max customers to return (1-100). (Optional, default 10.)
 	Limit ListLimit `json:"limit"`
@@ -357,8 +357,8 @@ const listCustomersSchema = `{"additionalProperties":false,"properties":{"email"
 type ListPaymentsArgs struct {
 	// Only this customer's payments (cus_...). (Optional; nil is absent.)
 	Customer *CustomerID `json:"customer,omitempty"`
-	// Only payments made on or after this UTC date (YYYY-MM-DD). (Optional; nil is
-	// absent.)
+	// Only payments made on or after this UTC date (YYYY-MM-DD).
+	// (Optional; nil is absent.)
 	CreatedAfter *string `json:"created_after,omitempty"`
 	// Max payments to return (1-100). (Optional, default 10.)
 	Limit ListLimit `json:"limit"`
@@ -492,8 +492,8 @@ const listPaymentsSchema = `{"additionalProperties":false,"properties":{"created
 // ListSubscriptionsArgs holds the arguments of the stripe_list_subscriptions
 // tool.
 type ListSubscriptionsArgs struct {
-	// Only this status; omit for all but canceled, "all" for every one. (Optional;
-	// nil is absent.)
+	// Only this status; omit for all but canceled, "all" for every one.
+	// (Optional; nil is absent.)
 	Status *ListSubscriptionsStatus `json:"status,omitempty"`
 	// Only this customer's subscriptions (cus_...). (Optional; nil is absent.)
 	Customer *CustomerID `json:"customer,omitempty"`
@@ -846,11 +846,12 @@ const createPaymentLinkSchema = `{"additionalProperties":false,"properties":{"af
 
 // CreateInvoiceArgs holds the arguments of the stripe_create_invoice tool.
 type CreateInvoiceArgs struct {
-	// Customer to bill (cus_...); or give customer_email. (Optional; nil is
-	// absent.)
+	// Customer to bill (cus_...); or give customer_email.
+	// (Optional; nil is absent.)
 	CustomerID *CustomerID `json:"customer_id,omitempty"`
 	// Bill the customer with this exact email; a new customer is created if none
-	// has it. (Optional; nil is absent.)
+	// has it.
+	// (Optional; nil is absent.)
 	CustomerEmail *Email `json:"customer_email,omitempty"`
 	// Name for a customer created from customer_email. (Optional; nil is absent.)
 	CustomerName *string `json:"customer_name,omitempty"`
@@ -1145,11 +1146,11 @@ type CreateSubscriptionArgs struct {
 	Quantity int64 `json:"quantity"`
 	// Free trial length in days before the first charge. (Optional; nil is absent.)
 	TrialPeriodDays *int64 `json:"trial_period_days,omitempty"`
-	// Charge the saved payment method, or email an invoice each period. (Optional,
-	// default "charge_automatically".)
+	// Charge the saved payment method, or email an invoice each period.
+	// (Optional, default "charge_automatically".)
 	CollectionMethod CreateSubscriptionCollectionMethod `json:"collection_method"`
-	// Days to pay each invoice; used with send_invoice only. (Optional, default
-	// 30.)
+	// Days to pay each invoice; used with send_invoice only.
+	// (Optional, default 30.)
 	DaysUntilDue int64 `json:"days_until_due"`
 }
 
@@ -1536,14 +1537,14 @@ type PaymentLinkItem struct {
 	// Existing price (price_...); omit to give amount_minor, currency and name.
 	// (Optional; nil is absent.)
 	Price *PriceID `json:"price,omitempty"`
-	// Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item. (Optional;
-	// nil is absent.)
+	// Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item.
+	// (Optional; nil is absent.)
 	AmountMinor *int64 `json:"amount_minor,omitempty"`
-	// Currency of amount_minor, ISO code in lower case (usd). (Optional; nil is
-	// absent.)
+	// Currency of amount_minor, ISO code in lower case (usd).
+	// (Optional; nil is absent.)
 	Currency *Currency `json:"currency,omitempty"`
-	// Product name shown at checkout, for an ad-hoc item. (Optional; nil is
-	// absent.)
+	// Product name shown at checkout, for an ad-hoc item.
+	// (Optional; nil is absent.)
 	Name *string `json:"name,omitempty"`
 	// Units of this line. (Optional, default 1.)
 	Quantity int64 `json:"quantity"`

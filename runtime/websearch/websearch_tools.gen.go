@@ -76,7 +76,8 @@ func Module(impl Executor) *runtime.Module {
 // WebSearchArgs holds the arguments of the web_search tool.
 type WebSearchArgs struct {
 	// What to search the web for: a few precise keywords or a question (1-400
-	// characters, not blank). (Required.)
+	// characters, not blank).
+	// (Required.)
 	Query string `json:"query"`
 }
 
