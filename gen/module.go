@@ -27,6 +27,20 @@ func (g *generator) moduleDecls() []jen.Code {
 		jen.Const().Defs(names...),
 		jen.Line(),
 	)
+	if f.Gate != "" {
+		out = append(out,
+			comment("Gate is the connection the "+f.Provider+" tools need (unless a tool says otherwise): the host's runtime.Gates says whether it is open for a user."),
+			jen.Const().Id("Gate").Op("=").Lit(f.Gate),
+			jen.Line(),
+		)
+		if f.GateMessage != "" {
+			out = append(out,
+				comment("gateMessage is what the model reads when a call meets the closed Gate."),
+				jen.Const().Id("gateMessage").Op("=").Lit(f.GateMessage),
+				jen.Line(),
+			)
+		}
+	}
 
 	var methods []jen.Code
 	for _, m := range ExecutorMethods(f) {
@@ -124,9 +138,17 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		lines = append(lines, jen.Id("ResultSchema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower+"ResultSchema")))
 	}
 	if t.Gate != "" {
-		lines = append(lines, jen.Id("Gate").Op(":").Lit(t.Gate))
+		f := g.f
+		gate, msg := jen.Lit(t.Gate), jen.Lit(t.GateMessage)
+		if t.Gate == f.Gate {
+			gate = jen.Id("Gate")
+		}
+		if t.GateMessage == f.GateMessage && t.GateMessage != "" && t.Gate == f.Gate {
+			msg = jen.Id("gateMessage")
+		}
+		lines = append(lines, jen.Id("Gate").Op(":").Add(gate))
 		if t.GateMessage != "" {
-			lines = append(lines, jen.Id("GateMessage").Op(":").Lit(t.GateMessage))
+			lines = append(lines, jen.Id("GateMessage").Op(":").Add(msg))
 		}
 	}
 	fl := t.Flags

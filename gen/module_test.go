@@ -86,3 +86,46 @@ func TestDocComment(t *testing.T) {
 		}
 	}
 }
+
+// TestGateConstant: a module gate becomes the Gate constant that tools
+// using it refer to; a tool with its own gate or message keeps literals;
+// a named type called Gate is then a collision.
+func TestGateConstant(t *testing.T) {
+	str := &spec.Schema{Type: spec.TypeString}
+	tool := func(name, goName, gate, msg string) *spec.Tool {
+		return &spec.Tool{Name: name, GoName: goName, Description: "d", Kind: spec.KindTool, Gate: gate, GateMessage: msg,
+			Params: &spec.Schema{Type: spec.TypeObject}}
+	}
+	f := &spec.File{
+		Path: "x.tools.yaml", Provider: "x", Package: "x", Gate: "crm", GateMessage: "The CRM is not connected.",
+		Tools: []*spec.Tool{
+			tool("x_a", "A", "crm", "The CRM is not connected."),
+			tool("x_b", "B", "crm", "Reconnect the CRM."),
+			tool("x_c", "C", "disk", "The disk is gone."),
+			tool("x_d", "D", "", ""),
+		},
+	}
+	src, err := Code(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"const Gate = \"crm\"\n",
+		"const gateMessage = \"The CRM is not connected.\"\n",
+		"Gate:        Gate,\n\t\t\t\tGateMessage: gateMessage,\n",
+		"Gate:        Gate,\n\t\t\t\tGateMessage: \"Reconnect the CRM.\",\n",
+		"Gate:        \"disk\",\n\t\t\t\tGateMessage: \"The disk is gone.\",\n",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("generated code lacks %q", want)
+		}
+	}
+	if n := strings.Count(string(src), "Gate:"); n != 3 {
+		t.Errorf("%d tools with a gate, want 3", n)
+	}
+
+	f.Types = []*spec.NamedType{{Name: "Gate", GoName: "Gate", Schema: str}}
+	if _, err := Code(f); err == nil || !strings.Contains(err.Error(), "the Go name Gate of the named type Gate collides with the Gate constant") {
+		t.Errorf("a named type Gate: err = %v", err)
+	}
+}

@@ -88,6 +88,12 @@ func build(f *spec.File) (*generator, error) {
 	g.declare("Provider", "the Provider constant")
 	g.declare(InterfaceName, "the executor interface")
 	g.declare("Module", "the Module function")
+	if f.Gate != "" {
+		g.declare("Gate", "the Gate constant (the module has a gate:)")
+		if f.GateMessage != "" {
+			g.declare("gateMessage", "the gateMessage constant (the module has a gate_message:)")
+		}
+	}
 	for _, nt := range f.Types {
 		g.namedOrder = append(g.namedOrder, g.namedType(nt))
 	}

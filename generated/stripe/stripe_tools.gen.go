@@ -28,6 +28,13 @@ const (
 	ToolRevenueMetrics     = "stripe_revenue_metrics"
 )
 
+// Gate is the connection the stripe tools need (unless a tool says otherwise):
+// the host's runtime.Gates says whether it is open for a user.
+const Gate = "stripe"
+
+// gateMessage is what the model reads when a call meets the closed Gate.
+const gateMessage = "Stripe is not connected for this account."
+
 // Executor runs the stripe tools: one method per tool, plus the hand-written
 // decisions the spec asks for. The stubs file holds your implementation; Module
 // wires it into a runtime.Module.
@@ -68,8 +75,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "List recent customers, newest first; filter by exact email.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(listCustomersSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:         true,
 					ReadOnly:        true,
@@ -94,8 +101,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "List recent payments (charges), newest first, with status and refunds.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(listPaymentsSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:         true,
 					ReadOnly:        true,
@@ -120,8 +127,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(listSubscriptionsSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:         true,
 					ReadOnly:        true,
@@ -146,8 +153,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(createPaymentLinkSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:          true,
 					Destructive:      true,
@@ -171,8 +178,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Create an invoice for a customer and email it, due in days_until_due days.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(createInvoiceSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:          true,
 					Destructive:      true,
@@ -196,8 +203,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Start a recurring subscription for a customer on an existing price.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(createSubscriptionSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:          true,
 					Destructive:      true,
@@ -221,8 +228,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(revenueMetricsSchema),
-				Gate:        "stripe",
-				GateMessage: "Stripe is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags: runtime.Flags{
 					Enabled:         true,
 					ReadOnly:        true,

@@ -27,6 +27,13 @@ const (
 	ToolPing          = "fx_ping"
 )
 
+// Gate is the connection the fx tools need (unless a tool says otherwise): the
+// host's runtime.Gates says whether it is open for a user.
+const Gate = "crm"
+
+// gateMessage is what the model reads when a call meets the closed Gate.
+const gateMessage = "The CRM is not connected for this account."
+
 // Executor runs the fx tools: one method per tool, plus the hand-written
 // decisions the spec asks for. The stubs file holds your implementation; Module
 // wires it into a runtime.Module.
@@ -60,8 +67,8 @@ func Module(impl Executor) *runtime.Module {
 				Kind:         runtime.KindTool,
 				Schema:       json.RawMessage(createInvoiceSchema),
 				ResultSchema: json.RawMessage(createInvoiceResultSchema),
-				Gate:         "crm",
-				GateMessage:  "The CRM is not connected for this account.",
+				Gate:         Gate,
+				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreateInvoiceArgs(data)
@@ -91,8 +98,8 @@ func Module(impl Executor) *runtime.Module {
 				Description: "Search customer records.",
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(searchSchema),
-				Gate:        "crm",
-				GateMessage: "The CRM is not connected for this account.",
+				Gate:        Gate,
+				GateMessage: gateMessage,
 				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeSearchArgs(data)
