@@ -159,6 +159,10 @@ func (p *parser) checkNames(f *File) {
 		"Executor": {what: "the generated executor interface"},
 		"Tools":    {what: "the stub implementation type"},
 		"Module":   {what: "the generated Module function"},
+		"Provider": {what: "the generated Provider constant"},
+	}
+	if f.Gate != "" {
+		typeNames["Gate"] = owner{what: "the generated Gate constant (the module has a gate)"}
 	}
 	for _, t := range f.Tools {
 		if t.GoName == "" {
