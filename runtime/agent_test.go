@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 const agentSchema = `{"additionalProperties":false,"properties":{"task":{"type":"string"}},"required":["task"],"type":"object"}`
@@ -284,8 +283,9 @@ func TestAgentToolCreateAgentErrors(t *testing.T) {
 }
 
 func TestAgentToolCancellationReachesChild(t *testing.T) {
-	sawDone := make(chan struct{})
+	sent, sawDone := make(chan struct{}), make(chan struct{})
 	agent := AgentFunc(func(ctx context.Context, prompt string, events func(Event)) (AgentResult, error) {
+		close(sent)
 		<-ctx.Done()
 		close(sawDone)
 		return AgentResult{Usage: Usage{OutputTokens: 7}}, ctx.Err()
@@ -295,7 +295,10 @@ func TestAgentToolCancellationReachesChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(10*time.Millisecond, cancel)
+	go func() {
+		<-sent // cancel while the child runs, not before the call reaches it
+		cancel()
+	}()
 	rec := &agentRecorder{}
 	out, err := r.Dispatch(ctx, rec.call(), ToolCall{ID: "t1", Name: "research", Arguments: json.RawMessage(`{"task":"x"}`)})
 	select {
@@ -362,5 +365,23 @@ func TestAgentExecute(t *testing.T) {
 	}
 	if _, err := AgentExecute("research", nil, nil)(context.Background(), nil, nil); err == nil {
 		t.Error("nil factory accepted")
+	}
+}
+
+// A child that is itself an agent tool fails with an *AgentError carrying
+// its usage; that usage is reported once, by the parent.
+func TestAgentToolNestedFailureUsage(t *testing.T) {
+	inner := &AgentError{Kind: AgentFailed, Message: "no sources", Usage: Usage{InputTokens: 40, OutputTokens: 2}}
+	tool := newAgentTool(t, AgentToolOptions{}, AgentFunc(func(ctx context.Context, prompt string, events func(Event)) (AgentResult, error) {
+		return AgentResult{}, inner
+	}))
+	rec := &agentRecorder{}
+	_, err := execAgent(t, tool, rec.call(), context.Background(), `{"task":"x"}`)
+	var ae *AgentError
+	if !errors.As(err, &ae) || ae == inner || ae.Usage != inner.Usage {
+		t.Fatalf("err = %#v, want a rebuilt *AgentError with the child's usage", err)
+	}
+	if _, usage := rec.snapshot(); len(usage) != 1 || usage[0] != inner.Usage {
+		t.Errorf("usage = %+v, want the nested agent's", usage)
 	}
 }

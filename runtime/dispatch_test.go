@@ -429,6 +429,14 @@ func TestDispatchStopsAtEachStep(t *testing.T) {
 			text:  "Error: invalid arguments for stripe_list_customers:\n- $: unknown field \"limt\" is not allowed",
 		},
 		{
+			name:  "3 invalid arguments stop the call before a disabled tool's flag is read",
+			setup: func(p *pipe, t *testing.T) { p.tool.Flags.Enabled = false },
+			args:  `{"limit":500}`,
+			trace: traceOf("decode", "label", "event:start", "event:finish:error"),
+			kind:  ErrInvalidArgs,
+			text:  "Error: invalid arguments for stripe_list_customers:\n- $.limit: must be at most 100, got 500",
+		},
+		{
 			name:  "4 disabled by flag",
 			setup: func(p *pipe, t *testing.T) { p.tool.Flags.Enabled = false },
 			args:  `{}`,
@@ -582,17 +590,50 @@ func TestDispatchStopsAtEachStep(t *testing.T) {
 			text:  "Error: this customer is locked",
 		},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := newPipe(t)
-			if c.setup != nil {
-				c.setup(p, t)
-			}
-			out, err := p.dispatch(t, context.Background(), pipeTool, c.args)
-			assertTrace(t, p.trace.list(), c.trace...)
-			assertToolError(t, out, err, c.kind, c.text)
-		})
+	// RunCalls looks calls up and decodes them ahead (to know which may run
+	// in parallel), then dispatches them: the same steps, in the same order,
+	// must run for each call.
+	for _, via := range []string{"Dispatch", "RunCalls"} {
+		for _, c := range cases {
+			t.Run(via+"/"+c.name, func(t *testing.T) {
+				p := newPipe(t)
+				if c.setup != nil {
+					c.setup(p, t)
+				}
+				var out Outcome
+				var err error
+				if via == "Dispatch" {
+					out, err = p.dispatch(t, context.Background(), pipeTool, c.args)
+				} else {
+					p.trace.reset()
+					var outs []Outcome
+					outs, err = p.reg.RunCalls(context.Background(), p.call(),
+						[]ToolCall{{ID: "call_1", Name: pipeTool, Arguments: json.RawMessage(c.args)}}, RunOptions{})
+					out = outs[0]
+				}
+				assertTrace(t, p.trace.list(), c.trace...)
+				assertToolError(t, out, err, c.kind, c.text)
+			})
+		}
 	}
+}
+
+func TestRunCallsRunsEveryStepInOrder(t *testing.T) {
+	p := newPipe(t)
+	p.tool.Flags.RequiresApproval = true
+	p.policy.decide = func(prev Decision) Decision {
+		if prev.Behavior == Ask {
+			return Allowed() // the host lets this one through
+		}
+		return prev
+	}
+	outs, err := p.reg.RunCalls(context.Background(), p.call(), []ToolCall{
+		{ID: "call_1", Name: pipeTool, Arguments: json.RawMessage(`{"limit":5}`)},
+	}, RunOptions{})
+	if err != nil || outs[0].Status != StatusOK {
+		t.Fatalf("%+v %v", outs, err)
+	}
+	assertTrace(t, p.trace.list(), traceOf(pipeToGate, "permission", "policy-permission:ask", "execute", "event:finish:ok")...)
 }
 
 func TestDispatchInvalidArgumentsKeepViolationsAndLabel(t *testing.T) {
@@ -1230,6 +1271,16 @@ func TestResume(t *testing.T) {
 		out, err := p.reg.Resume(context.Background(), p.call(), id)
 		assertTrace(t, p.trace.list(), "claim", "decode", "label", "event:start", "policy-enabled", "gate:stripe", "event:finish:error")
 		assertToolError(t, out, err, ErrGate, "Error: Stripe is not connected for this account.")
+	})
+	t.Run("approved but the tool was disabled since", func(t *testing.T) {
+		p := newPipe(t)
+		id := pause(t, p, `{}`)
+		p.approvals.resolve(id, Decision{Behavior: Allow})
+		p.tool.Flags.Enabled = false
+		p.trace.reset()
+		out, err := p.reg.Resume(context.Background(), p.call(), id)
+		assertTrace(t, p.trace.list(), "claim", "decode", "label", "event:start", "event:finish:error")
+		assertToolError(t, out, err, ErrDisabled, "Error: tool stripe_list_customers is disabled.")
 	})
 	t.Run("approved but the tool was removed since", func(t *testing.T) {
 		p := newPipe(t)

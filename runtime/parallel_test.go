@@ -708,3 +708,128 @@ func TestMustParallelize(t *testing.T) {
 	}()
 	MustParallelize(newItemTool(squareExec), ParallelizeOptions{MaxItems: -1})
 }
+
+// A batch tool is dispatched like any other tool: its items are validated
+// at step 3, the wrapped tool's flags and gate apply at steps 4 and 5, its
+// permission (for every item) at step 6, and nothing runs after the step
+// that stopped the call.
+func TestParallelizeThroughThePipeline(t *testing.T) {
+	const batch = pipeTool + "_batch"
+	upToGate := []string{"decode", "decode", "label", "event:start", "policy-enabled", "gate:stripe"}
+	cases := []struct {
+		name   string
+		setup  func(p *pipe)
+		items  string
+		trace  []string
+		status Status
+		kind   ErrorKind
+		text   string
+	}{
+		{
+			name:   "every step",
+			items:  itemsJSON(`{"limit":1}`, `{"limit":2}`),
+			trace:  traceOf(upToGate, "permission", "permission", "policy-permission:allow", "execute", "execute", "event:finish:ok"),
+			status: StatusOK,
+		},
+		{
+			name:   "3 an invalid item",
+			items:  itemsJSON(`{"limit":1}`, `{"limit":500}`),
+			trace:  traceOf("decode", "decode", "label", "event:start", "event:finish:error"),
+			status: StatusError,
+			kind:   ErrInvalidArgs,
+			text:   "Error: invalid arguments for " + batch + ":\n- $.items[1].limit: must be at most 100, got 500",
+		},
+		{
+			name:   "4 the wrapped tool is disabled",
+			setup:  func(p *pipe) { p.tool.Flags.Enabled = false },
+			items:  itemsJSON(`{"limit":1}`),
+			trace:  traceOf("decode", "label", "event:start", "event:finish:error"),
+			status: StatusError,
+			kind:   ErrDisabled,
+		},
+		{
+			name:   "5 the wrapped tool's gate is closed",
+			setup:  func(p *pipe) { p.gates.set("stripe", false) },
+			items:  itemsJSON(`{"limit":1}`, `{"limit":2}`),
+			trace:  traceOf(upToGate, "event:finish:error"),
+			status: StatusError,
+			kind:   ErrGate,
+			text:   "Error: Stripe is not connected for this account.",
+		},
+		{
+			name:   "6 the wrapped tool denies an item",
+			setup:  func(p *pipe) { p.toolDecision = Denied("only admins") },
+			items:  itemsJSON(`{"limit":1}`, `{"limit":2}`),
+			trace:  traceOf(upToGate, "permission", "event:finish:error"),
+			status: StatusError,
+			kind:   ErrDenied,
+			text:   "Error: permission denied for " + batch + ": item 0: only admins.",
+		},
+		{
+			name:   "6 the wrapped tool requires approval",
+			setup:  func(p *pipe) { p.tool.Flags.RequiresApproval = true },
+			items:  itemsJSON(`{"limit":1}`),
+			trace:  traceOf("decode", "label", "event:start", "policy-enabled", "gate:stripe", "permission", "policy-permission:ask", "request-approval", "event:finish:paused"),
+			status: StatusPaused,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPipe(t)
+			if c.setup != nil {
+				c.setup(p)
+			}
+			p.reg = NewRegistry(p.opts)
+			if err := p.reg.Add(mustParallelize(t, p.tool, ParallelizeOptions{})); err != nil {
+				t.Fatal(err)
+			}
+			out, err := p.dispatch(t, context.Background(), batch, c.items)
+			assertTrace(t, p.trace.list(), c.trace...)
+			if c.status == StatusError {
+				assertToolError(t, out, err, c.kind, c.text)
+			} else if err != nil || out.Status != c.status {
+				t.Fatalf("outcome %+v, %v; want status %s", out, err, c.status)
+			}
+		})
+	}
+}
+
+func TestParallelizeDefaultResultCapIs20MiB(t *testing.T) {
+	if DefaultBatchMaxResultBytes != 20<<20 {
+		t.Fatalf("DefaultBatchMaxResultBytes = %d", DefaultBatchMaxResultBytes)
+	}
+	half := strings.Repeat("z", 21<<19) // 10.5 MiB: one fits in 20 MiB, two do not
+	bt := mustParallelize(t, newItemTool(func(ctx context.Context, call *Call, a *itemArgs) (Result, error) {
+		return Text(half), nil
+	}), ParallelizeOptions{})
+	args, err := bt.Decode([]byte(itemsJSON(`{"n":0}`, `{"n":1}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := bt.Execute(context.Background(), nil, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.String()
+	if len(text) > 20<<20 || len(text) < 10<<20 {
+		t.Fatalf("result is %d bytes, want the first output (10.5 MiB) within 20 MiB", len(text))
+	}
+	if !strings.HasSuffix(text, `"truncated":"output dropped: the batch result would exceed its limit of 20971520 bytes"}]`) {
+		t.Errorf("result ends %q", text[len(text)-120:])
+	}
+}
+
+func TestParallelizeForwardsItemUsage(t *testing.T) {
+	bt := mustParallelize(t, newItemTool(func(ctx context.Context, call *Call, a *itemArgs) (Result, error) {
+		call.ReportUsage(Usage{InputTokens: int64(a.N)})
+		return Text("ok"), nil
+	}), ParallelizeOptions{})
+	var total atomic.Int64
+	call := &Call{Usage: func(u Usage) { total.Add(u.InputTokens) }}
+	if _, err := runBatch(context.Background(), t, bt, call, itemsJSON(`{"n":1}`, `{"n":20}`, `{"n":300}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := total.Load(); got != 321 {
+		t.Errorf("usage reported %d tokens, want 321 (every item's)", got)
+	}
+}

@@ -471,3 +471,97 @@ func TestRunCallsEmpty(t *testing.T) {
 		t.Fatalf("out %v, err %v", out, err)
 	}
 }
+
+func TestRunCallsReturnsTheEarliestFatalError(t *testing.T) {
+	l := newTurnLab()
+	r := NewRegistry(Options{})
+	secondFailed := make(chan struct{})
+	boom := l.tool("boom", safeAlways, func(ctx context.Context, a *turnArgs) (Result, error) {
+		if a.N == 1 {
+			close(secondFailed)
+			return Result{}, Fatal(errors.New("second call failed"))
+		}
+		<-secondFailed // the first call in the model's order fails last
+		return Result{}, Fatal(errors.New("first call failed"))
+	})
+	if err := r.Add(boom); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.RunCalls(context.Background(), nil, calls("boom:0", "boom:1", "boom:2"), RunOptions{MaxConcurrency: 2})
+	if !IsFatal(err) || err.Error() != "first call failed" {
+		t.Fatalf("err = %v, want the fatal error of the earliest call", err)
+	}
+	if s := statuses(out); s != "fatal fatal skipped" {
+		t.Fatalf("statuses: %s", s)
+	}
+}
+
+// prepareCall decides which calls may run alongside others.
+func TestRunCallsPrepareSafety(t *testing.T) {
+	l := newTurnLab()
+	r := turnRegistry(t, l, Options{Limits: Limits{MaxArgumentBytes: 64}}, nil)
+	picky := l.tool("picky", safeAlways, nil)
+	picky.ConcurrencySafeFor = func(any) bool { panic("cannot tell") }
+	if err := r.Add(picky); err != nil {
+		t.Fatal(err)
+	}
+	withFallback := turnRegistry(t, newTurnLab(), Options{Fallback: FallbackFunc(func(context.Context, *Call, ToolCall) (Result, bool, error) {
+		return Text("legacy"), true, nil
+	})}, nil)
+	for _, c := range []struct {
+		name string
+		r    *Registry
+		tc   ToolCall
+		safe bool
+	}{
+		{"safe tool", r, calls("read:1")[0], true},
+		{"unsafe tool", r, calls("write:1")[0], false},
+		{"safe for this input", r, calls("maybe:2")[0], true},
+		{"unsafe for this input", r, calls("maybe:1")[0], false},
+		{"safety check panics", r, calls("picky:1")[0], false},
+		{"invalid arguments fail fast", r, calls("write:bad")[0], true},
+		{"oversize arguments fail fast", r, ToolCall{Name: "write", Arguments: json.RawMessage(`{"n":1,"pad":"` + strings.Repeat("x", 64) + `"}`)}, true},
+		{"unknown tool fails fast", r, calls("nosuch:1")[0], true},
+		{"provider tool fails fast", r, calls("web_search:1")[0], true},
+		{"unknown tool may be the fallback's", withFallback, calls("nosuch:1")[0], false},
+	} {
+		if got := c.r.prepareCall(c.tc).safe; got != c.safe {
+			t.Errorf("%s: safe = %v, want %v", c.name, got, c.safe)
+		}
+	}
+}
+
+// A call's arguments decoded ahead of the turn are used only by the tool
+// they were decoded for: when an earlier call of the turn replaced that
+// tool, the new one decodes them again.
+func TestRunCallsToolReplacedDuringTheTurn(t *testing.T) {
+	type v2Args struct {
+		N int `json:"n"`
+	}
+	l := newTurnLab()
+	r := NewRegistry(Options{})
+	v2Decodes := 0
+	v2 := &Tool{Name: "read", Flags: DefaultFlags(),
+		Decode: func(data []byte) (any, error) {
+			v2Decodes++
+			return DecodeJSON[v2Args](nil)(data)
+		},
+		Execute: TypedExecute(func(ctx context.Context, call *Call, a *v2Args) (Result, error) {
+			return Text(fmt.Sprint("v2:", a.N)), nil
+		}),
+	}
+	upgrade := l.tool("upgrade", safeNever, func(ctx context.Context, a *turnArgs) (Result, error) {
+		r.Remove("read")
+		return Text("upgraded"), r.Add(v2)
+	})
+	if err := r.Add(l.tool("read", safeAlways, nil), upgrade); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.RunCalls(context.Background(), nil, calls("upgrade:0", "read:7"), RunOptions{})
+	if err != nil || statuses(out) != "ok ok" {
+		t.Fatalf("err %v, outcomes %+v", err, out)
+	}
+	if got := out[1].Result.String(); got != "v2:7" || v2Decodes != 1 {
+		t.Fatalf("second call: %q after %d decodes by the new tool, want v2:7 after 1", got, v2Decodes)
+	}
+}
