@@ -13,9 +13,11 @@ check:
 test:
 	go test -race -count=1 ./...
 
-# Every benchmark, with allocations.
+# Every benchmark, with allocations; BENCH picks some, as in
+# make bench BENCH=Decode (generated decode vs encoding/json, side by side).
+BENCH ?= .
 bench:
-	go test -run=^$$ -bench=. -benchmem ./...
+	go test -run=^$$ -bench='$(BENCH)' -benchmem ./...
 
 # The quick start: a registry, the example module, a few calls.
 quickstart:
