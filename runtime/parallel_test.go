@@ -301,12 +301,20 @@ func TestParallelizeOrderUnderRandomDelays(t *testing.T) {
 func TestParallelizeConcurrencyBound(t *testing.T) {
 	for _, c := range []struct{ opt, want int }{{3, 3}, {-4, 1}, {0, 8}} {
 		t.Run(fmt.Sprint(c.opt), func(t *testing.T) {
-			var cur, peak atomic.Int64
+			var cur, peak, started atomic.Int64
 			tool := newItemTool(func(ctx context.Context, call *Call, a *itemArgs) (Result, error) {
 				n := cur.Add(1)
 				for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 				}
-				time.Sleep(3 * time.Millisecond)
+				// The first items wait (a while) for the bound to fill up, so
+				// that the peak does not depend on how a loaded machine
+				// schedules the workers.
+				if started.Add(1) <= int64(c.want) {
+					for deadline := time.Now().Add(time.Second); cur.Load() < int64(c.want) && time.Now().Before(deadline); {
+						time.Sleep(50 * time.Microsecond)
+					}
+				}
+				time.Sleep(time.Millisecond)
 				cur.Add(-1)
 				return Text("ok"), nil
 			})
