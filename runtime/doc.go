@@ -20,5 +20,21 @@
 // from. Fatal errors (see Fatal) and a cancelled context are returned to the
 // host as Go errors.
 //
+// A host's loop, in short:
+//
+//	reg := runtime.NewRegistry(runtime.Options{Gates: gates, Approvals: store})
+//	err := reg.AddModule(stripe.Module(impl)) // generated modules; Add for hand-written tools
+//	call := &runtime.Call{UserID: u, ConversationID: c, TurnIndex: n, Events: sink}
+//	defs, err := reg.Definitions(ctx, call) // send these to the model
+//	// the model answers with tool calls:
+//	outs, err := reg.RunCalls(ctx, call, toolCalls, runtime.RunOptions{})
+//	// each outs[i].Result goes back to the model; err is fatal for the turn.
+//	// An outcome with StatusPaused waits at outs[i].Pause.PausePointID;
+//	// once a person has decided:
+//	out, err := reg.Resume(ctx, call, pausePointID)
+//
+// Every Options field has a usable zero value (see Options), as does
+// RunOptions; a Tool's Flags do not, so start from DefaultFlags.
+//
 // The package depends on the standard library only.
 package runtime
