@@ -83,10 +83,14 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		if f.nullable {
 			read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
 		}
+		enter := "Enter"
+		if !f.required && !f.nullable {
+			enter = "EnterOptional" // a null here gets a hint to leave it out
+		}
 		block := []jen.Code{
 			jen.If(jen.Id(hasVar)).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
 			jen.Id(hasVar).Op("=").True(),
-			jen.Id("d").Dot("Enter").Call(jen.Lit(f.json)),
+			jen.Id("d").Dot(enter).Call(jen.Lit(f.json)),
 		}
 		block = append(block, read...)
 		block = append(block, jen.Id("d").Dot("Leave").Call())

@@ -169,7 +169,7 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasQuery = true
-			d.Enter("query")
+			d.EnterOptional("query")
 			if v, ok := d.String(); ok {
 				checkListQuery(&d.Checker, v)
 				x.Query = &v
@@ -181,7 +181,7 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasStatus = true
-			d.Enter("status")
+			d.EnterOptional("status")
 			if b, ok := d.Bytes(); ok {
 				v := listStatusOf(b)
 				checkListStatus(&d.Checker, v)
@@ -194,7 +194,7 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasLimit = true
-			d.Enter("limit")
+			d.EnterOptional("limit")
 			if v, ok := d.Int(); ok {
 				checkListLimit(&d.Checker, v)
 				x.Limit = v
@@ -364,7 +364,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasPriority = true
-			d.Enter("priority")
+			d.EnterOptional("priority")
 			if b, ok := d.Bytes(); ok {
 				v := addPriorityOf(b)
 				checkAddPriority(&d.Checker, v)
@@ -377,7 +377,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasDue = true
-			d.Enter("due")
+			d.EnterOptional("due")
 			if v, ok := d.String(); ok {
 				checkAddDue(&d.Checker, v)
 				x.Due = &v
@@ -389,7 +389,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasTags = true
-			d.Enter("tags")
+			d.EnterOptional("tags")
 			if d.BeginArray() {
 				x.Tags = []string{}
 				for i := 0; d.NextItem(); i++ {

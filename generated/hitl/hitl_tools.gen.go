@@ -119,7 +119,7 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasDetails = true
-			d.Enter("details")
+			d.EnterOptional("details")
 			if v, ok := d.String(); ok {
 				checkWaitForApprovalDetails(&d.Checker, v)
 				x.Details = &v
@@ -131,7 +131,7 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasRisk = true
-			d.Enter("risk")
+			d.EnterOptional("risk")
 			if b, ok := d.Bytes(); ok {
 				v := waitForApprovalRiskOf(b)
 				checkWaitForApprovalRisk(&d.Checker, v)

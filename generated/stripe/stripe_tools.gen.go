@@ -292,7 +292,7 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasEmail = true
-			d.Enter("email")
+			d.EnterOptional("email")
 			if v, ok := d.String(); ok {
 				checkEmail(&d.Checker, v)
 				x.Email = wire.Ptr(Email(v))
@@ -304,7 +304,7 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasLimit = true
-			d.Enter("limit")
+			d.EnterOptional("limit")
 			if v, ok := d.Int(); ok {
 				checkListLimit(&d.Checker, v)
 				x.Limit = ListLimit(v)
@@ -399,7 +399,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCustomer = true
-			d.Enter("customer")
+			d.EnterOptional("customer")
 			if v, ok := d.String(); ok {
 				checkCustomerID(&d.Checker, v)
 				x.Customer = wire.Ptr(CustomerID(v))
@@ -411,7 +411,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCreatedAfter = true
-			d.Enter("created_after")
+			d.EnterOptional("created_after")
 			if v, ok := d.String(); ok {
 				checkListPaymentsCreatedAfter(&d.Checker, v)
 				x.CreatedAfter = &v
@@ -423,7 +423,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasLimit = true
-			d.Enter("limit")
+			d.EnterOptional("limit")
 			if v, ok := d.Int(); ok {
 				checkListLimit(&d.Checker, v)
 				x.Limit = ListLimit(v)
@@ -538,7 +538,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasStatus = true
-			d.Enter("status")
+			d.EnterOptional("status")
 			if b, ok := d.Bytes(); ok {
 				v := listSubscriptionsStatusOf(b)
 				checkListSubscriptionsStatus(&d.Checker, v)
@@ -551,7 +551,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCustomer = true
-			d.Enter("customer")
+			d.EnterOptional("customer")
 			if v, ok := d.String(); ok {
 				checkCustomerID(&d.Checker, v)
 				x.Customer = wire.Ptr(CustomerID(v))
@@ -563,7 +563,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasPrice = true
-			d.Enter("price")
+			d.EnterOptional("price")
 			if v, ok := d.String(); ok {
 				checkPriceID(&d.Checker, v)
 				x.Price = wire.Ptr(PriceID(v))
@@ -575,7 +575,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasLimit = true
-			d.Enter("limit")
+			d.EnterOptional("limit")
 			if v, ok := d.Int(); ok {
 				checkListLimit(&d.Checker, v)
 				x.Limit = ListLimit(v)
@@ -766,7 +766,7 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasAfterCompletionURL = true
-			d.Enter("after_completion_url")
+			d.EnterOptional("after_completion_url")
 			if v, ok := d.String(); ok {
 				checkCreatePaymentLinkAfterCompletionURL(&d.Checker, v)
 				x.AfterCompletionURL = &v
@@ -903,7 +903,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCustomerID = true
-			d.Enter("customer_id")
+			d.EnterOptional("customer_id")
 			if v, ok := d.String(); ok {
 				checkCustomerID(&d.Checker, v)
 				x.CustomerID = wire.Ptr(CustomerID(v))
@@ -915,7 +915,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCustomerEmail = true
-			d.Enter("customer_email")
+			d.EnterOptional("customer_email")
 			if v, ok := d.String(); ok {
 				checkEmail(&d.Checker, v)
 				x.CustomerEmail = wire.Ptr(Email(v))
@@ -927,7 +927,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCustomerName = true
-			d.Enter("customer_name")
+			d.EnterOptional("customer_name")
 			if v, ok := d.String(); ok {
 				checkCreateInvoiceCustomerName(&d.Checker, v)
 				x.CustomerName = &v
@@ -939,7 +939,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCurrency = true
-			d.Enter("currency")
+			d.EnterOptional("currency")
 			if v, ok := d.String(); ok {
 				checkCurrency(&d.Checker, v)
 				x.Currency = Currency(v)
@@ -969,7 +969,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasMemo = true
-			d.Enter("memo")
+			d.EnterOptional("memo")
 			if v, ok := d.String(); ok {
 				checkCreateInvoiceMemo(&d.Checker, v)
 				x.Memo = &v
@@ -981,7 +981,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasDaysUntilDue = true
-			d.Enter("days_until_due")
+			d.EnterOptional("days_until_due")
 			if v, ok := d.Int(); ok {
 				checkCreateInvoiceDaysUntilDue(&d.Checker, v)
 				x.DaysUntilDue = v
@@ -993,7 +993,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasSend = true
-			d.Enter("send")
+			d.EnterOptional("send")
 			if v, ok := d.Bool(); ok {
 				x.Send = v
 			}
@@ -1213,7 +1213,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasQuantity = true
-			d.Enter("quantity")
+			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
 				checkCreateSubscriptionQuantity(&d.Checker, v)
 				x.Quantity = v
@@ -1225,7 +1225,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasTrialPeriodDays = true
-			d.Enter("trial_period_days")
+			d.EnterOptional("trial_period_days")
 			if v, ok := d.Int(); ok {
 				checkCreateSubscriptionTrialPeriodDays(&d.Checker, v)
 				x.TrialPeriodDays = &v
@@ -1237,7 +1237,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCollectionMethod = true
-			d.Enter("collection_method")
+			d.EnterOptional("collection_method")
 			if b, ok := d.Bytes(); ok {
 				v := createSubscriptionCollectionMethodOf(b)
 				checkCreateSubscriptionCollectionMethod(&d.Checker, v)
@@ -1250,7 +1250,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasDaysUntilDue = true
-			d.Enter("days_until_due")
+			d.EnterOptional("days_until_due")
 			if v, ok := d.Int(); ok {
 				checkCreateSubscriptionDaysUntilDue(&d.Checker, v)
 				x.DaysUntilDue = v
@@ -1572,7 +1572,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasPrice = true
-			d.Enter("price")
+			d.EnterOptional("price")
 			if v, ok := d.String(); ok {
 				checkPriceID(&d.Checker, v)
 				x.Price = wire.Ptr(PriceID(v))
@@ -1584,7 +1584,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasAmountMinor = true
-			d.Enter("amount_minor")
+			d.EnterOptional("amount_minor")
 			if v, ok := d.Int(); ok {
 				checkPaymentLinkItemAmountMinor(&d.Checker, v)
 				x.AmountMinor = &v
@@ -1596,7 +1596,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCurrency = true
-			d.Enter("currency")
+			d.EnterOptional("currency")
 			if v, ok := d.String(); ok {
 				checkCurrency(&d.Checker, v)
 				x.Currency = wire.Ptr(Currency(v))
@@ -1608,7 +1608,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasName = true
-			d.Enter("name")
+			d.EnterOptional("name")
 			if v, ok := d.String(); ok {
 				checkPaymentLinkItemName(&d.Checker, v)
 				x.Name = &v
@@ -1620,7 +1620,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasQuantity = true
-			d.Enter("quantity")
+			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
 				checkPaymentLinkItemQuantity(&d.Checker, v)
 				x.Quantity = v
@@ -1757,7 +1757,7 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 				continue
 			}
 			hasQuantity = true
-			d.Enter("quantity")
+			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
 				checkInvoiceLineQuantity(&d.Checker, v)
 				x.Quantity = v

@@ -142,6 +142,12 @@ func TestViolations(t *testing.T) {
 			{Path: "$.email", Message: "expected string, got null"},
 			{Path: "$.items[0]", Message: "expected object, got null"},
 		}},
+		{"null for optional (a hint to leave it out)", `{"email": "a@b.co", "memo": null, "send": null, "items": [{"description": "x", "quantity": null, "tags": [null], "unit_price": {"amount": 1}}]}`, []runtime.Violation{
+			{Path: "$.memo", Message: "expected string, got null; leave the property out instead of sending null"},
+			{Path: "$.send", Message: "expected boolean, got null; leave the property out instead of sending null"},
+			{Path: "$.items[0].quantity", Message: "expected integer, got null; leave the property out instead of sending null"},
+			{Path: "$.items[0].tags[0]", Message: "expected string, got null"},
+		}},
 		{"integers", `{"email": "a@b.co", "items": [{"description": "x", "quantity": 1.5, "unit_price": {"amount": 9223372036854775808}}, {"description": "y", "quantity": 2.0, "unit_price": {"amount": 1e2}}]}`, []runtime.Violation{
 			{Path: "$.items[0].quantity", Message: "expected integer, got 1.5"},
 			{Path: "$.items[0].unit_price.amount", Message: "integer 9223372036854775808 is out of range (64-bit)"},

@@ -220,7 +220,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCustomerID = true
-			d.Enter("customer_id")
+			d.EnterOptional("customer_id")
 			if v, ok := d.String(); ok {
 				checkCreateInvoiceCustomerID(&d.Checker, v)
 				x.CustomerID = &v
@@ -232,7 +232,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCurrency = true
-			d.Enter("currency")
+			d.EnterOptional("currency")
 			if b, ok := d.Bytes(); ok {
 				v := createInvoiceCurrencyOf(b)
 				checkCreateInvoiceCurrency(&d.Checker, v)
@@ -245,7 +245,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasDue = true
-			d.Enter("due")
+			d.EnterOptional("due")
 			if b, ok := d.Bytes(); ok {
 				if v, ok := wire.ParseDateTime(b); ok {
 					x.Due = &v
@@ -260,7 +260,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasServiceDate = true
-			d.Enter("service_date")
+			d.EnterOptional("service_date")
 			if v, ok := d.String(); ok {
 				checkCreateInvoiceServiceDate(&d.Checker, v)
 				x.ServiceDate = &v
@@ -272,7 +272,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasMemo = true
-			d.Enter("memo")
+			d.EnterOptional("memo")
 			if v, ok := d.String(); ok {
 				checkCreateInvoiceMemo(&d.Checker, v)
 				x.Memo = &v
@@ -284,7 +284,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasDiscountPercent = true
-			d.Enter("discount_percent")
+			d.EnterOptional("discount_percent")
 			if v, ok := d.Float(); ok {
 				checkCreateInvoiceDiscountPercent(&d.Checker, v)
 				x.DiscountPercent = &v
@@ -296,7 +296,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasSend = true
-			d.Enter("send")
+			d.EnterOptional("send")
 			if v, ok := d.Bool(); ok {
 				x.Send = v
 			}
@@ -325,7 +325,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasMetadata = true
-			d.Enter("metadata")
+			d.EnterOptional("metadata")
 			if d.BeginObject() {
 				m := map[string]string{}
 				for d.NextKey() {
@@ -352,7 +352,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasWebsite = true
-			d.Enter("website")
+			d.EnterOptional("website")
 			if v, ok := d.String(); ok {
 				checkCreateInvoiceWebsite(&d.Checker, v)
 				x.Website = &v
@@ -378,7 +378,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasAttachments = true
-			d.Enter("attachments")
+			d.EnterOptional("attachments")
 			x.Attachments = new(CreateInvoiceAttachments)
 			x.Attachments.decode(d)
 			d.Leave()
@@ -634,7 +634,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasQuantity = true
-			d.Enter("quantity")
+			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
 				checkCreateInvoiceItemsItemQuantity(&d.Checker, v)
 				x.Quantity = v
@@ -655,7 +655,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasTags = true
-			d.Enter("tags")
+			d.EnterOptional("tags")
 			if d.BeginArray() {
 				x.Tags = []Tag{}
 				for i := 0; d.NextItem(); i++ {
@@ -676,7 +676,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 				continue
 			}
 			hasTaxable = true
-			d.Enter("taxable")
+			d.EnterOptional("taxable")
 			if v, ok := d.Bool(); ok {
 				x.Taxable = &v
 			}
@@ -818,7 +818,7 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCount = true
-			d.Enter("count")
+			d.EnterOptional("count")
 			if v, ok := d.Int(); ok {
 				checkCreateInvoiceAttachmentsCount(&d.Checker, v)
 				x.Count = &v
@@ -979,7 +979,7 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasLimit = true
-			d.Enter("limit")
+			d.EnterOptional("limit")
 			if v, ok := d.Int(); ok {
 				checkSearchLimit(&d.Checker, v)
 				x.Limit = v
@@ -991,7 +991,7 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasIncludeDeleted = true
-			d.Enter("include_deleted")
+			d.EnterOptional("include_deleted")
 			if v, ok := d.Bool(); ok {
 				x.IncludeDeleted = &v
 			}
@@ -1155,7 +1155,7 @@ func (x *Money) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCurrency = true
-			d.Enter("currency")
+			d.EnterOptional("currency")
 			if b, ok := d.Bytes(); ok {
 				v := moneyCurrencyOf(b)
 				checkMoneyCurrency(&d.Checker, v)

@@ -14,8 +14,9 @@ const MaxViolations = 1000
 // seg is one step of a JSON path: an object key, or an array index when
 // index >= 0.
 type seg struct {
-	name  string
-	index int
+	name     string
+	index    int
+	optional bool // an optional property (EnterOptional)
 }
 
 // inlineSegs is how many path steps a Checker holds without allocating.
@@ -36,6 +37,13 @@ type Checker struct {
 
 // Enter steps into the property name of the current object.
 func (c *Checker) Enter(name string) { c.push(seg{name: name, index: -1}) }
+
+// EnterOptional steps into the optional property name of the current
+// object: a null there is then reported with a hint to leave it out.
+func (c *Checker) EnterOptional(name string) { c.push(seg{name: name, index: -1, optional: true}) }
+
+// inOptional reports whether the current path step is an optional property.
+func (c *Checker) inOptional() bool { return c.n > 0 && c.seg(c.n-1).optional }
 
 // EnterIndex steps into item i of the current array.
 func (c *Checker) EnterIndex(i int) { c.push(seg{index: i}) }

@@ -154,7 +154,8 @@ func kindOf(c byte) string {
 
 // mismatch records "expected <want>, got <kind>", followed by the value
 // itself when it is a string, number or boolean (`expected integer, got
-// string "3"`: the model sees what to change), and skips the value.
+// string "3"`: the model sees what to change), or for a null in an optional
+// property (EnterOptional) by a hint to leave it out; and skips the value.
 func (d *Decoder) mismatch(want string) {
 	k := kindOf(d.peek())
 	if k == "" {
@@ -167,8 +168,11 @@ func (d *Decoder) mismatch(want string) {
 		d.Add(msg)
 		return
 	}
-	if k == "string" || k == "number" || k == "boolean" {
+	switch {
+	case k == "string" || k == "number" || k == "boolean":
 		msg += " " + clipText(d.data[start:d.pos], 40)
+	case k == "null" && d.inOptional():
+		msg += "; leave the property out instead of sending null"
 	}
 	d.Add(msg)
 }

@@ -160,7 +160,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasFlag = true
-			d.Enter("flag")
+			d.EnterOptional("flag")
 			if v, ok := d.Bool(); ok {
 				x.Flag = v
 			}
@@ -171,7 +171,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasRatio = true
-			d.Enter("ratio")
+			d.EnterOptional("ratio")
 			if v, ok := d.Float(); ok {
 				checkAllRatio(&d.Checker, v)
 				x.Ratio = v
@@ -183,7 +183,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasPrio = true
-			d.Enter("prio")
+			d.EnterOptional("prio")
 			if v, ok := d.Int(); ok {
 				checkPriority(&d.Checker, v)
 				x.Prio = Priority(v)
@@ -210,7 +210,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasStart = true
-			d.Enter("start")
+			d.EnterOptional("start")
 			if b, ok := d.Bytes(); ok {
 				if v, ok := wire.ParseDateTime(b); ok {
 					x.Start = v
@@ -225,7 +225,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasLabels = true
-			d.Enter("labels")
+			d.EnterOptional("labels")
 			if d.BeginArray() {
 				x.Labels = Labels{}
 				for i := 0; d.NextItem(); i++ {
@@ -245,7 +245,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasTags = true
-			d.Enter("tags")
+			d.EnterOptional("tags")
 			if d.BeginArray() {
 				x.Tags = []string{}
 				for i := 0; d.NextItem(); i++ {
@@ -264,7 +264,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasMaybeTags = true
-			d.Enter("maybe_tags")
+			d.EnterOptional("maybe_tags")
 			if d.BeginArray() {
 				x.MaybeTags = []*string{}
 				for i := 0; d.NextItem(); i++ {
@@ -287,7 +287,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasPoints = true
-			d.Enter("points")
+			d.EnterOptional("points")
 			if d.BeginArray() {
 				x.Points = []Point{}
 				for i := 0; d.NextItem(); i++ {
@@ -305,7 +305,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasOrigin = true
-			d.Enter("origin")
+			d.EnterOptional("origin")
 			x.Origin.decode(d)
 			d.Leave()
 		case "counts":
@@ -314,7 +314,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasCounts = true
-			d.Enter("counts")
+			d.EnterOptional("counts")
 			if d.BeginObject() {
 				m := map[string]*int64{}
 				for d.NextKey() {
@@ -343,7 +343,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasScores = true
-			d.Enter("scores")
+			d.EnterOptional("scores")
 			if d.BeginObject() {
 				m := map[string]float64{}
 				for d.NextKey() {
@@ -369,7 +369,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasGrid = true
-			d.Enter("grid")
+			d.EnterOptional("grid")
 			if d.BeginArray() {
 				x.Grid = [][]Point{}
 				for i := 0; d.NextItem(); i++ {
@@ -394,7 +394,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasOpen = true
-			d.Enter("open")
+			d.EnterOptional("open")
 			x.Open = new(AllOpen)
 			x.Open.decode(d)
 			d.Leave()
@@ -404,7 +404,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasNothing = true
-			d.Enter("nothing")
+			d.EnterOptional("nothing")
 			x.Nothing = new(AllNothing)
 			x.Nothing.decode(d)
 			d.Leave()
@@ -414,7 +414,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasEmptyDefault = true
-			d.Enter("empty_default")
+			d.EnterOptional("empty_default")
 			if v, ok := d.String(); ok {
 				x.EmptyDefault = v
 			}
@@ -425,7 +425,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				continue
 			}
 			hasBig = true
-			d.Enter("big")
+			d.EnterOptional("big")
 			if v, ok := d.Int(); ok {
 				checkAllBig(&d.Checker, v)
 				x.Big = &v
@@ -658,7 +658,7 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 				continue
 			}
 			hasID = true
-			d.Enter("id")
+			d.EnterOptional("id")
 			if v, ok := d.String(); ok {
 				x.ID = &v
 			}
@@ -902,7 +902,7 @@ func (x *Point) decode(d *wire.Decoder) {
 				continue
 			}
 			hasY = true
-			d.Enter("y")
+			d.EnterOptional("y")
 			if v, ok := d.Float(); ok {
 				x.Y = v
 			}
