@@ -413,3 +413,41 @@ func TestAllocations(t *testing.T) {
 		t.Errorf("%v allocations per decode, want 0", allocs)
 	}
 }
+
+// TestNullInOptional: a null where an optional property's value should be
+// gets a hint to leave the property out; not for a required property, nor
+// for an item inside an optional property.
+func TestNullInOptional(t *testing.T) {
+	var d Decoder
+	d.Reset([]byte(`{"opt": null, "req": null, "list": [null]}`))
+	if d.BeginObject() {
+		for d.NextKey() {
+			switch string(d.Name()) {
+			case "opt":
+				d.EnterOptional("opt")
+				d.String()
+			case "req":
+				d.Enter("req")
+				d.String()
+			case "list":
+				d.EnterOptional("list")
+				if d.BeginArray() {
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						d.String()
+						d.Leave()
+					}
+				}
+			}
+			d.Leave()
+		}
+	}
+	want := []runtime.Violation{
+		{Path: "$.opt", Message: "expected string, got null; leave the property out instead of sending null"},
+		{Path: "$.req", Message: "expected string, got null"},
+		{Path: "$.list[0]", Message: "expected string, got null"},
+	}
+	if vs := violations(t, d.Finish()); !slices.Equal(vs, want) {
+		t.Errorf("violations:\n got %q\nwant %q", vs, want)
+	}
+}
