@@ -353,8 +353,11 @@ func suggest(name string, known []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of a and b, in bytes.
+// editDistance is the optimal-string-alignment distance of a and b, in
+// bytes: insertions, deletions, substitutions and transpositions of two
+// adjacent bytes ("nmae" for "name") each cost 1.
 func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -368,8 +371,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

@@ -154,6 +154,8 @@ func TestUnknownMessage(t *testing.T) {
 		{"dueDate", known, `unknown property "dueDate" (did you mean "due_date"?)`},
 		{"Due-Date", known, `unknown property "Due-Date" (did you mean "due_date"?)`},
 		{"tag", known, `unknown property "tag" (did you mean "tags"?)`},
+		{"prioirty", known, `unknown property "prioirty" (did you mean "priority"?)`},
+		{"tilte", known, `unknown property "tilte" (did you mean "title"?)`},
 		{"colour", known, `unknown property "colour"; known properties: "title", "due_date", "priority", "tags"`},
 		{"ab", []string{"a", "b"}, `unknown property "ab"; known properties: "a", "b"`}, // two at distance 1: no guess
 		{"x", []string{"y"}, `unknown property "x"; known properties: "y"`},             // a guess must share half the name
@@ -166,7 +168,7 @@ func TestUnknownMessage(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		d    int
-	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"title", "titel", 2}, {"same", "same", 0}} {
+	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"title", "titel", 1}, {"nmae", "name", 1}, {"ca", "abc", 3}, {"same", "same", 0}} {
 		if got := editDistance(c.a, c.b); got != c.d {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
