@@ -124,13 +124,21 @@ type scopedCall struct {
 func (s *scopedCall) emit(e Event)   { gateSend(&s.gate, s.events, e) }
 func (s *scopedCall) report(u Usage) { gateSend(&s.gate, s.usage, u) }
 
-// finish closes the sinks and then sends e, the call's last event, to the
-// host's Events sink.
-func (s *scopedCall) finish(e Event, send bool) {
-	s.gate.close()
-	if send && s.events != nil {
+// send sends e, an event of the pipeline itself, to the host's Events sink
+// (no executor runs yet, or any more, so nothing else can be sending).
+func (s *scopedCall) send(e Event) {
+	if s.events != nil {
 		e.CallID, e.Tool = s.ToolCallID, s.ToolName
 		s.events(e)
+	}
+}
+
+// finish closes the sinks and then sends e, the call's last event, unless
+// the call emitted no start event.
+func (s *scopedCall) finish(e Event, started bool) {
+	s.gate.close()
+	if started {
+		s.send(e)
 	}
 }
 
@@ -421,7 +429,7 @@ func (r *Registry) executableNames() []string {
 // begin emits the start event.
 func (x *run) begin() {
 	x.started = true
-	x.call.Emit(Event{Type: EventStart, Label: x.out.Label})
+	x.scope.send(Event{Type: EventStart, Label: x.out.Label})
 }
 
 // end records the duration, closes the call's sinks and emits the finish
