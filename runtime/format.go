@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	didyoumean "github.com/toolgen/toolgen/internal/suggest"
 )
 
 // This file is the one place where the texts a model reads about failed or
@@ -231,43 +234,12 @@ func omittedFileNote(f *File, size int) string {
 }
 
 // suggest returns the registered name closest to name, if one is close
-// enough to be a likely typo, or "".
+// enough to be a likely typo, or "". Case is ignored; a name may be up to a
+// third of its length away (at least 1 edit, at most 3), and a tie goes to
+// the earliest name.
 func suggest(name string, names []string) string {
-	best, bestD := "", -1
-	limit := len(name) / 3
-	if limit < 1 {
-		limit = 1
-	}
-	if limit > 3 {
-		limit = 3
-	}
-	lower := strings.ToLower(name)
-	for _, n := range names {
-		d := editDistance(lower, strings.ToLower(n))
-		if d <= limit && (bestD < 0 || d < bestD) {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return didyoumean.Closest(name, names, didyoumean.Options{
+		MaxDistance: min(max(utf8.RuneCountInString(name)/3, 1), 3),
+		IgnoreCase:  true,
+	})
 }

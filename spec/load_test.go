@@ -483,14 +483,6 @@ func TestSuggest(t *testing.T) {
 			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{{"", "abc", 3}, {"abc", "abc", 0}, {"abc", "acb", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3}} {
-		if got := distance(tt.a, tt.b); got != tt.d {
-			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
-		}
-	}
 }
 
 func TestCheckFormat(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	didyoumean "github.com/toolgen/toolgen/internal/suggest"
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -317,67 +318,42 @@ func UnknownMessage(name string, known []string) string {
 // else the single closest within an edit distance of 2 (and less than half
 // its length). "" if there is none.
 func suggest(name string, known []string) string {
-	fold := func(s string) string {
-		b := make([]byte, 0, len(s))
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case c == '_' || c == '-':
-				continue
-			case 'A' <= c && c <= 'Z':
-				c += 'a' - 'A'
-			}
-			b = append(b, c)
-		}
-		return string(b)
-	}
-	fn := fold(name)
-	for _, k := range known {
-		if fold(k) == fn {
-			return k
-		}
-	}
-	best, bestD, ties := "", 3, 0
-	for _, k := range known {
-		d := editDistance(name, k)
-		switch {
-		case d < bestD:
-			best, bestD, ties = k, d, 0
-		case d == bestD:
-			ties++
-		}
-	}
-	if best == "" || ties > 0 || 2*bestD >= len(name) {
-		return ""
-	}
-	return best
+	return didyoumean.Closest(name, known, didyoumean.Options{
+		// (n-1)/2 is the largest distance d with 2d < n.
+		MaxDistance: min(2, (utf8.RuneCountInString(name)-1)/2),
+		Same:        sameName,
+		Unique:      true,
+	})
 }
 
-// editDistance is the optimal-string-alignment distance of a and b, in
-// bytes: insertions, deletions, substitutions and transpositions of two
-// adjacent bytes ("nmae" for "name") each cost 1.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
+// sameName reports whether a and b are one name written in other cases or
+// with other separators: equal once ASCII letters are lower-cased and "_"
+// and "-" dropped.
+func sameName(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && (a[i] == '_' || a[i] == '-') {
+			i++
 		}
-		prev2, prev, cur = prev, cur, prev2
+		for j < len(b) && (b[j] == '_' || b[j] == '-') {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lowerASCII(a[i]) != lowerASCII(b[j]) {
+			return false
+		}
+		i++
+		j++
 	}
-	return prev[len(b)]
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // Duplicate records `duplicate property "<Name>"` at the current (object's)

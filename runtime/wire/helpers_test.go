@@ -165,12 +165,4 @@ func TestUnknownMessage(t *testing.T) {
 			t.Errorf("UnknownMessage(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"title", "titel", 1}, {"nmae", "name", 1}, {"ca", "abc", 3}, {"same", "same", 0}} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
 }
