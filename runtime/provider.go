@@ -4,9 +4,18 @@ package runtime
 type Dialect string
 
 const (
-	DialectOpenAI    Dialect = "openai"
+	// DialectOpenAI is OpenAI's Responses API (POST /v1/responses), which
+	// has the provider tools web_search_preview and code_interpreter.
+	DialectOpenAI Dialect = "openai"
+	// DialectOpenAIChat is OpenAI's Chat Completions API (POST
+	// /v1/chat/completions). It takes function tools only: its web search
+	// is a request option of the search models, not a tool, so no portable
+	// provider tool maps to it (NeedsWebSearchFallback is true).
+	DialectOpenAIChat Dialect = "openai_chat"
+	// DialectAnthropic is Anthropic's Messages API.
 	DialectAnthropic Dialect = "anthropic"
-	DialectGemini    Dialect = "gemini"
+	// DialectGemini is Google's Gemini API (generateContent).
+	DialectGemini Dialect = "gemini"
 	// DialectMCP serves tools over the Model Context Protocol, which has no
 	// provider-executed tools.
 	DialectMCP Dialect = "mcp"
@@ -23,7 +32,8 @@ const (
 // web_search_preview on OpenAI and googleSearch on Gemini; code_execution is
 // code_interpreter on OpenAI and codeExecution on Gemini. ok is false when a
 // portable name has no equivalent in d (code_execution on Anthropic, any of
-// them on MCP). A name that is not portable passes through unchanged.
+// them on OpenAI Chat Completions and MCP). A name that is not portable
+// passes through unchanged.
 func NativeToolName(d Dialect, portable string) (name string, ok bool) {
 	switch portable {
 	case WebSearch:

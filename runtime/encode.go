@@ -1,0 +1,480 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The catalog encoders: the tools a host sends in a model request, in the
+// shape each provider's API takes (the request's "tools" value). The
+// formats, as documented by each provider:
+//
+//   - OpenAI Chat Completions, https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
+//     and https://platform.openai.com/docs/guides/function-calling:
+//     [{"type":"function","function":{"name","description","parameters","strict"}}].
+//   - OpenAI Responses, https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools:
+//     [{"type":"function","name","description","parameters","strict"}], and
+//     built-in tools {"type":"web_search_preview",…}
+//     (https://platform.openai.com/docs/guides/tools-web-search) and
+//     {"type":"code_interpreter","container":{"type":"auto"},…}
+//     (https://platform.openai.com/docs/guides/tools-code-interpreter).
+//   - Anthropic Messages, https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use:
+//     [{"name","description","input_schema"}], and server tools
+//     {"type":"web_search_20250305","name":"web_search",…}
+//     (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool).
+//   - Gemini, https://ai.google.dev/api/caching#Tool and
+//     https://ai.google.dev/gemini-api/docs/function-calling:
+//     [{"functionDeclarations":[{"name","description","parameters"}]},
+//     {"googleSearch":{}}, {"codeExecution":{}}].
+//   - MCP, the result of tools/list,
+//     https://modelcontextprotocol.io/specification/2025-06-18/server/tools:
+//     [{"name","description","inputSchema","annotations":{…}}].
+
+// EncodeOptions tune EncodeTools and Registry.EncodeCatalog. The zero value
+// sends each tool's schema as generated (converted to Gemini's subset for
+// Gemini), with "strict": false on OpenAI.
+type EncodeOptions struct {
+	// Strict asks OpenAI (both dialects) for strict function calling: each
+	// tool's schema is rewritten by OpenAIStrictSchema and sent with
+	// "strict": true. A tool whose schema strict mode cannot carry (a map,
+	// say) is sent as generated with "strict": false. With Strict, pass the
+	// model's tool calls through Registry.DropNullOptionals before
+	// dispatching them. Other dialects ignore it.
+	Strict bool
+	// GeminiJSONSchema sends each Gemini function's schema unchanged as
+	// parametersJsonSchema (full JSON Schema) instead of converting it to
+	// the OpenAPI subset of parameters. Without it, only the tools the
+	// subset cannot express go as parametersJsonSchema. Other dialects
+	// ignore it.
+	GeminiJSONSchema bool
+	// MCPOutputSchema lists a tool's ResultSchema as its MCP outputSchema
+	// when the result is an object (MCP allows no other). A server that
+	// lists outputSchema must return each result as structuredContent
+	// conforming to it, so this is for hosts that do. Other dialects ignore
+	// it.
+	MCPOutputSchema bool
+}
+
+// EncodeTools returns the tool list dialect d's API takes in a request's
+// "tools" field (for MCP: the "tools" of a tools/list result), as compact
+// JSON with the tools in the given order and the provider tools after them.
+// Each schema object's keys come sorted, so the output is byte-stable.
+//
+// Per dialect:
+//
+//   - DialectOpenAIChat: function tools only; provider tools mapped from a
+//     portable name are left out (Chat Completions has none: register the
+//     web_search fallback instead, see NeedsWebSearchFallback), and other
+//     names pass through as {"type":name,…config}.
+//   - DialectOpenAI (Responses): function tools, then provider tools as
+//     {"type":native,…config}; code_interpreter gets
+//     "container":{"type":"auto"} unless its config sets a container.
+//   - DialectAnthropic: tools with input_schema, then server tools as
+//     {"type":native,"name":…,…config}. The name is config's "name" if set,
+//     else the portable name (web_search), else the registered name without
+//     a "_YYYYMMDD" version suffix (computer_20250124 → computer).
+//     code_execution has no Anthropic equivalent and is left out.
+//   - DialectGemini: one {"functionDeclarations":[…]} entry (absent when no
+//     function tool is given), then one {native:config} entry per provider
+//     tool. Schemas are converted by GeminiSchema; a tool without
+//     parameters has none; a tool whose schema the subset cannot express
+//     is sent with parametersJsonSchema (see EncodeOptions.GeminiJSONSchema).
+//     Some Gemini models reject a request that mixes googleSearch with
+//     function declarations; EncodeTools does not know the model and sends
+//     what it is given.
+//   - DialectMCP: tools with inputSchema and annotations from Flags
+//     (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, always
+//     all four, since MCP's defaults differ from toolgen's), plus
+//     outputSchema with EncodeOptions.MCPOutputSchema. Annotations show
+//     the static Flags, not ReadOnlyFor. Provider tools are not MCP tools
+//     and are left out.
+//
+// Config is passed through raw (its field names are not portable); a
+// "type" key in it is an error, since the encoder writes the type. A tool
+// with a nil Schema is sent as taking an empty object.
+//
+// EncodeTools returns an error, naming the tool, for a schema that is not a
+// JSON object of "type":"object", a name the dialect's API rejects (OpenAI
+// and Anthropic: ^[a-zA-Z0-9_-]{1,64}$; Gemini: a letter or underscore,
+// then letters, digits, "_", ".", ":" or "-", 64 at most), a name given
+// twice, a config that cannot be encoded, or an unknown dialect.
+func EncodeTools(d Dialect, tools []*Tool, provider []ProviderTool, opts EncodeOptions) (json.RawMessage, error) {
+	e := encoder{d: d, opts: opts, names: make(map[string]bool, len(tools)+len(provider))}
+	switch d {
+	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic, DialectGemini, DialectMCP:
+	default:
+		return nil, fmt.Errorf("runtime: encoding tools: unknown dialect %q", d)
+	}
+	items := make([]any, 0, len(tools)+len(provider)+1)
+	var decls []geminiFunction
+	for _, t := range tools {
+		if t == nil {
+			return nil, fmt.Errorf("runtime: encoding tools for %s: nil tool", d)
+		}
+		item, err := e.tool(t)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: encoding tools for %s: tool %q: %w", d, t.Name, err)
+		}
+		if g, ok := item.(geminiFunction); ok {
+			decls = append(decls, g)
+			continue
+		}
+		items = append(items, item)
+	}
+	if len(decls) > 0 {
+		items = append(items, geminiTool{FunctionDeclarations: decls})
+	}
+	for _, p := range provider {
+		raw, err := e.providerTool(p)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: encoding tools for %s: provider tool %q: %w", d, p.Name, err)
+		}
+		if raw != nil {
+			items = append(items, raw)
+		}
+	}
+	out, err := marshalCompact(items)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: encoding tools for %s: %w", d, err)
+	}
+	return out, nil
+}
+
+// EncodeCatalog returns the Catalog for call (enabled tools whose gate is
+// open, in registration order) followed by the registry's provider tools,
+// encoded for dialect d by EncodeTools. Errors are Catalog's and
+// EncodeTools'.
+func (r *Registry) EncodeCatalog(ctx context.Context, call *Call, d Dialect, opts EncodeOptions) (json.RawMessage, error) {
+	tools, err := r.Catalog(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return EncodeTools(d, tools, r.Provider(), opts)
+}
+
+type encoder struct {
+	d     Dialect
+	opts  EncodeOptions
+	names map[string]bool // names given so far, to refuse duplicates
+}
+
+type openAIChatTool struct {
+	Type     string         `json:"type"`
+	Function openAIFunction `json:"function"`
+}
+
+type openAIFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+type openAIResponsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+type anthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type geminiTool struct {
+	FunctionDeclarations []geminiFunction `json:"functionDeclarations"`
+}
+
+type geminiFunction struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description"`
+	Parameters           json.RawMessage `json:"parameters,omitempty"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+}
+
+type mcpTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  mcpAnnotations  `json:"annotations"`
+}
+
+// mcpAnnotations are MCP's ToolAnnotations. MCP's defaults for absent hints
+// (destructive true) differ from toolgen's, so all four are always sent.
+type mcpAnnotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+}
+
+// emptyObjectSchema stands in for a nil Schema.
+const emptyObjectSchema = `{"properties":{},"type":"object"}`
+
+// validName reports whether name is 1 to 64 characters, each a letter, a
+// digit, '_', '-' or one of extra, and starts with a letter or '_' when
+// letterFirst.
+func validName(name, extra string, letterFirst bool) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+		switch {
+		case letter:
+		case i == 0 && letterFirst:
+			return false
+		case '0' <= c && c <= '9' || c == '-' || strings.IndexByte(extra, c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (e *encoder) checkName(name string) error {
+	switch e.d {
+	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic:
+		if !validName(name, "", false) {
+			return fmt.Errorf("%s takes tool names of 1 to 64 letters, digits, '_' or '-'", e.d)
+		}
+	case DialectGemini:
+		if !validName(name, ".:", true) {
+			return errors.New("gemini takes function names of at most 64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'")
+		}
+	}
+	return e.claim(name)
+}
+
+func (e *encoder) claim(name string) error {
+	if name == "" {
+		return errors.New("empty name")
+	}
+	if e.names[name] {
+		return fmt.Errorf("%w: %q", ErrDuplicate, name)
+	}
+	e.names[name] = true
+	return nil
+}
+
+// tool encodes one function tool.
+func (e *encoder) tool(t *Tool) (any, error) {
+	if err := e.checkName(t.Name); err != nil {
+		return nil, err
+	}
+	raw := []byte(t.Schema)
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte(emptyObjectSchema)
+	}
+	schema, err := parseSchema(raw)
+	if err != nil {
+		return nil, err
+	}
+	if !isObjectSchema(schema) {
+		return nil, errors.New(`invalid schema: the top level must be {"type":"object"}`)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, fmt.Errorf("invalid schema: %v", err)
+	}
+	params := json.RawMessage(compact.Bytes())
+
+	switch e.d {
+	case DialectOpenAI, DialectOpenAIChat:
+		strict := false
+		if e.opts.Strict {
+			out, err := strictRoot(schema)
+			switch {
+			case err == nil:
+				if params, err = marshalCompact(out); err != nil {
+					return nil, err
+				}
+				strict = true
+			case !errors.Is(err, ErrUnsupportedSchema):
+				return nil, err
+			}
+		}
+		f := openAIFunction{Name: t.Name, Description: t.Description, Parameters: params, Strict: strict}
+		if e.d == DialectOpenAIChat {
+			return openAIChatTool{Type: "function", Function: f}, nil
+		}
+		return openAIResponsesTool{Type: "function", Name: f.Name, Description: f.Description,
+			Parameters: f.Parameters, Strict: f.Strict}, nil
+
+	case DialectAnthropic:
+		return anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params}, nil
+
+	case DialectGemini:
+		g := geminiFunction{Name: t.Name, Description: t.Description}
+		if e.opts.GeminiJSONSchema {
+			if !noParameters(schema) {
+				g.ParametersJSONSchema = params
+			}
+			return g, nil
+		}
+		out, err := geminiRoot(schema)
+		switch {
+		case err == nil && out != nil:
+			if g.Parameters, err = marshalCompact(out); err != nil {
+				return nil, err
+			}
+		case err == nil: // no parameters
+		case errors.Is(err, ErrUnsupportedSchema):
+			g.ParametersJSONSchema = params
+		default:
+			return nil, err
+		}
+		return g, nil
+
+	default: // DialectMCP
+		m := mcpTool{Name: t.Name, Description: t.Description, InputSchema: params,
+			Annotations: mcpAnnotations{
+				ReadOnlyHint:    t.Flags.ReadOnly,
+				DestructiveHint: t.Flags.Destructive,
+				IdempotentHint:  t.Flags.Idempotent,
+				OpenWorldHint:   t.Flags.OpenWorld,
+			}}
+		if e.opts.MCPOutputSchema && len(bytes.TrimSpace(t.ResultSchema)) > 0 {
+			rs, err := parseSchema(t.ResultSchema)
+			if err != nil {
+				return nil, fmt.Errorf("result schema: %w", err)
+			}
+			if isObjectSchema(rs) {
+				var buf bytes.Buffer
+				if err := json.Compact(&buf, t.ResultSchema); err != nil {
+					return nil, fmt.Errorf("result schema: %v", err)
+				}
+				m.OutputSchema = buf.Bytes()
+			}
+		}
+		return m, nil
+	}
+}
+
+// providerTool encodes one provider tool, or returns nil when dialect d has
+// no equivalent of it.
+func (e *encoder) providerTool(p ProviderTool) (json.RawMessage, error) {
+	if e.d == DialectMCP {
+		return nil, nil
+	}
+	native, ok := NativeToolName(e.d, p.Name)
+	if !ok {
+		return nil, nil
+	}
+	if _, ok := p.Config["type"]; ok && e.d != DialectGemini {
+		return nil, errors.New(`config sets "type", which the encoder writes`)
+	}
+	var head []member
+	config := p.Config
+	switch e.d {
+	case DialectOpenAI, DialectOpenAIChat:
+		if err := e.claim(native); err != nil {
+			return nil, err
+		}
+		head = append(head, member{"type", native})
+		if native == "code_interpreter" {
+			if _, ok := config["container"]; !ok {
+				head = append(head, member{"container", map[string]any{"type": "auto"}})
+			}
+		}
+	case DialectAnthropic:
+		name := anthropicServerName(p.Name)
+		if v, ok := config["name"]; ok {
+			s, ok := v.(string)
+			if !ok {
+				return nil, errors.New(`config "name" must be a string`)
+			}
+			name = s
+			config = withoutKey(config, "name")
+		}
+		if err := e.claim(name); err != nil {
+			return nil, err
+		}
+		head = append(head, member{"type", native}, member{"name", name})
+	case DialectGemini:
+		if err := e.claim(native); err != nil {
+			return nil, err
+		}
+		body, err := object(nil, config)
+		if err != nil {
+			return nil, err
+		}
+		return object([]member{{native, json.RawMessage(body)}}, nil)
+	}
+	return object(head, config)
+}
+
+// anthropicServerName is the "name" of an Anthropic server tool registered
+// under name: a portable name as is, a native type without its date suffix.
+func anthropicServerName(name string) string {
+	if name == WebSearch || name == CodeExecution {
+		return name
+	}
+	if i := strings.LastIndexByte(name, '_'); i > 0 && len(name)-i-1 == 8 {
+		if _, err := strconv.ParseUint(name[i+1:], 10, 32); err == nil {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+func withoutKey(m map[string]any, key string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+type member struct {
+	key   string
+	value any
+}
+
+// object writes a JSON object with the head members first, in order, then
+// rest's members with sorted keys.
+func object(head []member, rest map[string]any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	write := func(k string, v any) error {
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		kb, err := marshalCompact(k)
+		if err != nil {
+			return err
+		}
+		vb, err := marshalCompact(v)
+		if err != nil {
+			return fmt.Errorf("config %q: %v", k, err)
+		}
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(vb)
+		return nil
+	}
+	for _, m := range head {
+		if err := write(m.key, m.value); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range sortedKeys(rest) {
+		if err := write(k, rest[k]); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
