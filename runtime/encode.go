@@ -63,7 +63,10 @@ type EncodeOptions struct {
 // EncodeTools returns the tool list dialect d's API takes in a request's
 // "tools" field (for MCP: the "tools" of a tools/list result), as compact
 // JSON with the tools in the given order and the provider tools after them.
-// Each schema object's keys come sorted, so the output is byte-stable.
+// The output is byte-stable: a schema the dialect takes as it is goes
+// compacted, key order kept (generated schemas are canonical, keys sorted);
+// a rewritten schema (Gemini, strict) and a provider tool's config come
+// with sorted keys.
 //
 // Per dialect:
 //
@@ -94,8 +97,9 @@ type EncodeOptions struct {
 //     the static Flags, not ReadOnlyFor. Provider tools are not MCP tools
 //     and are left out.
 //
-// Config is passed through raw (its field names are not portable); a
-// "type" key in it is an error, since the encoder writes the type. A tool
+// Config is passed through raw (its field names are not portable); on
+// OpenAI and Anthropic a "type" key in it is an error, since the encoder
+// writes the type (Gemini takes config inside the entry). A tool
 // with a nil Schema is sent as taking an empty object.
 //
 // EncodeTools returns an error, naming the tool, for a schema that is not a
