@@ -195,7 +195,7 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 		if pre != nil && pre.tool == t {
 			v, err, pv = pre.args, pre.err, pre.panicValue
 		} else {
-			v, err, pv = x.decode(normalizeArguments(tc.Arguments))
+			v, err, pv = x.decode(r.arguments(t, tc.Arguments))
 		}
 		args = v
 		switch {
@@ -294,6 +294,17 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 
 	// 8. Shape the result, finish.
 	return x.ok(res)
+}
+
+// arguments returns the raw arguments of a call of t as its Decode gets
+// them: empty and null mean {}, and with Options.DropNullOptionals the
+// nulls of optional properties are removed.
+func (r *Registry) arguments(t *Tool, data []byte) []byte {
+	data = normalizeArguments(data)
+	if r.opts.DropNullOptionals {
+		data = DropNullOptionals(t.Schema, data)
+	}
+	return data
 }
 
 // normalizeArguments maps empty and null arguments to {}.

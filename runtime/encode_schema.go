@@ -727,9 +727,9 @@ func DropNullOptionals(schema, args json.RawMessage) json.RawMessage {
 
 // DropNullOptionals returns tc with DropNullOptionals applied to its
 // arguments against the schema of the tool it names; tc is returned
-// unchanged for a name no local or MCP tool owns. Hosts that encode the
-// catalog with EncodeOptions.Strict call it on each tool call before
-// Dispatch or RunCalls.
+// unchanged for a name no local or MCP tool owns. Options.DropNullOptionals
+// does the same inside the pipeline, which is simpler for hosts that encode
+// the catalog with EncodeOptions.Strict.
 func (r *Registry) DropNullOptionals(tc ToolCall) ToolCall {
 	if t, ok := r.Get(tc.Name); ok {
 		tc.Arguments = DropNullOptionals(t.Schema, tc.Arguments)

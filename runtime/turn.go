@@ -116,7 +116,7 @@ func (r *Registry) prepareCall(tc ToolCall) turnCall {
 	}
 	x := run{r: r, t: t}
 	x.out.CallID, x.out.Tool = tc.ID, tc.Name
-	v, err, pv := x.decode(normalizeArguments(tc.Arguments))
+	v, err, pv := x.decode(r.arguments(t, tc.Arguments))
 	p.pre = preDecoded{tool: t, args: v, err: err, panicValue: pv}
 	p.safe = err != nil || pv != nil || concurrencySafe(t, v)
 	return p
