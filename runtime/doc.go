@@ -25,7 +25,8 @@
 //	reg := runtime.NewRegistry(runtime.Options{Gates: gates, Approvals: store})
 //	err := reg.AddModule(stripe.Module(impl)) // generated modules; Add for hand-written tools
 //	call := &runtime.Call{UserID: u, ConversationID: c, TurnIndex: n, Events: sink}
-//	defs, err := reg.Definitions(ctx, call) // send these to the model
+//	tools, err := reg.EncodeCatalog(ctx, call, runtime.DialectAnthropic, runtime.EncodeOptions{})
+//	// send tools to the model, in the provider's own shape
 //	// the model answers with tool calls:
 //	outs, err := reg.RunCalls(ctx, call, toolCalls, runtime.RunOptions{})
 //	// each outs[i].Result goes back to the model; err is fatal for the turn.
