@@ -221,12 +221,16 @@ func (d *Decoder) literal(lit string) bool {
 // BeginObject starts reading an object; iterate its members with NextKey.
 // Anything else is recorded as a violation and skipped, and BeginObject
 // returns false.
-func (d *Decoder) BeginObject() bool {
+func (d *Decoder) BeginObject() bool { return d.begin('{', "object") }
+
+// begin enters the object or array that open starts (what names it in a
+// type mismatch), within MaxDepth.
+func (d *Decoder) begin(open byte, what string) bool {
 	if d.stopped {
 		return false
 	}
-	if d.peek() != '{' {
-		d.mismatch("object")
+	if d.peek() != open {
+		d.mismatch(what)
 		return false
 	}
 	if d.depth >= MaxDepth {
@@ -366,23 +370,7 @@ func (d *Decoder) Duplicate() {
 // BeginArray starts reading an array; iterate its items with NextItem.
 // Anything else is recorded as a violation and skipped, and BeginArray
 // returns false.
-func (d *Decoder) BeginArray() bool {
-	if d.stopped {
-		return false
-	}
-	if d.peek() != '[' {
-		d.mismatch("array")
-		return false
-	}
-	if d.depth >= MaxDepth {
-		d.tooDeep()
-		return false
-	}
-	d.pos++
-	d.depth++
-	d.fresh = true
-	return true
-}
+func (d *Decoder) BeginArray() bool { return d.begin('[', "array") }
 
 // NextItem reports whether another item follows (consuming the comma);
 // after false the array has been consumed. The caller then reads the item.
