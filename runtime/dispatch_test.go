@@ -376,7 +376,6 @@ func TestDispatchStopsAtEachStep(t *testing.T) {
 		name  string
 		setup func(p *pipe, t *testing.T)
 		args  string
-		ctx   func() context.Context
 		trace []string
 		kind  ErrorKind
 		text  string
