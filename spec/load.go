@@ -33,7 +33,7 @@ var (
 	}
 	schemaKeys = []string{
 		"type", "$ref", "description", "nullable", "default", "enum",
-		"minLength", "maxLength", "pattern", "format",
+		"minLength", "maxLength", "pattern", "format", "trim",
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"items", "minItems", "maxItems", "uniqueItems",
 		"properties", "required", "additionalProperties",

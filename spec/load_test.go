@@ -540,3 +540,64 @@ func TestAliasBomb(t *testing.T) {
 		t.Errorf("the expansion limit is reported %d times", n)
 	}
 }
+
+// TestLoadTrim reads trim: true wherever a string schema can be (parameter,
+// nested property, array item, named type, map value), keeps trimmed
+// defaults and enum values, and leaves trim off where it is not written or
+// written false.
+func TestLoadTrim(t *testing.T) {
+	src := `toolgen: 1
+provider: demo
+types:
+  Word: {type: string, trim: true, minLength: 1, default: "go"}
+tools:
+  - name: demo_trim
+    description: Trimmed strings everywhere.
+    params:
+      q: {type: string, trim: true, minLength: 1, maxLength: 400}
+      plain: {type: string, trim: false}
+      untouched: {type: string, default: "  kept  "}
+      mode: {type: string, trim: true, enum: [fast, slow], default: fast}
+      nested:
+        type: object
+        properties:
+          name: {type: string, trim: true}
+      list: {type: array, items: {type: string, trim: true}, default: [a, "b c"]}
+      word: {$ref: "#/types/Word"}
+      byKey: {type: object, additionalProperties: {type: string, trim: true, format: email}}
+    required: [q]
+`
+	f, err := Parse("trim.tools.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := tool(t, f, "demo_trim")
+	schemaOf := func(name string) *Schema { return param(t, tl, name).Schema }
+	for name, s := range map[string]*Schema{
+		"q":            schemaOf("q"),
+		"mode":         schemaOf("mode"),
+		"nested.name":  schemaOf("nested").Property("name").Schema,
+		"list[]":       schemaOf("list").Items,
+		"types.Word":   f.Types[0].Schema,
+		"word (ref'd)": schemaOf("word").Resolved(),
+		"byKey.*":      schemaOf("byKey").AdditionalPropertiesSchema,
+	} {
+		if s == nil || !s.Trim {
+			t.Errorf("%s: trim not set: %+v", name, s)
+		}
+	}
+	for _, name := range []string{"plain", "untouched", "word"} {
+		if schemaOf(name).Trim {
+			t.Errorf("%s: trim set", name)
+		}
+	}
+	if d := schemaOf("untouched").Default; d != "  kept  " {
+		t.Errorf("a default without trim changed: %q", d)
+	}
+	if d := schemaOf("list").Default; !reflect.DeepEqual(d, []any{"a", "b c"}) {
+		t.Errorf("list default = %#v", d)
+	}
+	if m := schemaOf("mode"); !reflect.DeepEqual(m.Enum, []any{"fast", "slow"}) || m.Default != "fast" {
+		t.Errorf("mode enum %v default %v", m.Enum, m.Default)
+	}
+}

@@ -230,6 +230,13 @@ type Schema struct {
 	MaxLength *int
 	Pattern   string
 	Format    string // date-time, date, email, uri, uuid
+	// Trim (`trim: true`, toolgen's own key, not JSON Schema: it is not
+	// sent to the model) removes leading and trailing white space (as
+	// strings.TrimSpace does) from the value as it is decoded, before every
+	// other check (length, pattern, format, enum); the value keeps the
+	// trimmed text. A default or enum value of a trimmed schema must be
+	// trimmed already.
+	Trim bool
 
 	// integer and number
 	Minimum          *float64

@@ -63,6 +63,7 @@ var formats = []string{"date-time", "date", "email", "uri", "uuid"}
 // keywordTypes lists the types each type-specific keyword applies to.
 var keywordTypes = map[string][]Type{
 	"minLength": {TypeString}, "maxLength": {TypeString}, "pattern": {TypeString}, "format": {TypeString},
+	"trim":    {TypeString},
 	"enum":    {TypeString, TypeInteger, TypeNumber},
 	"minimum": {TypeInteger, TypeNumber}, "maximum": {TypeInteger, TypeNumber},
 	"exclusiveMinimum": {TypeInteger, TypeNumber}, "exclusiveMaximum": {TypeInteger, TypeNumber},
@@ -201,6 +202,10 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 				s.Format = f
 			}
 		}
+	}
+
+	if v := m.val("trim"); v != nil && fits("trim") {
+		s.Trim, _ = p.boolean(v, "trim "+in)
 	}
 
 	// integer and number

@@ -329,6 +329,7 @@ func TestSchemaRejectsInvalidSpecs(t *testing.T) {
 		"wrong-version", "missing-keys", "read-only-destructive", "prompt-without-agent",
 		"keyword-type-mismatch", "unsupported-format", "exclusive-boolean", "batch-invalid",
 		"enum-problems", "bad-package", "gates", "min-greater-than-max", "bad-ref", "agent-result", "agent-empty-prompt",
+		"trim-problems",
 	} {
 		path := filepath.Join("testdata", "invalid", c, "spec.tools.yaml")
 		if err := sch.Validate(yamlInstance(t, path)); err == nil {

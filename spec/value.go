@@ -146,6 +146,9 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 		if !ok {
 			return fail("%s is not a string", fmtValue(v))
 		}
+		if t := strings.TrimSpace(str); r.Trim && t != str {
+			return fail("%s begins or ends with white space, which trim: true removes from every value before it is checked; write %s", fmtValue(v), fmtValue(t))
+		}
 		n := utf8.RuneCountInString(str)
 		if r.MinLength != nil && n < *r.MinLength {
 			return fail("%s is shorter than minLength %d", fmtValue(v), *r.MinLength)
