@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"unicode/utf16"
@@ -404,6 +405,28 @@ func (d *Decoder) String() (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// TrimmedString reads a string with its leading and trailing white space
+// removed (Unicode white space, as strings.TrimSpace removes it), for a schema
+// with `trim: true`: the escapes are decoded first, so "\n x \t" gives "x".
+// Only the trimmed text is copied. Anything else is a violation, skipped.
+func (d *Decoder) TrimmedString() (string, bool) {
+	b, ok := d.TrimmedBytes()
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+// TrimmedBytes is Bytes with leading and trailing white space removed, as
+// TrimmedString removes it.
+func (d *Decoder) TrimmedBytes() ([]byte, bool) {
+	b, ok := d.Bytes()
+	if !ok {
+		return nil, false
+	}
+	return bytes.TrimSpace(b), true
 }
 
 // Bytes reads a string and returns its unescaped bytes without copying them

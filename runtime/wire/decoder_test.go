@@ -451,3 +451,71 @@ func TestNullInOptional(t *testing.T) {
 		t.Errorf("violations:\n got %q\nwant %q", vs, want)
 	}
 }
+
+// TestTrimmed reads strings with the white space that strings.TrimSpace
+// removes taken off both ends, after unescaping; a non-string is still a
+// violation.
+func TestTrimmed(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`"x"`, "x"},
+		{`"  x  "`, "x"},
+		{`"   "`, ""},
+		{`""`, ""},
+		{`"\n\t x y \r\n"`, "x y"},                     // escaped white space
+		{`"\u00a0\u2003x\u3000"`, "x"},                 // no-break, em and ideographic spaces
+		{"\"\u2028x\u0085\"", "x"},                     // raw line separator and NEL
+		{`"\u200bx"`, "\u200bx"},                       // zero-width space is not white space
+		{`"  caf\u00e9 au lait  "`, "café au lait"},    // inner spaces kept
+		{"\"\xff \"", "\uFFFD"},                        // invalid UTF-8 becomes U+FFFD first
+		{`"` + strings.Repeat(" ", 300) + `z"`, "z"},   // long run
+		{`"a` + strings.Repeat("\\t", 300) + `"`, "a"}, // long escaped run
+		{`"` + strings.Repeat("é", 400) + `  "`, strings.Repeat("é", 400)},
+	}
+	for _, c := range cases {
+		for _, bytesToo := range []bool{false, true} {
+			var d Decoder
+			d.Reset([]byte(c.in))
+			var got string
+			var ok bool
+			if bytesToo {
+				var b []byte
+				b, ok = d.TrimmedBytes()
+				got = string(b)
+			} else {
+				got, ok = d.TrimmedString()
+			}
+			if err := d.Finish(); err != nil || !ok {
+				t.Errorf("%s: ok=%v err=%v", c.in, ok, err)
+				continue
+			}
+			var std string
+			if err := json.Unmarshal([]byte(c.in), &std); err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want || got != strings.TrimSpace(std) {
+				t.Errorf("%s (bytes %v): got %q, want %q (strings.TrimSpace gives %q)", c.in, bytesToo, got, c.want, strings.TrimSpace(std))
+			}
+		}
+	}
+	var d Decoder
+	d.Reset([]byte(`[7, "  y "]`))
+	if !d.BeginArray() || !d.NextItem() {
+		t.Fatal("no array")
+	}
+	d.EnterIndex(0)
+	if _, ok := d.TrimmedString(); ok {
+		t.Error("a number read as a string")
+	}
+	d.Leave()
+	if !d.NextItem() {
+		t.Fatal("no second item")
+	}
+	if s, ok := d.TrimmedString(); !ok || s != "y" {
+		t.Errorf("second item %q %v", s, ok)
+	}
+	d.NextItem()
+	vs := violations(t, d.Finish())
+	if len(vs) != 1 || vs[0].Path != "$[0]" || vs[0].Message != "expected string, got number 7" {
+		t.Errorf("violations %v", vs)
+	}
+}
