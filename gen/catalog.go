@@ -239,6 +239,9 @@ func catalogTypeOf(s *spec.Schema) string {
 func catalogConstraints(s *spec.Schema) string {
 	var cs []string
 	add := func(format string, args ...any) { cs = append(cs, fmt.Sprintf(format, args...)) }
+	if s.Trim {
+		add("trimmed") // first: trimming comes before every other check
+	}
 	if len(s.Enum) > 0 {
 		vals := make([]string, len(s.Enum))
 		for i, e := range s.Enum {
@@ -277,6 +280,11 @@ func catalogConstraints(s *spec.Schema) string {
 	switch {
 	case s.AdditionalPropertiesSchema != nil:
 		add("other keys allowed, each %s", catalogTypeOf(s.AdditionalPropertiesSchema))
+		if v := s.AdditionalPropertiesSchema; v.Ref == "" {
+			if vc := catalogConstraints(v); vc != "" {
+				add("each value: %s", vc)
+			}
+		}
 	case s.AdditionalProperties:
 		add("other keys allowed")
 	}

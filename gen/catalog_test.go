@@ -127,6 +127,11 @@ func TestCatalogWords(t *testing.T) {
 		{&spec.Schema{Type: spec.TypeObject, AdditionalProperties: true}, "other keys allowed"},
 		{&spec.Schema{Type: spec.TypeObject, AdditionalPropertiesSchema: &spec.Schema{Type: spec.TypeInteger}}, "other keys allowed, each integer"},
 		{&spec.Schema{Type: spec.TypeInteger, Enum: []any{int64(1), int64(2)}}, "one of `1`, `2`"},
+		{&spec.Schema{Type: spec.TypeString, Trim: true, MinLength: i(1), MaxLength: i(400)}, "trimmed; 1–400 characters"},
+		{&spec.Schema{Type: spec.TypeString, Trim: true, Enum: []any{"a"}}, "trimmed; one of `\"a\"`"},
+		{&spec.Schema{Type: spec.TypeArray, Items: &spec.Schema{Type: spec.TypeString, Trim: true}}, "each item: trimmed"},
+		{&spec.Schema{Type: spec.TypeObject, AdditionalPropertiesSchema: &spec.Schema{Type: spec.TypeString, Trim: true, MaxLength: i(2)}},
+			"other keys allowed, each string; each value: trimmed; at most 2 characters"},
 	} {
 		if got := catalogConstraints(tc.s); got != tc.want {
 			t.Errorf("catalogConstraints = %q, want %q", got, tc.want)

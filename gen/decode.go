@@ -197,9 +197,19 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 		}
 		return jen.Id(t.check).Call(checker(), val)
 	}
+	// A trimmed string (trim: true) is read without the white space at its
+	// ends, before any check sees it.
+	trim := t.schema != nil && t.schema.Trim
+	readBytes := "Bytes"
+	if trim {
+		readBytes = "TrimmedBytes"
+	}
 	switch t.kind {
 	case kString, kInt, kFloat, kBool:
 		read := map[kind]string{kString: "String", kInt: "Int", kFloat: "Float", kBool: "Bool"}[t.kind]
+		if trim {
+			read = "TrimmedString"
+		}
 		var set jen.Code
 		if ptr && t.name == "" {
 			set = target().Op("=").Op("&").Id(v)
@@ -209,13 +219,13 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(read).Call(), jen.Id("ok")).Block(
 			check(jen.Id(v)), set)}
 	case kEnum:
-		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot("Bytes").Call(), jen.Id("ok")).Block(
+		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot(readBytes).Call(), jen.Id("ok")).Block(
 			jen.Id(v).Op(":=").Id(lowerFirst(t.name)+"Of").Call(jen.Id("b")),
 			check(jen.Id(v)),
 			setLocal(),
 		)}
 	case kTime:
-		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot("Bytes").Call(), jen.Id("ok")).Block(
+		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot(readBytes).Call(), jen.Id("ok")).Block(
 			jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Qual(wirePkg, "ParseDateTime").Call(jen.Id("b")), jen.Id("ok")).Block(
 				setLocal(),
 			).Else().Block(

@@ -123,6 +123,9 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 	}
 	str("pattern", r.Pattern)
 	str("format", r.Format)
+	if got, ok := js["trim"]; ok {
+		fail("trim (toolgen's own key, never sent to the model)", got, "absent")
+	}
 	desc := s.Description
 	if desc == "" {
 		desc = r.Description

@@ -318,7 +318,7 @@ func hasChecks(t *goType) bool {
 	s := t.schema
 	switch t.kind {
 	case kString:
-		return len(s.Enum) > 0 || s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" || s.Format != ""
+		return len(s.Enum) > 0 || s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" || s.Format != "" || s.Trim
 	case kEnum:
 		return true
 	case kInt, kFloat:

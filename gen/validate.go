@@ -182,6 +182,15 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 			add(jen.Lit("must be one of "+strings.Join(vals, ", ")+", got ").Op("+").Qual(wirePkg, "Quote").Call(jen.String().Parens(v())))))
 		body = append(body, g.stringChecks(t, func() *jen.Statement { return jen.String().Parens(v()) })...)
 	case kString:
+		if s.Trim {
+			// Decoding trims v before this check; a value built in Go is
+			// reported when it is not trimmed, and checked as decoding
+			// would leave it.
+			body = append(body, jen.If(jen.Id("t").Op(":=").Qual("strings", "TrimSpace").Call(v()), jen.Id("t").Op("!=").Add(v())).Block(
+				add(jen.Lit("must not begin or end with white space (decoding trims it), got ").Op("+").Qual(wirePkg, "Quote").Call(v())),
+				v().Op("=").Id("t"),
+			))
+		}
 		body = append(body, g.stringChecks(t, v)...)
 	case kInt, kFloat, kBool:
 		body = append(body, g.numberChecks(t)...)
@@ -218,8 +227,12 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 			jen.Var().Id(patternVar(t)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(s.Pattern)),
 			jen.Line())
 	}
+	doc := t.check + " records the violations of the constraints of v in c."
+	if t.kind == kString && s.Trim {
+		doc += " Decoding trims v (trim: true) before this check; a value built in Go with white space at either end is reported, then checked trimmed."
+	}
 	out = append(out,
-		comment(t.check+" records the violations of the constraints of v in c."),
+		comment(doc),
 		jen.Func().Id(t.check).Params(jen.Id("c").Op("*").Qual(wirePkg, "Checker"), jen.Id("v").Add(param)).Block(body...),
 		jen.Line())
 	return out
@@ -248,13 +261,18 @@ func (g *generator) stringChecks(t *goType, str func() *jen.Statement) []jen.Cod
 			return strconv.Itoa(n) + " characters"
 		}
 		got := func() jen.Code { return jen.Qual("strconv", "Itoa").Call(jen.Id("n")) }
+		// A trimmed length says so: "got 0" for "   " would puzzle the model.
+		long := " long, got "
+		if s.Trim {
+			long = " long after trimming white space, got "
+		}
 		if s.MinLength != nil {
 			out = append(out, jen.If(jen.Id("n").Op("<").Lit(*s.MinLength)).Block(
-				add(jen.Lit("must be at least "+chars(*s.MinLength)+" long, got ").Op("+").Add(got()))))
+				add(jen.Lit("must be at least "+chars(*s.MinLength)+long).Op("+").Add(got()))))
 		}
 		if s.MaxLength != nil {
 			out = append(out, jen.If(jen.Id("n").Op(">").Lit(*s.MaxLength)).Block(
-				add(jen.Lit("must be at most "+chars(*s.MaxLength)+" long, got ").Op("+").Add(got()))))
+				add(jen.Lit("must be at most "+chars(*s.MaxLength)+long).Op("+").Add(got()))))
 		}
 	}
 	if s.Pattern != "" {

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -23,6 +25,7 @@ const Provider = "edge"
 const (
 	ToolAll  = "edge_all"
 	ToolTime = "edge_time"
+	ToolTrim = "edge_trim"
 )
 
 // Executor runs the edge tools: one method per tool, plus the hand-written
@@ -33,6 +36,9 @@ type Executor interface {
 	All(ctx context.Context, call *runtime.Call, args *AllArgs) (*AllResult, error)
 	// Time runs the edge_time tool: Returns a time.
 	Time(ctx context.Context, call *runtime.Call, args *TimeArgs) (*TimeResult, error)
+	// Trim runs the edge_trim tool: Trimmed strings wherever a string schema can
+	// be.
+	Trim(ctx context.Context, call *runtime.Call, args *TrimArgs) (runtime.Result, error)
 }
 
 // Module returns a fresh module of the edge tools, run by impl. Add it to a
@@ -85,6 +91,24 @@ func Module(impl Executor) *runtime.Module {
 						return runtime.Result{}, err
 					}
 					return runtime.JSON(res)
+				},
+			},
+			{
+				Name:        ToolTrim,
+				Description: "Trimmed strings wherever a string schema can be.",
+				Kind:        runtime.KindTool,
+				Schema:      json.RawMessage(trimSchema),
+				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+				Decode: func(data []byte) (any, error) {
+					return DecodeTrimArgs(data)
+				},
+				Label: trimLabel,
+				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+					a, ok := args.(*TrimArgs)
+					if !ok || a == nil {
+						return runtime.Result{}, fmt.Errorf("edge_trim: arguments of type %T, want *TrimArgs", args)
+					}
+					return impl.Trim(ctx, call, a)
 				},
 			},
 		},
@@ -841,6 +865,515 @@ const timeResultSchema = `{"format":"date-time","type":"string"}`
 // TimeResult is the typed result of the edge_time tool.
 type TimeResult = time.Time
 
+// -------- edge_trim --------
+
+// TrimArgs holds the arguments of the edge_trim tool.
+type TrimArgs struct {
+	// Q is required.
+	Q string `json:"q"`
+	// Bare is optional; nil is absent.
+	Bare *string `json:"bare,omitempty"`
+	// Word is optional; nil is absent.
+	Word *Word `json:"word,omitempty"`
+	// Mode is optional, default "fast".
+	Mode TrimMode `json:"mode"`
+	// At is optional; nil is absent.
+	At *time.Time `json:"at,omitempty"`
+	// Code is optional; nil is absent.
+	Code *string `json:"code,omitempty"`
+	// Mail is optional; nil is absent.
+	Mail *string `json:"mail,omitempty"`
+	// Nested is optional; nil is absent.
+	Nested *TrimNested `json:"nested,omitempty"`
+	// Items is optional; nil is absent.
+	Items []string `json:"items,omitempty"`
+	// ByKey is optional; nil is absent.
+	ByKey map[string]string `json:"by_key,omitempty"`
+	// Kept is optional; nil is absent.
+	Kept *string `json:"kept,omitempty"`
+}
+
+// DecodeTrimArgs decodes and validates the JSON arguments of the edge_trim tool
+// in one pass. Absent optional arguments take their defaults. It reports every
+// violation, each with its JSON path, in a *runtime.ValidationError, and
+// returns the value as far as it could decode it even then (never nil).
+func DecodeTrimArgs(data []byte) (*TrimArgs, error) {
+	var d wire.Decoder
+	d.Reset(data)
+	x := new(TrimArgs)
+	x.decode(&d)
+	return x, d.Finish()
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *TrimArgs) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasQ, hasBare, hasWord, hasMode, hasAt, hasCode, hasMail, hasNested, hasItems, hasByKey, hasKept bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "q":
+			if hasQ {
+				d.Duplicate()
+				continue
+			}
+			hasQ = true
+			d.Enter("q")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimQ(&d.Checker, v)
+				x.Q = v
+			}
+			d.Leave()
+		case "bare":
+			if hasBare {
+				d.Duplicate()
+				continue
+			}
+			hasBare = true
+			d.EnterOptional("bare")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimBare(&d.Checker, v)
+				x.Bare = &v
+			}
+			d.Leave()
+		case "word":
+			if hasWord {
+				d.Duplicate()
+				continue
+			}
+			hasWord = true
+			d.EnterOptional("word")
+			if v, ok := d.TrimmedString(); ok {
+				checkWord(&d.Checker, v)
+				x.Word = wire.Ptr(Word(v))
+			}
+			d.Leave()
+		case "mode":
+			if hasMode {
+				d.Duplicate()
+				continue
+			}
+			hasMode = true
+			d.EnterOptional("mode")
+			if b, ok := d.TrimmedBytes(); ok {
+				v := trimModeOf(b)
+				checkTrimMode(&d.Checker, v)
+				x.Mode = v
+			}
+			d.Leave()
+		case "at":
+			if hasAt {
+				d.Duplicate()
+				continue
+			}
+			hasAt = true
+			d.EnterOptional("at")
+			if b, ok := d.TrimmedBytes(); ok {
+				if v, ok := wire.ParseDateTime(b); ok {
+					x.At = &v
+				} else {
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+				}
+			}
+			d.Leave()
+		case "code":
+			if hasCode {
+				d.Duplicate()
+				continue
+			}
+			hasCode = true
+			d.EnterOptional("code")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimCode(&d.Checker, v)
+				x.Code = &v
+			}
+			d.Leave()
+		case "mail":
+			if hasMail {
+				d.Duplicate()
+				continue
+			}
+			hasMail = true
+			d.EnterOptional("mail")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimMail(&d.Checker, v)
+				x.Mail = &v
+			}
+			d.Leave()
+		case "nested":
+			if hasNested {
+				d.Duplicate()
+				continue
+			}
+			hasNested = true
+			d.EnterOptional("nested")
+			x.Nested = new(TrimNested)
+			x.Nested.decode(d)
+			d.Leave()
+		case "items":
+			if hasItems {
+				d.Duplicate()
+				continue
+			}
+			hasItems = true
+			d.EnterOptional("items")
+			if d.BeginArray() {
+				x.Items = []string{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Items = append(x.Items, "")
+					if v1, ok := d.TrimmedString(); ok {
+						checkTrimItemsItem(&d.Checker, v1)
+						x.Items[i] = v1
+					}
+					d.Leave()
+				}
+				checkTrimItems(&d.Checker, x.Items)
+			}
+			d.Leave()
+		case "by_key":
+			if hasByKey {
+				d.Duplicate()
+				continue
+			}
+			hasByKey = true
+			d.EnterOptional("by_key")
+			if d.BeginObject() {
+				m := map[string]string{}
+				for d.NextKey() {
+					k := string(d.Name())
+					if _, dup := m[k]; dup {
+						d.Duplicate()
+						continue
+					}
+					d.Enter(k)
+					var e string
+					if v1, ok := d.TrimmedString(); ok {
+						checkTrimByKeyValue(&d.Checker, v1)
+						e = v1
+					}
+					m[k] = e
+					d.Leave()
+				}
+				x.ByKey = m
+			}
+			d.Leave()
+		case "kept":
+			if hasKept {
+				d.Duplicate()
+				continue
+			}
+			hasKept = true
+			d.EnterOptional("kept")
+			if v, ok := d.String(); ok {
+				x.Kept = &v
+			}
+			d.Leave()
+		default:
+			d.Unknown(
+				"q",
+				"bare",
+				"word",
+				"mode",
+				"at",
+				"code",
+				"mail",
+				"nested",
+				"items",
+				"by_key",
+				"kept",
+			)
+		}
+	}
+	if !hasQ {
+		d.Missing("q")
+	}
+	if !hasMode {
+		x.Mode = TrimModeFast
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *TrimArgs) Validate() error {
+	if x == nil {
+		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
+}
+
+// validate records the violations of x in c.
+func (x *TrimArgs) validate(c *wire.Checker) {
+	c.Enter("q")
+	checkTrimQ(c, x.Q)
+	c.Leave()
+	if x.Bare != nil {
+		c.Enter("bare")
+		checkTrimBare(c, *x.Bare)
+		c.Leave()
+	}
+	if x.Word != nil {
+		c.Enter("word")
+		checkWord(c, string(*x.Word))
+		c.Leave()
+	}
+	c.Enter("mode")
+	checkTrimMode(c, x.Mode)
+	c.Leave()
+	if x.Code != nil {
+		c.Enter("code")
+		checkTrimCode(c, *x.Code)
+		c.Leave()
+	}
+	if x.Mail != nil {
+		c.Enter("mail")
+		checkTrimMail(c, *x.Mail)
+		c.Leave()
+	}
+	if x.Nested != nil {
+		c.Enter("nested")
+		x.Nested.validate(c)
+		c.Leave()
+	}
+	if x.Items != nil {
+		c.Enter("items")
+		checkTrimItems(c, x.Items)
+		for i := range x.Items {
+			c.EnterIndex(i)
+			checkTrimItemsItem(c, x.Items[i])
+			c.Leave()
+		}
+		c.Leave()
+	}
+	if x.ByKey != nil {
+		c.Enter("by_key")
+		for _, k := range slices.Sorted(maps.Keys(x.ByKey)) {
+			c.Enter(k)
+			checkTrimByKeyValue(c, x.ByKey[k])
+			c.Leave()
+		}
+		c.Leave()
+	}
+}
+
+// checkTrimQ records the violations of the constraints of v in c. Decoding
+// trims v (trim: true) before this check; a value built in Go with white space
+// at either end is reported, then checked trimmed.
+func checkTrimQ(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
+	}
+	if n > 400 {
+		c.Add("must be at most 400 characters long after trimming white space, got " + strconv.Itoa(n))
+	}
+}
+
+// checkTrimBare records the violations of the constraints of v in c. Decoding
+// trims v (trim: true) before this check; a value built in Go with white space
+// at either end is reported, then checked trimmed.
+func checkTrimBare(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+}
+
+// TrimMode is the type of $.mode in the arguments of the edge_trim tool.
+type TrimMode string
+
+// The values of TrimMode.
+const (
+	TrimModeFast TrimMode = "fast"
+	TrimModeSlow TrimMode = "slow"
+)
+
+// Valid reports whether v is one of the values of TrimMode.
+func (v TrimMode) Valid() bool {
+	switch v {
+	case TrimModeFast, TrimModeSlow:
+		return true
+	}
+	return false
+}
+
+// trimModeOf converts JSON string bytes to TrimMode, without allocating for the
+// known values.
+func trimModeOf(b []byte) TrimMode {
+	switch string(b) {
+	case "fast":
+		return TrimModeFast
+	case "slow":
+		return TrimModeSlow
+	}
+	return TrimMode(b)
+}
+
+// checkTrimMode records the violations of the constraints of v in c.
+func checkTrimMode(c *wire.Checker, v TrimMode) {
+	if !v.Valid() {
+		c.Add("must be one of \"fast\", \"slow\", got " + wire.Quote(string(v)))
+	}
+}
+
+// trimCodePattern is the pattern of TrimCode (compiled once; a *regexp.Regexp
+// is safe for concurrent use).
+var trimCodePattern = regexp.MustCompile("^[A-Z]{3}$")
+
+// checkTrimCode records the violations of the constraints of v in c. Decoding
+// trims v (trim: true) before this check; a value built in Go with white space
+// at either end is reported, then checked trimmed.
+func checkTrimCode(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	if !trimCodePattern.MatchString(v) {
+		c.Add("must match the pattern \"^[A-Z]{3}$\", got " + wire.Quote(v))
+	}
+}
+
+// checkTrimMail records the violations of the constraints of v in c. Decoding
+// trims v (trim: true) before this check; a value built in Go with white space
+// at either end is reported, then checked trimmed.
+func checkTrimMail(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	if !wire.IsEmail(v) {
+		c.Add("must be an email address, got " + wire.Quote(v))
+	}
+}
+
+// TrimNested is the type of $.nested in the arguments of the edge_trim tool.
+type TrimNested struct {
+	// Name is optional; nil is absent or null.
+	Name *string `json:"name,omitempty"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *TrimNested) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasName bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "name":
+			if hasName {
+				d.Duplicate()
+				continue
+			}
+			hasName = true
+			d.Enter("name")
+			if !d.Null() {
+				if v, ok := d.TrimmedString(); ok {
+					checkTrimNestedName(&d.Checker, v)
+					x.Name = &v
+				}
+			}
+			d.Leave()
+		default:
+			d.Unknown("name")
+		}
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *TrimNested) Validate() error {
+	if x == nil {
+		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
+}
+
+// validate records the violations of x in c.
+func (x *TrimNested) validate(c *wire.Checker) {
+	if x.Name != nil {
+		c.Enter("name")
+		checkTrimNestedName(c, *x.Name)
+		c.Leave()
+	}
+}
+
+// checkTrimNestedName records the violations of the constraints of v in c.
+// Decoding trims v (trim: true) before this check; a value built in Go with
+// white space at either end is reported, then checked trimmed.
+func checkTrimNestedName(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
+	}
+}
+
+// checkTrimItems records the violations of the constraints of v in c.
+func checkTrimItems(c *wire.Checker, v []string) {
+	if i, j, dup := wire.Duplicate(v); dup {
+		c.Add(wire.UniqueMessage(i, j))
+	}
+}
+
+// checkTrimItemsItem records the violations of the constraints of v in c.
+// Decoding trims v (trim: true) before this check; a value built in Go with
+// white space at either end is reported, then checked trimmed.
+func checkTrimItemsItem(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
+	}
+}
+
+// checkTrimByKeyValue records the violations of the constraints of v in c.
+// Decoding trims v (trim: true) before this check; a value built in Go with
+// white space at either end is reported, then checked trimmed.
+func checkTrimByKeyValue(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	n := utf8.RuneCountInString(v)
+	if n > 2 {
+		c.Add("must be at most 2 characters long after trimming white space, got " + strconv.Itoa(n))
+	}
+}
+
+// trimLabel renders the status label of one call of the edge_trim tool from its
+// (possibly partial or nil) arguments. It cannot fail.
+func trimLabel(args any) string {
+	a, ok := args.(*TrimArgs)
+	if !ok || a == nil || a.Q == "" {
+		return "edge_trim"
+	}
+	return "Trimming " + wire.Clip(a.Q)
+}
+
+// trimSchema is the JSON Schema of the arguments of the edge_trim tool
+// (compact, canonical).
+const trimSchema = `{"additionalProperties":false,"properties":{"at":{"format":"date-time","type":"string"},"bare":{"type":"string"},"by_key":{"additionalProperties":{"maxLength":2,"type":"string"},"type":"object"},"code":{"pattern":"^[A-Z]{3}$","type":"string"},"items":{"items":{"minLength":1,"type":"string"},"type":"array","uniqueItems":true},"kept":{"type":"string"},"mail":{"format":"email","type":"string"},"mode":{"default":"fast","enum":["fast","slow"],"type":"string"},"nested":{"additionalProperties":false,"properties":{"name":{"minLength":1,"type":["string","null"]}},"type":"object"},"q":{"maxLength":400,"minLength":1,"type":"string"},"word":{"maxLength":5,"minLength":1,"type":"string"}},"required":["q"],"type":"object"}`
+
 // -------- named types --------
 
 // Priority is a type shared by the edge tools: How urgent.
@@ -865,6 +1398,26 @@ type Labels []string
 func checkLabels(c *wire.Checker, v []string) {
 	if len(v) < 1 {
 		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
+	}
+}
+
+// Word is a type shared by the edge tools.
+type Word string
+
+// checkWord records the violations of the constraints of v in c. Decoding trims
+// v (trim: true) before this check; a value built in Go with white space at
+// either end is reported, then checked trimmed.
+func checkWord(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
+	}
+	if n > 5 {
+		c.Add("must be at most 5 characters long after trimming white space, got " + strconv.Itoa(n))
 	}
 }
 

@@ -29,3 +29,8 @@ func (Tools) Time(ctx context.Context, call *runtime.Call, args *TimeArgs) (*Tim
 	t := time.Date(2024, 1, 31, 9, 30, 0, 0, time.UTC)
 	return &t, nil
 }
+
+// Trim echoes its (trimmed) arguments as JSON.
+func (Tools) Trim(ctx context.Context, call *runtime.Call, args *TrimArgs) (runtime.Result, error) {
+	return runtime.JSON(args)
+}
