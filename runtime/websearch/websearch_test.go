@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -99,9 +100,9 @@ func TestToolValidation(t *testing.T) {
 	}
 	for _, c := range []struct{ args, want string }{
 		{`{}`, `$: missing required property "query"`},
-		{`{"query":""}`, "$.query: must be at least 1 character long, got 0"},
-		{`{"query":"   "}`, "$.query: must not be blank"},
-		{`{"query":"` + strings.Repeat("é", 401) + `"}`, "$.query: must be at most 400 characters long, got 401"},
+		{`{"query":""}`, "$.query: must be at least 1 character long after trimming white space, got 0"},
+		{`{"query":"   "}`, "$.query: must be at least 1 character long after trimming white space, got 0"},
+		{`{"query":"` + strings.Repeat("é", 401) + `"}`, "$.query: must be at most 400 characters long after trimming white space, got 401"},
 		{`{"query":1}`, "$.query: expected string, got number"},
 		{`{"query":"x","site":"go.dev"}`, `$: unknown property "site"`},
 	} {
@@ -113,16 +114,48 @@ func TestToolValidation(t *testing.T) {
 	if len(b.queries) != 0 {
 		t.Errorf("invalid calls reached the backend: %q", b.queries)
 	}
-	if out := dispatch(t, reg, `{"query":"   "}`); out.Err == nil || out.Err.Kind != runtime.ErrInvalidArgs || len(out.Err.Violations) != 1 {
-		t.Errorf("blank query: %+v", out.Err)
-	}
-	// 400 characters are fine, and reach the backend trimmed.
-	if out := dispatch(t, reg, `{"query":" `+strings.Repeat("é", 398)+` "}`); out.Status != runtime.StatusOK {
+	// 400 characters padded with white space are fine, and reach the
+	// backend trimmed.
+	q := strings.Repeat("é", 400)
+	if out := dispatch(t, reg, `{"query":"  `+q+` \t"}`); out.Status != runtime.StatusOK || !strings.Contains(out.Result.String(), `{"query":"`+q+`",`) {
 		t.Errorf("400 characters: %s", out.Result.String())
 	}
-	if len(b.queries) != 1 || b.queries[0] != strings.Repeat("é", 398) {
+	if len(b.queries) != 1 || b.queries[0] != q {
 		t.Errorf("backend saw %q", b.queries)
 	}
+}
+
+// TestBlankQueryStopsAtDecode: a blank query is caught by the generated
+// decoder (trim: true, then minLength 1), i.e. at the pipeline's decode
+// step: one invalid-arguments violation at $.query, no call of the backend,
+// and no execution (with no backend at all, reaching the executor would
+// give its "not configured" error instead).
+func TestBlankQueryStopsAtDecode(t *testing.T) {
+	_, err := DecodeWebSearchArgs([]byte(`{"query":" \n\t\u00a0 "}`))
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) || len(ve.Violations) != 1 || ve.Violations[0].Path != "$.query" {
+		t.Fatalf("decoding a blank query: %v", err)
+	}
+	b := &stubBackend{}
+	for name, reg := range map[string]*runtime.Registry{"with a backend": registryOf(t, &Tools{Backend: b}), "without one": registryOf(t, &Tools{})} {
+		out := dispatch(t, reg, `{"query":" \n\t\u00a0 "}`)
+		if out.Status != runtime.StatusError || out.Err == nil || out.Err.Kind != runtime.ErrInvalidArgs ||
+			!reflect.DeepEqual(out.Err.Violations, ve.Violations) {
+			t.Errorf("%s: %+v", name, out)
+		}
+	}
+	if len(b.queries) != 0 {
+		t.Errorf("a blank query reached the backend: %q", b.queries)
+	}
+}
+
+func registryOf(t *testing.T, impl Executor) *runtime.Registry {
+	t.Helper()
+	reg := runtime.NewRegistry(runtime.Options{})
+	if err := reg.AddModule(Module(impl)); err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }
 
 func TestToolBackendErrorReadsWell(t *testing.T) {

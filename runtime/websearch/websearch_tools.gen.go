@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -109,7 +110,7 @@ func (x *WebSearchArgs) decode(d *wire.Decoder) {
 			}
 			hasQuery = true
 			d.Enter("query")
-			if v, ok := d.String(); ok {
+			if v, ok := d.TrimmedString(); ok {
 				checkWebSearchQuery(&d.Checker, v)
 				x.Query = v
 			}
@@ -143,13 +144,19 @@ func (x *WebSearchArgs) validate(c *wire.Checker) {
 }
 
 // checkWebSearchQuery records the violations of the constraints of v in c.
+// Decoding trims v (trim: true) before this check; a value built in Go with
+// white space at either end is reported, then checked trimmed.
 func checkWebSearchQuery(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
-		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
+		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
 	}
 	if n > 400 {
-		c.Add("must be at most 400 characters long, got " + strconv.Itoa(n))
+		c.Add("must be at most 400 characters long after trimming white space, got " + strconv.Itoa(n))
 	}
 }
 

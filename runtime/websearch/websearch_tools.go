@@ -12,7 +12,6 @@ package websearch
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -29,25 +28,20 @@ var _ Executor = (*Tools)(nil)
 // WebSearch runs the web_search tool: Search the web for current information.
 // Returns the most relevant pages, each with its title, URL and text snippets.
 //
-// The query is trimmed (the generated decoder has checked its length, 1-400
-// characters); a blank query is an invalid-arguments error, reported like
-// the decoder's own. The backend's results come back with empty snippet
-// lists rather than null ones.
+// The query arrives trimmed and 1-400 characters long: the spec says trim:
+// true, so the generated decoder trims it before checking its length, and a
+// blank query is an invalid-arguments error at the decode step that never
+// gets here. The backend's results come back with empty snippet lists rather
+// than null ones.
 func (t *Tools) WebSearch(ctx context.Context, call *runtime.Call, args *WebSearchArgs) (*WebSearchResult, error) {
 	if t.Backend == nil {
 		return nil, errors.New("web search is not configured on this host (no search backend)")
 	}
-	q := strings.TrimSpace(args.Query)
-	if q == "" {
-		v := runtime.Violation{Path: "$.query", Message: "must not be blank: give the words to search for"}
-		return nil, &runtime.ToolError{Kind: runtime.ErrInvalidArgs, Tool: ToolWebSearch, Violations: []runtime.Violation{v},
-			Message: "invalid arguments for " + ToolWebSearch + ":\n- " + v.String()}
-	}
-	resp, err := t.Backend.Search(ctx, Request{Query: q})
+	resp, err := t.Backend.Search(ctx, Request{Query: args.Query})
 	if err != nil {
 		return nil, err
 	}
-	out := &WebSearchResult{Query: q, Results: resp.Results}
+	out := &WebSearchResult{Query: args.Query, Results: resp.Results}
 	if out.Results == nil {
 		out.Results = []Result{}
 	}
