@@ -47,3 +47,20 @@ func checkFixture(t *testing.T, dir, name string) {
 		t.Errorf("%s is stale (run go test ./gen -update):\n%s", path, firstDiff(got, want))
 	}
 }
+
+// TestEdgeSpecCopiesAgree: the edge golden case and the edge fixture are
+// generated from the same spec, kept in two places (golden cases live under
+// testdata, the fixture is a compiled package); they must not drift apart.
+func TestEdgeSpecCopiesAgree(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden", "edge", "edge.tools.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture, err := os.ReadFile(filepath.Join(genfixtureDir, "edge", "edge.tools.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(golden, fixture) {
+		t.Errorf("gen/testdata/golden/edge/edge.tools.yaml and internal/genfixture/edge/edge.tools.yaml differ:\n%s", firstDiff(golden, fixture))
+	}
+}
