@@ -7,10 +7,16 @@ import "time"
 // request); Dispatch copies it for each tool call and fills in ToolCallID and
 // ToolName, so executors may read those.
 type Call struct {
-	UserID         string
+	// UserID is who the model acts for: gates and policies ask about this
+	// user, and a pause point belongs to them.
+	UserID string
+	// ConversationID and TurnIndex locate the model turn, for pause points,
+	// logs and the host's own bookkeeping.
 	ConversationID string
 	TurnIndex      int
-	ModelTier      string
+	// ModelTier is the host's name for the model in use ("fast", "large"),
+	// for policies and executors that depend on it. Optional.
+	ModelTier string
 
 	// Registry is the registry dispatching the call (set by Dispatch).
 	Registry *Registry
@@ -98,7 +104,9 @@ const (
 
 // Event is one event of a tool call's life.
 type Event struct {
-	Type   EventType
+	// Type says which part of the call's life this is.
+	Type EventType
+	// CallID and Tool identify the call (filled in by Call.Emit).
 	CallID string
 	Tool   string
 	// Label is the status label (start and finish).
@@ -116,6 +124,7 @@ type Event struct {
 
 // Usage is what a model call consumed.
 type Usage struct {
+	// InputTokens and OutputTokens are the tokens the model read and wrote.
 	InputTokens  int64
 	OutputTokens int64
 	// Cost in the host's currency unit, when known.

@@ -62,6 +62,11 @@ func (r *Registry) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Outco
 //   - denied: returns an ErrDenied tool error saying a person denied the
 //     call, with their note.
 //
+// call supplies the sinks, Values and ModelTier of the resumed call (it may
+// be a later turn's); its UserID, ConversationID and TurnIndex are replaced
+// by the ones stored with the pause point. Resume does not check who calls
+// it: the store's resolve step decides who may approve.
+//
 // Errors from Claim are returned wrapped (see ErrPausePointNotFound,
 // ErrPausePointPending, ErrPausePointConsumed); without an Approvals store
 // Resume fails with ErrApprovalsUnavailable.

@@ -862,7 +862,7 @@ func TestDispatchPermissionAsk(t *testing.T) {
 		if out.Status != StatusPaused || out.Pause == nil || out.Pause.PausePointID != "pp-1" || out.Err != nil {
 			t.Fatalf("%+v", out)
 		}
-		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet: this tool always needs a person's approval. Its result will be reported once a person has decided." || out.Result.IsError {
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet: this tool always needs a person's approval. Its result will be reported once a person has decided; do not call it again in the meantime." || out.Result.IsError {
 			t.Fatalf("result %+v", out.Result)
 		}
 		req := p.approvals.request("pp-1")
@@ -952,7 +952,7 @@ func TestDispatchExecutorOutcomes(t *testing.T) {
 		if err != nil || out.Status != StatusPaused || out.Pause.PausePointID != "pp-9" || out.Pause.Reason != "manager sign-off" {
 			t.Fatalf("%+v %v", out, err)
 		}
-		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval: manager sign-off. Its result will be reported once a person has decided." {
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval: manager sign-off. Its result will be reported once a person has decided; do not call it again in the meantime." {
 			t.Fatalf("result %q", got)
 		}
 	})

@@ -13,28 +13,39 @@ const (
 	// ErrProviderTool: step 1, the name is a provider tool, which the model
 	// provider runs itself; the host cannot execute it.
 	ErrProviderTool ErrorKind = "provider_tool"
-	ErrInvalidArgs  ErrorKind = "invalid_arguments"
-	ErrDisabled     ErrorKind = "disabled"
-	ErrGate         ErrorKind = "gate"
-	ErrDenied       ErrorKind = "permission_denied"
-	ErrExecution    ErrorKind = "execution"
-	ErrResultSize   ErrorKind = "result_too_large"
+	ErrInvalidArgs  ErrorKind = "invalid_arguments" // step 3: see ToolError.Violations
+	ErrDisabled     ErrorKind = "disabled"          // step 4: the tool's flag or the host's policy
+	ErrGate         ErrorKind = "gate"              // step 5: the gate is closed or could not be checked
+	// ErrDenied: step 6, the tool's check or the host's policy denied the
+	// call, a person denied it, or it needed approval and none could be
+	// asked for.
+	ErrDenied    ErrorKind = "permission_denied"
+	ErrExecution ErrorKind = "execution" // step 7: the executor failed or panicked
+	// ErrResultSize: a result too large to return. Dispatch itself never
+	// fails a call for this (step 8 truncates an oversized result, saying
+	// so); an executor may return a ToolError of this kind.
+	ErrResultSize ErrorKind = "result_too_large"
 )
 
 // Violation is one reason arguments are invalid, at a JSON path such as
 // "$.items[2].email".
 type Violation struct {
-	Path    string `json:"path"`
+	// Path is where the violation is: "$" is the argument object itself.
+	Path string `json:"path"`
+	// Message says what is wrong, for the model ("must be at least 1, got 0").
 	Message string `json:"message"`
 }
 
+// String returns "path: message".
 func (v Violation) String() string { return v.Path + ": " + v.Message }
 
 // ValidationError lists every violation found in a tool's arguments.
 type ValidationError struct {
+	// Violations are in the order they were found.
 	Violations []Violation
 }
 
+// Error lists the violations on one line.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	b.WriteString("invalid arguments: ")
@@ -50,8 +61,11 @@ func (e *ValidationError) Error() string {
 // ToolError is an ordinary failure of a call, reported to the model as a
 // tool-error result it can read and act on.
 type ToolError struct {
-	Kind    ErrorKind
-	Tool    string
+	// Kind is the pipeline step that stopped the call.
+	Kind ErrorKind
+	// Tool is the name the model called.
+	Tool string
+	// Message is what the model reads, after "Error: " (see Text).
 	Message string
 	// Violations are set for ErrInvalidArgs.
 	Violations []Violation
@@ -59,7 +73,10 @@ type ToolError struct {
 	Err error
 }
 
+// Error returns the message.
 func (e *ToolError) Error() string { return e.Message }
+
+// Unwrap returns the underlying error, Err.
 func (e *ToolError) Unwrap() error { return e.Err }
 
 // fatalError marks an error that must stop the turn.

@@ -188,7 +188,9 @@ func executionPanicError(tool string, v any) *ToolError {
 
 // awaitingApprovalResult is what the model reads when a call pauses.
 // notRun says the pipeline paused the call before running it (a permission
-// "ask"); otherwise the tool itself paused.
+// "ask"); otherwise the tool itself paused. It tells the model not to repeat
+// the call: a repeat would wait at a second pause point, and a person would
+// be asked twice.
 func awaitingApprovalResult(tool, reason string, notRun bool) Result {
 	msg := "The call of " + tool + " is waiting for a person's approval"
 	if notRun {
@@ -197,7 +199,7 @@ func awaitingApprovalResult(tool, reason string, notRun bool) Result {
 	if reason != "" {
 		msg += ": " + reason
 	}
-	return Text(sentence(msg) + " Its result will be reported once a person has decided.")
+	return Text(sentence(msg) + " Its result will be reported once a person has decided; do not call it again in the meantime.")
 }
 
 // sentence ends s with a period unless it already ends a sentence.

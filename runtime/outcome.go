@@ -9,8 +9,10 @@ type Outcome struct {
 	Tool   string
 	// Label is the status label rendered for the call.
 	Label string
-	// Status is ok, error (a tool-error result for the model), paused, or
-	// fatal (Dispatch also returned a Go error for the host).
+	// Status is ok, error (a tool-error result for the model), paused,
+	// fatal (Dispatch also returned a Go error for the host), or — from
+	// RunCalls only — skipped (not run because an earlier call of the turn
+	// paused or failed fatally; Result tells the model so).
 	Status Status
 	// Result is what the model reads: the tool's result, or the formatted
 	// tool error (IsError set), or a note that the call awaits approval.

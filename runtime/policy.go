@@ -17,6 +17,7 @@ const (
 	Ask
 )
 
+// String returns "allow", "deny" or "ask".
 func (b Behavior) String() string {
 	switch b {
 	case Allow:
@@ -29,26 +30,41 @@ func (b Behavior) String() string {
 	return "unknown"
 }
 
-// Decision is the outcome of a permission check.
+// Decision is the outcome of a permission check. The zero value allows.
 type Decision struct {
+	// Behavior is the verdict: Allow, Deny or Ask.
 	Behavior Behavior
-	Reason   string
+	// Reason explains a Deny (the model reads it) or an Ask (stored with
+	// the pause point for the person who decides, and shown to the model
+	// while the call waits). Ignored for Allow.
+	Reason string
 }
 
-// Allowed, Denied and AskApproval build Decisions.
-func Allowed() Decision                  { return Decision{Behavior: Allow} }
-func Denied(reason string) Decision      { return Decision{Behavior: Deny, Reason: reason} }
+// Allowed returns a Decision that lets the call run.
+func Allowed() Decision { return Decision{Behavior: Allow} }
+
+// Denied returns a Decision that refuses the call; the model reads reason.
+func Denied(reason string) Decision { return Decision{Behavior: Deny, Reason: reason} }
+
+// AskApproval returns a Decision that pauses the call until a person
+// approves or denies it (see Options.Approvals and Registry.Resume); reason
+// says why approval is needed.
 func AskApproval(reason string) Decision { return Decision{Behavior: Ask, Reason: reason} }
 
 // Gates tells whether a tool's connection gate is open for a caller: is the
 // underlying provider connected for this user?
 type Gates interface {
+	// GateOpen reports whether gate (a Tool.Gate, such as "stripe") is open
+	// for call's user. It is asked only for gated tools. An error leaves the
+	// tool out of the catalog and fails a call with a "try again later"
+	// tool error, unless it is marked with Fatal.
 	GateOpen(ctx context.Context, call *Call, gate string) (bool, error)
 }
 
 // GatesFunc adapts a function to Gates.
 type GatesFunc func(ctx context.Context, call *Call, gate string) (bool, error)
 
+// GateOpen returns f(ctx, call, gate).
 func (f GatesFunc) GateOpen(ctx context.Context, call *Call, gate string) (bool, error) {
 	return f(ctx, call, gate)
 }
@@ -65,14 +81,22 @@ type Policy interface {
 // ApprovalRequest is what is stored at a pause point when a call waits for a
 // human: enough to run the original call later, exactly once.
 type ApprovalRequest struct {
+	// UserID, ConversationID and TurnIndex are the paused call's Call
+	// fields; Resume runs the call with them again. UserID owns the pause
+	// point.
 	UserID         string
 	ConversationID string
 	TurnIndex      int
-	ToolCallID     string
-	Tool           string
-	Arguments      json.RawMessage
-	Label          string
-	Reason         string
+	// ToolCallID is the model's id of the tool call, Tool the tool's name.
+	ToolCallID string
+	Tool       string
+	// Arguments are the call's raw JSON arguments, to be stored byte for
+	// byte: Resume decodes them again.
+	Arguments json.RawMessage
+	// Label is the call's status label, for the person who decides.
+	Label string
+	// Reason is the Ask decision's reason: why approval is needed.
+	Reason string
 }
 
 // Approvals stores pause points for calls whose permission decision is Ask.

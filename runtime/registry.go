@@ -25,6 +25,7 @@ type Limits struct {
 	MaxResultBytes int
 }
 
+// The limits a zero Limits field stands for.
 const (
 	DefaultMaxArgumentBytes = 1 << 20
 	DefaultMaxResultBytes   = 1 << 20
@@ -58,6 +59,7 @@ type FallbackNamer interface {
 // FallbackFunc adapts a function to Fallback.
 type FallbackFunc func(ctx context.Context, call *Call, tc ToolCall) (Result, bool, error)
 
+// Dispatch returns f(ctx, call, tc).
 func (f FallbackFunc) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Result, bool, error) {
 	return f(ctx, call, tc)
 }
@@ -90,8 +92,13 @@ type Options struct {
 
 // ToolCall is one tool call from the model.
 type ToolCall struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
+	// ID is the provider's id of the call, echoed in the Outcome and events
+	// so the host can pair the result with the call.
+	ID string `json:"id"`
+	// Name is the tool the model called.
+	Name string `json:"name"`
+	// Arguments are the raw JSON arguments as the model sent them; empty
+	// or null means {}.
 	Arguments json.RawMessage `json:"arguments"`
 }
 

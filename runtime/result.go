@@ -8,9 +8,10 @@ import (
 // PartType is the type of a result part.
 type PartType string
 
+// The part types.
 const (
-	PartText PartType = "text"
-	PartFile PartType = "file"
+	PartText PartType = "text" // Part.Text holds the text
+	PartFile PartType = "file" // Part.File holds the file
 )
 
 // Part is one part of a multi-part result: text or a file.
@@ -31,7 +32,10 @@ type File struct {
 // Result is what a tool returns to the model: one or more parts. IsError
 // marks a tool-error result (the model reads it and may correct itself).
 type Result struct {
-	Parts   []Part
+	// Parts are the result's content, in order; String joins their text.
+	Parts []Part
+	// IsError marks a tool-error result. An executor may set it to report
+	// a failure itself (the same as returning an ordinary error).
 	IsError bool
 }
 
@@ -53,9 +57,11 @@ func FileResult(f File) Result { return Result{Parts: []Part{{Type: PartFile, Fi
 // Parts returns a result made of the given parts.
 func Parts(parts ...Part) Result { return Result{Parts: parts} }
 
-// TextPart and FilePart build parts for Parts.
+// TextPart returns a text part, for Parts.
 func TextPart(s string) Part { return Part{Type: PartText, Text: s} }
-func FilePart(f File) Part   { return Part{Type: PartFile, File: &f} }
+
+// FilePart returns a file part, for Parts.
+func FilePart(f File) Part { return Part{Type: PartFile, File: &f} }
 
 // String returns the text of the result's text parts, joined by newlines;
 // file parts are shown as "[file name]".

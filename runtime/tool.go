@@ -74,9 +74,13 @@ type Tool struct {
 	// Gate names the connection the tool needs ("" = none). Tools whose gate
 	// is closed for the caller are left out of the catalog, and a direct call
 	// gets GateMessage.
-	Gate        string
+	Gate string
+	// GateMessage is what the model reads when a call meets the closed
+	// gate. Empty: a sentence naming the tool and the gate.
 	GateMessage string
 
+	// Flags describe the tool (read-only, destructive, needs approval, …);
+	// start from DefaultFlags when building a Tool by hand.
 	Flags Flags
 
 	// Decode parses the raw JSON arguments into the tool's argument value,
@@ -123,9 +127,11 @@ func (t *Tool) IsConcurrencySafe(args any) bool {
 
 // Definition is the schema-only shape of a tool sent to a model provider.
 type Definition struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
+	// Name and Description are the tool's.
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Parameters is the JSON Schema of the argument object.
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 // Definition returns the schema-only shape of t.
@@ -136,7 +142,9 @@ func (t *Tool) Definition() Definition {
 // Module is a self-contained bundle of tools under one provider id, as
 // generated from one spec file.
 type Module struct {
-	// Provider is the short id used in logs and status labels ("stripe").
+	// Provider is the module's short id ("stripe"). AddModule copies it
+	// into each tool's Tool.Provider, where a host can read it (to group
+	// tools or label its logs); the pipeline itself does not use it.
 	Provider string
 	// Tools in spec order.
 	Tools []*Tool
