@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgen/toolgen/gen"
@@ -372,7 +373,17 @@ func findSpecs(paths []string) (found foundSpecs, err error) {
 			return foundSpecs{}, err
 		}
 		if len(specs) == 0 {
-			return foundSpecs{}, fmt.Errorf("%s: no %s spec file in this directory", p, "*"+gen.SpecSuffix)
+			msg := fmt.Sprintf("%s: no %s spec file in this directory", p, "*"+gen.SpecSuffix)
+			// Run at a module root ("toolgen check" in CI), the specs are
+			// usually below: say how to name them.
+			if below, _, err := walkSpecs(p); err == nil && len(below) > 0 {
+				n := "spec"
+				if len(below) > 1 {
+					n = strconv.Itoa(len(below)) + " specs"
+				}
+				msg += fmt.Sprintf(" (%s finds the %s below it)", strings.TrimSuffix(filepath.ToSlash(p), "/")+"/...", n)
+			}
+			return foundSpecs{}, errors.New(msg)
 		}
 		for _, s := range specs {
 			add(s)

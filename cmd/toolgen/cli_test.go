@@ -373,6 +373,8 @@ func TestPaths(t *testing.T) {
 		"a/nested/go.mod":         "module nested\n",
 		"a/nested/n.tools.yaml":   "broken",
 		"empty/readme.txt":        "",
+		"above/x/x.tools.yaml":    cliSpec,
+		"above/y/y.tools.yaml":    cliSpec,
 		"two/one.tools.yaml":      cliSpec,
 		"two/two.tools.yaml":      cliSpec,
 		"notspec.yaml":            "",
@@ -392,7 +394,9 @@ func TestPaths(t *testing.T) {
 
 	for _, tc := range []struct{ path, want string }{
 		{"missing", "missing: no such file or directory"},
-		{"empty", "empty: no *.tools.yaml spec file in this directory"},
+		{"empty", "empty: no *.tools.yaml spec file in this directory\n"},
+		// A directory with specs below it (a module root) says how to name them.
+		{"above", "above: no *.tools.yaml spec file in this directory (above/... finds the 2 specs below it)\n"},
 		{"notspec.yaml", "notspec.yaml: not a spec file"},
 	} {
 		code, _, errs := cliRun(t, root, "generate", tc.path)
