@@ -44,6 +44,7 @@ type (
 		Description string
 		Gate        string
 		Tools       []catalogTool
+		ToolCount   int // the tools the module registers, batch tools included
 		Types       []catalogNamedType
 	}
 	catalogTool struct {
@@ -58,8 +59,18 @@ type (
 		Kind        string
 		Prompt      string
 		Batch       string
+		BatchRow    *catalogToolRow // the batch tool's row in the tools table
 		Params      []catalogRow
 		Result      *catalogNamedType
+	}
+	// catalogToolRow is a row of the tools table for a tool with no section
+	// of its own (a batch tool): it links to Anchor, its tool's section.
+	catalogToolRow struct {
+		Name     string
+		Anchor   string
+		Summary  string
+		Flags    string
+		GateCell string
 	}
 	catalogNamedType struct {
 		Name        string
@@ -91,7 +102,12 @@ func catalogModule(f *spec.File) catalogView {
 		Gate:        catalogGate(f.Gate, f.GateMessage),
 	}
 	for _, t := range f.Tools {
-		v.Tools = append(v.Tools, catalogToolView(t))
+		ct := catalogToolView(t)
+		v.Tools = append(v.Tools, ct)
+		v.ToolCount++
+		if ct.BatchRow != nil {
+			v.ToolCount++
+		}
 	}
 	for _, nt := range f.Types {
 		v.Types = append(v.Types, catalogTypeView(nt.Name, nt.Schema))
@@ -133,6 +149,11 @@ func catalogToolView(t *spec.Tool) catalogTool {
 		}
 		ct.Batch = catalogCode(name) + " runs " + catalogCode(t.Name) + " on " +
 			catalogOr(b.MaxItems, 50) + " items at most, " + catalogOr(b.MaxConcurrency, 8) + " at a time"
+		summary := catalogCell(catalogFirstLine(b.Description))
+		if b.Description == "" {
+			summary = "Runs " + catalogCode(t.Name) + " on up to " + catalogOr(b.MaxItems, 50) + " inputs in one call."
+		}
+		ct.BatchRow = &catalogToolRow{Name: name, Anchor: ct.Anchor, Summary: summary, Flags: ct.Flags, GateCell: ct.GateCell}
 	}
 	if t.Params != nil {
 		ct.Params = catalogRows(t.Params.Resolved(), "")

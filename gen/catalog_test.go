@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,6 +105,10 @@ func TestCatalogToolVariants(t *testing.T) {
 		"- Prompt: `Find {query}`",
 		"- Batch tool: `notes_list_batch` runs `notes_list` on 10 items at most, 8 at a time",
 		"disabled, read-only (by input), idempotent",
+		// The batch tool has a row of its own, linking to its tool's section,
+		// and counts among the module's tools.
+		"| [`notes_list_batch`](#notes_list) | Runs `notes_list` on up to 10 inputs in one call. | disabled, read-only (by input), idempotent",
+		"| Tools | " + strconv.Itoa(len(f.Tools)+1) + " |",
 		"Result: array of string (at most 3 items).",
 	} {
 		if !strings.Contains(s, want) {

@@ -61,7 +61,7 @@ func TestStubsFirstTime(t *testing.T) {
 	st, _, _ := stubsGenerate(t, nil, nil)
 	src := string(st.Content)
 	for _, want := range []string{
-		"// This file is yours: toolgen wrote these stubs once and only adds stubs for\n// new tools. It never changes what you write here.\n",
+		"// This file is yours: toolgen wrote these stubs once. Later runs only append\n// stubs for new tools (and add the imports those need); they never change what\n// you write here.\n",
 		"\n\npackage notes\n",
 		"\"github.com/toolgen/toolgen/runtime\"",
 		"type Tools struct{}",
