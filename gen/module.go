@@ -14,7 +14,7 @@ import (
 func (g *generator) moduleDecls() []jen.Code {
 	f := g.f
 	out := []jen.Code{
-		comment("Provider is this module's short id, used in logs and status labels."),
+		comment("Provider is this module's short id: the Provider of its runtime.Module and of each of its tools."),
 		jen.Const().Id("Provider").Op("=").Lit(f.Provider),
 		jen.Line(),
 	}

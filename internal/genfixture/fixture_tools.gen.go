@@ -17,7 +17,8 @@ import (
 	"github.com/toolgen/toolgen/runtime/wire"
 )
 
-// Provider is this module's short id, used in logs and status labels.
+// Provider is this module's short id: the Provider of its runtime.Module and of
+// each of its tools.
 const Provider = "fx"
 
 // The names of the tools, as the model calls them.
