@@ -179,12 +179,13 @@ type openAIFunction struct {
 	Strict      bool            `json:"strict"`
 }
 
+// openAIResponsesTool is a Responses API function tool: the Chat
+// Completions function's fields, next to "type" instead of inside
+// "function". "strict" is always written: the Responses API defaults it to
+// true, Chat Completions to false.
 type openAIResponsesTool struct {
-	Type        string          `json:"type"`
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict"`
+	Type string `json:"type"`
+	openAIFunction
 }
 
 type anthropicTool struct {
@@ -197,6 +198,11 @@ type geminiTool struct {
 	FunctionDeclarations []geminiFunction `json:"functionDeclarations"`
 }
 
+// geminiFunction is a FunctionDeclaration
+// (https://ai.google.dev/api/caching#FunctionDeclaration): "description" is
+// required there, so it is written even when empty; "parameters" and
+// "parametersJsonSchema" are mutually exclusive, and both are left out for
+// a function without parameters.
 type geminiFunction struct {
 	Name                 string          `json:"name"`
 	Description          string          `json:"description"`
@@ -246,6 +252,14 @@ func validName(name, extra string, letterFirst bool) bool {
 	return true
 }
 
+// checkName checks name against the dialect's documented rule and claims
+// it. OpenAI: "a-z, A-Z, 0-9, or contain underscores and dashes, with a
+// maximum length of 64" (function.name). Anthropic: ^[a-zA-Z0-9_-]{1,64}$
+// (tool use, "Specifying client tools"). Gemini: "a-z, A-Z, 0-9, or
+// contain underscores, colons, dots, and dashes, with a maximum length of
+// 64" (FunctionDeclaration.name); Vertex AI adds "must start with a letter
+// or an underscore", which is kept so one catalog serves both. MCP sets no
+// rule.
 func (e *encoder) checkName(name string) error {
 	switch e.d {
 	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic:
@@ -312,8 +326,7 @@ func (e *encoder) tool(t *Tool) (any, error) {
 		if e.d == DialectOpenAIChat {
 			return openAIChatTool{Type: "function", Function: f}, nil
 		}
-		return openAIResponsesTool{Type: "function", Name: f.Name, Description: f.Description,
-			Parameters: f.Parameters, Strict: f.Strict}, nil
+		return openAIResponsesTool{Type: "function", openAIFunction: f}, nil
 
 	case DialectAnthropic:
 		return anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params}, nil

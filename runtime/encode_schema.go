@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file holds the schema rewrites the dialect encoders need: OpenAI's
@@ -21,6 +22,13 @@ import (
 // safety. Where a dropped keyword carried a constraint, its sense is
 // appended to the description ("Must be greater than 0.") so the model
 // still reads it.
+//
+// Both rewrites share one walk (rewrite.node): it visits every subschema
+// (items, anyOf alternatives, properties) at most maxSchemaDepth levels
+// deep, and copies, describes or drops each plain keyword as the dialect's
+// keyword table says; the dialect's finish hook then writes the keywords
+// it has its own rules for (type, enum, format, required,
+// additionalProperties).
 
 // ErrUnsupportedSchema is returned (wrapped, with the JSON path) when a
 // schema uses something a dialect cannot express. The encoders then fall
@@ -28,12 +36,40 @@ import (
 // parametersJsonSchema for Gemini.
 var ErrUnsupportedSchema = errors.New("schema not expressible in this dialect")
 
-func unsupported(path, format string, args ...any) error {
-	return fmt.Errorf("%w: at %s: %s", ErrUnsupportedSchema, path, fmt.Sprintf(format, args...))
+// maxSchemaDepth bounds how deeply nested subschemas (properties, items,
+// anyOf alternatives, map values) the rewrites and DropNullOptionals
+// follow, so that a hostile schema costs bounded work. Generated decoders
+// keep free-form values to the same 64 levels.
+const maxSchemaDepth = 64
+
+// schemaPath is the JSON path of a subschema ("$", "$.a", "$.a[]",
+// "$.a.anyOf[1]"), spelled out only when an error names it.
+type schemaPath struct {
+	up   *schemaPath
+	kind byte // '.': the property name; '[': the items; '|': anyOf alternative i
+	name string
+	i    int
 }
 
-func malformed(path, format string, args ...any) error {
-	return fmt.Errorf("invalid schema at %s: %s", path, fmt.Sprintf(format, args...))
+func (p *schemaPath) String() string {
+	if p == nil {
+		return "$"
+	}
+	switch p.kind {
+	case '.':
+		return p.up.String() + "." + p.name
+	case '[':
+		return p.up.String() + "[]"
+	}
+	return fmt.Sprintf("%s.anyOf[%d]", p.up.String(), p.i)
+}
+
+func unsupported(p *schemaPath, format string, args ...any) error {
+	return fmt.Errorf("%w: at %s: %s", ErrUnsupportedSchema, p, fmt.Sprintf(format, args...))
+}
+
+func malformed(p *schemaPath, format string, args ...any) error {
+	return fmt.Errorf("invalid schema at %s: %s", p, fmt.Sprintf(format, args...))
 }
 
 // parseSchema decodes a JSON Schema object, keeping numbers as written.
@@ -93,27 +129,35 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // schemaTypes returns the type names of s ("type" is a string or an array of
-// strings). present is false when s has no "type".
-func schemaTypes(s map[string]any, path string) (types []string, present bool, err error) {
-	switch t := s["type"].(type) {
-	case nil:
-		if _, ok := s["type"]; ok {
-			return nil, true, malformed(path, `"type" is null`)
-		}
+// JSON Schema's type names). present is false when s has no "type".
+func schemaTypes(s map[string]any, p *schemaPath) (types []string, present bool, err error) {
+	v, present := s["type"]
+	if !present {
 		return nil, false, nil
+	}
+	switch t := v.(type) {
 	case string:
-		return []string{t}, true, nil
+		types = []string{t}
 	case []any:
+		types = make([]string, 0, len(t))
 		for _, e := range t {
 			name, ok := e.(string)
 			if !ok {
-				return nil, true, malformed(path, `"type" must be a string or an array of strings`)
+				return nil, true, malformed(p, `"type" must be a string or an array of strings`)
 			}
 			types = append(types, name)
 		}
-		return types, true, nil
+	default:
+		return nil, true, malformed(p, `"type" must be a string or an array of strings`)
 	}
-	return nil, true, malformed(path, `"type" must be a string or an array of strings`)
+	for _, t := range types {
+		switch t {
+		case "string", "number", "integer", "boolean", "array", "object", "null":
+		default:
+			return nil, true, malformed(p, "unknown type %q", t)
+		}
+	}
+	return types, true, nil
 }
 
 // isObjectSchema reports whether s is the schema of an object (type
@@ -123,59 +167,35 @@ func isObjectSchema(s map[string]any) bool {
 	return ok && t == "object"
 }
 
-// hasProperties reports whether object schema s declares any property.
-func hasProperties(s map[string]any) bool {
-	p, _ := s["properties"].(map[string]any)
-	return len(p) > 0
-}
-
 // noParameters reports whether object schema s takes no property at all:
 // none declared, and no others allowed.
 func noParameters(s map[string]any) bool {
+	props, _ := s["properties"].(map[string]any)
 	ap, ok := s["additionalProperties"]
-	return !hasProperties(s) && (!ok || ap == false)
+	return len(props) == 0 && (!ok || ap == false)
 }
 
-func requiredSet(s map[string]any, path string) ([]string, map[string]bool, error) {
+// requiredSet returns the names s lists in "required", in order and as a set.
+func requiredSet(s map[string]any, p *schemaPath) ([]string, map[string]bool, error) {
 	raw, ok := s["required"]
 	if !ok {
-		return nil, map[string]bool{}, nil
+		return nil, nil, nil
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, nil, malformed(path, `"required" must be an array of strings`)
+		return nil, nil, malformed(p, `"required" must be an array of strings`)
 	}
 	names := make([]string, 0, len(list))
 	set := make(map[string]bool, len(list))
 	for _, e := range list {
 		n, ok := e.(string)
 		if !ok {
-			return nil, nil, malformed(path, `"required" must be an array of strings`)
+			return nil, nil, malformed(p, `"required" must be an array of strings`)
 		}
 		names = append(names, n)
 		set[n] = true
 	}
 	return names, set, nil
-}
-
-func propertiesOf(s map[string]any, path string) (map[string]any, error) {
-	raw, ok := s["properties"]
-	if !ok {
-		return nil, nil
-	}
-	props, ok := raw.(map[string]any)
-	if !ok {
-		return nil, malformed(path, `"properties" must be an object`)
-	}
-	return props, nil
-}
-
-func subschema(v any, path string) (map[string]any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, malformed(path, "a schema must be an object")
-	}
-	return m, nil
 }
 
 // notes collects what a rewrite dropped, by keyword, and writes it after
@@ -202,7 +222,7 @@ func (n notes) describe(out map[string]any, in map[string]any) {
 func (n notes) add(keyword string, v any) {
 	switch keyword {
 	case "enum":
-		vals := v.([]any)
+		vals, _ := v.([]any)
 		lits := make([]string, 0, len(vals))
 		for _, e := range vals {
 			if e != nil {
@@ -233,24 +253,183 @@ func (n notes) add(keyword string, v any) {
 	}
 }
 
+// keywordRule is what a dialect does with a plain keyword (one without
+// subschemas and without a rule of the dialect's own).
+type keywordRule uint8
+
+const (
+	ruleUnsupported keywordRule = iota // the schema falls back (ErrUnsupportedSchema)
+	ruleKeep                           // copied as is
+	ruleDescribe                       // dropped, its sense added to the description
+	ruleDrop                           // dropped: an annotation the dialect needs not
+)
+
+// rewrite is one run of a dialect's schema rewrite: the dialect's rules and
+// the walk's state.
+type rewrite struct {
+	// keyword says what becomes of a plain keyword.
+	keyword func(k string) keywordRule
+	// finish completes node n once its subschemas are rewritten: it writes
+	// type, enum, format and, for objects, required and
+	// additionalProperties into n.out.
+	finish func(r *rewrite, n *schemaNode) error
+	// maxObjects is how many objects may nest, counting the root; 0: any.
+	maxObjects int
+
+	depth, objects      int // where the walk is
+	props, enums, chars int // totals so far, for OpenAI's limits
+}
+
+// schemaNode is one subschema as the walk sees it.
+type schemaNode struct {
+	in, out  map[string]any
+	path     *schemaPath
+	types    []string // the "type" names
+	hasType  bool
+	optional bool // a property its object does not require
+	required []string
+	isReq    map[string]bool // required as a set
+	notes    notes
+}
+
+func (n *schemaNode) is(typ string) bool { return slices.Contains(n.types, typ) }
+
+// node rewrites subschema in at path p.
+func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[string]any, error) {
+	if r.depth == maxSchemaDepth {
+		return nil, unsupported(p, "subschemas nested more than %d deep", maxSchemaDepth)
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	types, hasType, err := schemaTypes(in, p)
+	if err != nil {
+		return nil, err
+	}
+	if _, hasAnyOf := in["anyOf"]; !hasType && !hasAnyOf {
+		return nil, unsupported(p, "a schema without a type")
+	}
+	n := &schemaNode{in: in, out: make(map[string]any, len(in)+2), path: p,
+		types: types, hasType: hasType, optional: optional, notes: notes{}}
+	if n.is("object") {
+		r.objects++
+		defer func() { r.objects-- }()
+		if r.maxObjects > 0 && r.objects > r.maxObjects {
+			return nil, unsupported(p, "objects nested more than %d deep", r.maxObjects)
+		}
+		if n.required, n.isReq, err = requiredSet(in, p); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range sortedKeys(in) {
+		v := in[k]
+		switch k {
+		case "type", "format": // finish
+		case "enum":
+			if _, ok := v.([]any); !ok {
+				return nil, malformed(p, `"enum" must be an array`)
+			}
+		case "properties", "required", "additionalProperties":
+			if !n.is("object") {
+				return nil, unsupported(p, "%q on a schema that is not an object", k)
+			}
+			if k == "properties" {
+				if n.out[k], err = r.properties(n, v); err != nil {
+					return nil, err
+				}
+			}
+		case "items":
+			if !n.is("array") {
+				return nil, unsupported(p, `"items" on a schema that is not an array`)
+			}
+			if n.out[k], err = r.sub(v, &schemaPath{up: p, kind: '['}, false); err != nil {
+				return nil, err
+			}
+		case "anyOf":
+			list, ok := v.([]any)
+			if !ok {
+				return nil, malformed(p, `"anyOf" must be an array`)
+			}
+			alts := make([]any, len(list))
+			for i, e := range list {
+				if alts[i], err = r.sub(e, &schemaPath{up: p, kind: '|', i: i}, false); err != nil {
+					return nil, err
+				}
+			}
+			n.out[k] = alts
+		default:
+			switch r.keyword(k) {
+			case ruleKeep:
+				n.out[k] = v
+			case ruleDescribe:
+				n.notes.add(k, v)
+			case ruleDrop:
+			default:
+				return nil, unsupported(p, "keyword %q", k)
+			}
+		}
+	}
+	if err := r.finish(r, n); err != nil {
+		return nil, err
+	}
+	n.notes.describe(n.out, in)
+	return n.out, nil
+}
+
+// sub rewrites the subschema v at p.
+func (r *rewrite) sub(v any, p *schemaPath, optional bool) (map[string]any, error) {
+	s, ok := v.(map[string]any)
+	if !ok {
+		return nil, malformed(p, "a schema must be an object")
+	}
+	return r.node(s, p, optional)
+}
+
+// properties rewrites the properties v of object n.
+func (r *rewrite) properties(n *schemaNode, v any) (map[string]any, error) {
+	props, ok := v.(map[string]any)
+	if !ok {
+		return nil, malformed(n.path, `"properties" must be an object`)
+	}
+	out := make(map[string]any, len(props))
+	for _, name := range sortedKeys(props) {
+		r.props++
+		r.chars += utf8.RuneCountInString(name)
+		sub, err := r.sub(props[name], &schemaPath{up: n.path, kind: '.', name: name}, !n.isReq[name])
+		if err != nil {
+			return nil, err
+		}
+		out[name] = sub
+	}
+	return out, nil
+}
+
 // OpenAI strict mode
 //
 // https://platform.openai.com/docs/guides/function-calling#strict-mode and
 // https://platform.openai.com/docs/guides/structured-outputs#supported-schemas:
 // every object lists all its properties in "required" and has
 // "additionalProperties": false; an optional property is emulated by a
-// union with null; the root is an object, not anyOf; supported keywords
-// are type, properties, required, additionalProperties, items, enum,
-// anyOf, description, string pattern and format (date-time, time, date,
-// duration, email, hostname, ipv4, ipv6, uuid), number minimum, maximum,
-// exclusiveMinimum, exclusiveMaximum, multipleOf, and array minItems,
-// maxItems; at most 10 levels of nested objects, 5000 properties and 1000
-// enum values in all. "default" is rejected ("'default' is not permitted").
+// union with null; the root is an object, not anyOf; supported are the
+// types (string, number, boolean, integer, object, array, enum, anyOf),
+// properties, required, additionalProperties, items, description, string
+// pattern and format (date-time, time, date, duration, email, hostname,
+// ipv4, ipv6, uuid), number minimum, maximum, exclusiveMinimum,
+// exclusiveMaximum, multipleOf, and array minItems, maxItems. Limits: "up
+// to 5000 object properties total, with up to 10 levels of nesting"; "total
+// string length of all property names, definition names, enum values, and
+// const values cannot exceed 120,000 characters"; "up to 1000 enum values
+// across all enum properties"; "for a single enum property with string
+// values, the total string length of all enum values cannot exceed 15,000
+// characters when there are more than 250 enum values". "default" is
+// rejected ("'default' is not permitted").
 
 const (
-	strictMaxDepth      = 10
-	strictMaxProperties = 5000
-	strictMaxEnumValues = 1000
+	strictMaxDepth       = 10
+	strictMaxProperties  = 5000
+	strictMaxEnumValues  = 1000
+	strictMaxChars       = 120_000
+	strictLargeEnum      = 250
+	strictLargeEnumChars = 15_000
 )
 
 func strictFormat(f any) bool {
@@ -259,6 +438,19 @@ func strictFormat(f any) bool {
 		return true
 	}
 	return false
+}
+
+func strictKeyword(k string) keywordRule {
+	switch k {
+	case "description", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+		"multipleOf", "minItems", "maxItems":
+		return ruleKeep
+	case "default", "minLength", "maxLength", "uniqueItems":
+		return ruleDescribe
+	case "title", "$schema":
+		return ruleDrop
+	}
+	return ruleUnsupported
 }
 
 // OpenAIStrictSchema rewrites a tool's argument schema for OpenAI's strict
@@ -271,8 +463,11 @@ func strictFormat(f any) bool {
 // It returns an error wrapping ErrUnsupportedSchema when strict mode cannot
 // carry the schema: an object that allows other keys (additionalProperties
 // true or a schema, as for a map), a keyword outside the supported list
-// (const, allOf, $ref, …), a root that is not an object, or more than 10
-// nested objects, 5000 properties or 1000 enum values.
+// (const, allOf, $ref, …), a root that is not an object, subschemas nested
+// more than 64 deep, or more than strict mode's limits: 10 nested objects,
+// 5000 properties, 1000 enum values (nulls included), 120,000 characters
+// of property names and enum strings, or 15,000 characters in one enum of
+// more than 250 strings.
 //
 // The model then sends null for an optional property it would have left
 // out. Generated decoders reject a null for an optional property that is
@@ -293,179 +488,113 @@ func OpenAIStrictSchema(schema json.RawMessage) (json.RawMessage, error) {
 
 func strictRoot(root map[string]any) (map[string]any, error) {
 	if !isObjectSchema(root) {
-		return nil, unsupported("$", `the top level must be {"type":"object"}`)
+		return nil, unsupported(nil, `the top level must be {"type":"object"}`)
 	}
-	var st strictState
-	out, err := st.node(root, "$", 0)
+	r := rewrite{keyword: strictKeyword, finish: strictFinish, maxObjects: strictMaxDepth}
+	out, err := r.node(root, nil, false)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case st.props > strictMaxProperties:
-		return nil, unsupported("$", "%d properties, more than %d", st.props, strictMaxProperties)
-	case st.enums > strictMaxEnumValues:
-		return nil, unsupported("$", "%d enum values, more than %d", st.enums, strictMaxEnumValues)
+	case r.props > strictMaxProperties:
+		return nil, unsupported(nil, "%d properties, more than %d", r.props, strictMaxProperties)
+	case r.enums > strictMaxEnumValues:
+		return nil, unsupported(nil, "%d enum values, more than %d", r.enums, strictMaxEnumValues)
+	case r.chars > strictMaxChars:
+		return nil, unsupported(nil, "%d characters of property names and enum values, more than %d", r.chars, strictMaxChars)
 	}
 	return out, nil
 }
 
-type strictState struct{ props, enums int }
-
-// node rewrites schema s at path; depth is the number of objects around it.
-func (st *strictState) node(s map[string]any, path string, depth int) (map[string]any, error) {
-	types, hasType, err := schemaTypes(s, path)
-	if err != nil {
-		return nil, err
-	}
-	_, hasAnyOf := s["anyOf"]
-	if !hasType && !hasAnyOf {
-		return nil, unsupported(path, "a schema without a type")
-	}
-	isObject := slices.Contains(types, "object")
-	if isObject {
-		depth++
-		if depth > strictMaxDepth {
-			return nil, unsupported(path, "objects nested more than %d deep", strictMaxDepth)
+// strictFinish writes node n's type, enum and format, makes it nullable
+// when it is an optional property, and closes an object: all its
+// properties required, no others allowed.
+func strictFinish(r *rewrite, n *schemaNode) error {
+	in, out := n.in, n.out
+	if n.is("object") {
+		if ap, ok := in["additionalProperties"]; ok && ap != false {
+			return unsupported(n.path, "an object that allows other keys (additionalProperties)")
 		}
-	}
-	out := make(map[string]any, len(s)+2)
-	n := notes{}
-	for _, k := range sortedKeys(s) {
-		v := s[k]
-		switch k {
-		case "type", "description", "pattern", "minimum", "maximum", "exclusiveMinimum",
-			"exclusiveMaximum", "multipleOf", "minItems", "maxItems":
-			out[k] = v
-		case "enum":
-			vals, ok := v.([]any)
-			if !ok {
-				return nil, malformed(path, `"enum" must be an array`)
-			}
-			st.enums += len(vals)
-			out[k] = v
-		case "title", "$schema":
-			// Annotations strict mode does not need.
-		case "format":
-			if strictFormat(v) {
-				out[k] = v
-			} else {
-				n.add(k, v)
-			}
-		case "default", "minLength", "maxLength", "uniqueItems":
-			n.add(k, v)
-		case "items":
-			sub, err := subschema(v, path+"[]")
-			if err != nil {
-				return nil, err
-			}
-			if out[k], err = st.node(sub, path+"[]", depth); err != nil {
-				return nil, err
-			}
-		case "anyOf":
-			list, ok := v.([]any)
-			if !ok {
-				return nil, malformed(path, `"anyOf" must be an array`)
-			}
-			alts := make([]any, len(list))
-			for i, e := range list {
-				p := fmt.Sprintf("%s.anyOf[%d]", path, i)
-				sub, err := subschema(e, p)
-				if err != nil {
-					return nil, err
-				}
-				if alts[i], err = st.node(sub, p, depth); err != nil {
-					return nil, err
-				}
-			}
-			out[k] = alts
-		case "properties", "required", "additionalProperties":
-			if !isObject {
-				return nil, unsupported(path, "%q on a schema that is not an object", k)
-			}
-		default:
-			return nil, unsupported(path, "keyword %q", k)
+		props, _ := out["properties"].(map[string]any)
+		if props == nil {
+			props = map[string]any{}
+			out["properties"] = props
 		}
-	}
-	if isObject {
-		if err := st.object(s, out, path, depth); err != nil {
-			return nil, err
-		}
-	}
-	n.describe(out, s)
-	return out, nil
-}
-
-func (st *strictState) object(s, out map[string]any, path string, depth int) error {
-	if ap, ok := s["additionalProperties"]; ok && ap != false {
-		return unsupported(path, "an object that allows other keys (additionalProperties)")
-	}
-	props, err := propertiesOf(s, path)
-	if err != nil {
-		return err
-	}
-	reqNames, req, err := requiredSet(s, path)
-	if err != nil {
-		return err
-	}
-	newProps := make(map[string]any, len(props))
-	required := make([]any, 0, len(props))
-	for _, name := range reqNames {
-		required = append(required, name)
-	}
-	for _, name := range sortedKeys(props) {
-		st.props++
-		p := path + "." + name
-		ps, err := subschema(props[name], p)
-		if err != nil {
-			return err
-		}
-		sub, err := st.node(ps, p, depth)
-		if err != nil {
-			return err
-		}
-		if !req[name] {
-			if err := makeNullable(sub, p); err != nil {
-				return err
+		// Required lists every property once, the required ones first
+		// in their order; OpenAI rejects a name that is not a property.
+		required := make([]any, 0, len(props))
+		listed := make(map[string]bool, len(props))
+		for _, name := range slices.Concat(n.required, sortedKeys(props)) {
+			if listed[name] {
+				continue
 			}
+			if _, ok := props[name]; !ok {
+				return unsupported(n.path, "%q is required but not a property", name)
+			}
+			listed[name] = true
 			required = append(required, name)
 		}
-		newProps[name] = sub
+		out["required"] = required
+		out["additionalProperties"] = false
 	}
-	out["properties"] = newProps
-	out["required"] = required
-	out["additionalProperties"] = false
+	if f, ok := in["format"]; ok {
+		if strictFormat(f) {
+			out["format"] = f
+		} else {
+			n.notes.add("format", f)
+		}
+	}
+	if t, ok := in["type"]; ok {
+		out["type"] = t
+	}
+	if e, ok := in["enum"]; ok {
+		out["enum"] = e
+	}
+	if n.optional {
+		makeNullable(n)
+	}
+	if enum, ok := out["enum"].([]any); ok {
+		r.enums += len(enum)
+		strs, chars := 0, 0
+		for _, e := range enum {
+			if s, ok := e.(string); ok {
+				strs++
+				chars += utf8.RuneCountInString(s)
+			}
+		}
+		r.chars += chars
+		if strs > strictLargeEnum && chars > strictLargeEnumChars {
+			return unsupported(n.path, "an enum of %d strings with %d characters in all, more than %d", strs, chars, strictLargeEnumChars)
+		}
+	}
 	return nil
 }
 
-// makeNullable lets schema s (already rewritten) accept null.
-func makeNullable(s map[string]any, path string) error {
-	types, hasType, err := schemaTypes(s, path)
-	if err != nil {
-		return err
-	}
-	switch {
-	case hasType:
-		if slices.Contains(types, "null") {
-			return nil
-		}
-		list := make([]any, 0, len(types)+1)
-		for _, t := range types {
-			list = append(list, t)
-		}
-		s["type"] = append(list, "null")
-		if enum, ok := s["enum"].([]any); ok && !slices.Contains(enum, nil) {
-			s["enum"] = append(slices.Clip(enum), nil)
-		}
-	default:
-		alts, _ := s["anyOf"].([]any)
+// makeNullable lets node n's rewrite accept null: null joins its types (and
+// its enum), or a {"type":"null"} alternative joins its anyOf.
+func makeNullable(n *schemaNode) {
+	out := n.out
+	if !n.hasType {
+		alts, _ := out["anyOf"].([]any)
 		for _, a := range alts {
 			if m, ok := a.(map[string]any); ok && m["type"] == "null" {
-				return nil
+				return
 			}
 		}
-		s["anyOf"] = append(slices.Clip(alts), map[string]any{"type": "null"})
+		out["anyOf"] = append(slices.Clip(alts), map[string]any{"type": "null"})
+		return
 	}
-	return nil
+	if n.is("null") {
+		return
+	}
+	list := make([]any, 0, len(n.types)+1)
+	for _, t := range n.types {
+		list = append(list, t)
+	}
+	out["type"] = append(list, "null")
+	if enum, ok := out["enum"].([]any); ok && !slices.Contains(enum, nil) {
+		out["enum"] = append(slices.Clip(enum), nil)
+	}
 }
 
 // Gemini
@@ -482,6 +611,19 @@ func makeNullable(s map[string]any, path string) error {
 // properties are empty ("properties: should be non-empty for OBJECT type").
 // Supported formats: float, double for NUMBER; int32, int64 for INTEGER;
 // enum, date-time for STRING.
+
+func geminiKeyword(k string) keywordRule {
+	switch k {
+	case "description", "title", "pattern", "minimum", "maximum", "minItems", "maxItems",
+		"minLength", "maxLength", "minProperties", "maxProperties":
+		return ruleKeep
+	case "default", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems":
+		return ruleDescribe
+	case "$schema":
+		return ruleDrop
+	}
+	return ruleUnsupported
+}
 
 // GeminiSchema rewrites a tool's argument schema into Gemini's OpenAPI 3.0
 // subset:
@@ -503,9 +645,9 @@ func makeNullable(s map[string]any, path string) error {
 // schema: Gemini wants parameters left out then. It returns an error
 // wrapping ErrUnsupportedSchema for what the subset cannot express: a
 // nested object without properties (a map, or an empty object), an array
-// without items, a union of several non-null types, or any other keyword
-// (const, allOf, $ref, …). EncodeTools then sends that tool's schema
-// unchanged as parametersJsonSchema.
+// without items, a union of several non-null types, subschemas nested more
+// than 64 deep, or any other keyword (const, allOf, $ref, …). EncodeTools
+// then sends that tool's schema unchanged as parametersJsonSchema.
 func GeminiSchema(schema json.RawMessage) (json.RawMessage, error) {
 	root, err := parseSchema(schema)
 	if err != nil {
@@ -520,15 +662,18 @@ func GeminiSchema(schema json.RawMessage) (json.RawMessage, error) {
 
 func geminiRoot(root map[string]any) (map[string]any, error) {
 	if !isObjectSchema(root) {
-		return nil, unsupported("$", `the top level must be {"type":"object"}`)
+		return nil, unsupported(nil, `the top level must be {"type":"object"}`)
 	}
-	if _, err := propertiesOf(root, "$"); err != nil {
-		return nil, err
+	if p, ok := root["properties"]; ok {
+		if _, ok := p.(map[string]any); !ok {
+			return nil, malformed(nil, `"properties" must be an object`)
+		}
 	}
 	if noParameters(root) {
 		return nil, nil
 	}
-	return geminiNode(root, "$")
+	r := rewrite{keyword: geminiKeyword, finish: geminiFinish}
+	return r.node(root, nil, false)
 }
 
 func geminiFormat(typ string, f any) bool {
@@ -543,114 +688,54 @@ func geminiFormat(typ string, f any) bool {
 	return false
 }
 
-func geminiNode(s map[string]any, path string) (map[string]any, error) {
-	types, hasType, err := schemaTypes(s, path)
-	if err != nil {
-		return nil, err
-	}
+// geminiFinish writes node n's type (one, upper-cased, and nullable),
+// its enum if it has strings only, its format if Gemini knows it, and an
+// object's required.
+func geminiFinish(_ *rewrite, n *schemaNode) error {
+	in, out := n.in, n.out
 	typ, nullable := "", false
-	for _, t := range types {
+	for _, t := range n.types {
 		switch {
 		case t == "null":
 			nullable = true
 		case typ == "":
 			typ = t
 		case t != typ:
-			return nil, unsupported(path, "a union of types %q", types)
+			return unsupported(n.path, "a union of types %q", n.types)
 		}
 	}
-	_, hasAnyOf := s["anyOf"]
-	switch {
-	case hasType && typ == "":
-		return nil, unsupported(path, "a schema whose only type is null")
-	case !hasType && !hasAnyOf:
-		return nil, unsupported(path, "a schema without a type")
+	if n.hasType && typ == "" {
+		return unsupported(n.path, "a schema whose only type is null")
 	}
-	switch typ {
-	case "", "string", "number", "integer", "boolean", "array", "object":
-	default:
-		return nil, malformed(path, "unknown type %q", typ)
-	}
-	out := make(map[string]any, len(s)+1)
 	if typ != "" {
 		out["type"] = strings.ToUpper(typ)
 	}
 	if nullable {
 		out["nullable"] = true
 	}
-	n := notes{}
 	stringEnum := false
-	for _, k := range sortedKeys(s) {
-		v := s[k]
-		switch k {
-		case "type", "format":
-		case "description", "title", "pattern", "minimum", "maximum", "minItems", "maxItems",
-			"minLength", "maxLength", "minProperties", "maxProperties":
-			out[k] = v
-		case "$schema":
-		case "enum":
-			vals, ok := v.([]any)
-			if !ok {
-				return nil, malformed(path, `"enum" must be an array`)
+	if vals, ok := in["enum"].([]any); ok {
+		strs := make([]any, 0, len(vals))
+		for _, e := range vals {
+			if _, ok := e.(string); ok {
+				strs = append(strs, e)
+			} else if e != nil {
+				strs = nil
+				break
 			}
-			strs := make([]any, 0, len(vals))
-			for _, e := range vals {
-				if _, ok := e.(string); ok {
-					strs = append(strs, e)
-				} else if e != nil {
-					strs = nil
-					break
-				}
-			}
-			if typ == "string" && len(strs) > 0 {
-				out[k] = strs
-				stringEnum = true
-			} else {
-				n.add(k, vals)
-			}
-		case "default", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems":
-			n.add(k, v)
-		case "items":
-			if typ != "array" {
-				return nil, unsupported(path, `"items" on a schema that is not an array`)
-			}
-			sub, err := subschema(v, path+"[]")
-			if err != nil {
-				return nil, err
-			}
-			if out[k], err = geminiNode(sub, path+"[]"); err != nil {
-				return nil, err
-			}
-		case "anyOf":
-			list, ok := v.([]any)
-			if !ok {
-				return nil, malformed(path, `"anyOf" must be an array`)
-			}
-			alts := make([]any, len(list))
-			for i, e := range list {
-				p := fmt.Sprintf("%s.anyOf[%d]", path, i)
-				sub, err := subschema(e, p)
-				if err != nil {
-					return nil, err
-				}
-				if alts[i], err = geminiNode(sub, p); err != nil {
-					return nil, err
-				}
-			}
-			out[k] = alts
-		case "properties", "required", "additionalProperties":
-			if typ != "object" {
-				return nil, unsupported(path, "%q on a schema that is not an object", k)
-			}
-		default:
-			return nil, unsupported(path, "keyword %q", k)
+		}
+		if typ == "string" && len(strs) > 0 {
+			out["enum"] = strs
+			stringEnum = true
+		} else {
+			n.notes.add("enum", vals)
 		}
 	}
-	if f, ok := s["format"]; ok {
+	if f, ok := in["format"]; ok {
 		if !stringEnum && geminiFormat(typ, f) {
 			out["format"] = f
 		} else {
-			n.add("format", f)
+			n.notes.add("format", f)
 		}
 	}
 	if stringEnum {
@@ -658,57 +743,29 @@ func geminiNode(s map[string]any, path string) (map[string]any, error) {
 	}
 	switch typ {
 	case "array":
-		if _, ok := s["items"]; !ok {
-			return nil, unsupported(path, "an array without items")
+		if _, ok := in["items"]; !ok {
+			return unsupported(n.path, "an array without items")
 		}
 	case "object":
-		if err := geminiObject(s, out, n, path); err != nil {
-			return nil, err
+		if props, _ := out["properties"].(map[string]any); len(props) == 0 {
+			return unsupported(n.path, "an object with no declared properties")
+		}
+		if ap, ok := in["additionalProperties"]; ok && ap != false {
+			n.notes.add("additionalProperties", ap)
+		}
+		if len(n.required) > 0 {
+			out["required"] = in["required"]
 		}
 	}
-	n.describe(out, s)
-	return out, nil
-}
-
-func geminiObject(s, out map[string]any, n notes, path string) error {
-	props, err := propertiesOf(s, path)
-	if err != nil {
-		return err
-	}
-	if len(props) == 0 {
-		return unsupported(path, "an object with no declared properties")
-	}
-	if ap, ok := s["additionalProperties"]; ok && ap != false {
-		n.add("additionalProperties", ap)
-	}
-	names, _, err := requiredSet(s, path)
-	if err != nil {
-		return err
-	}
-	if len(names) > 0 {
-		out["required"] = s["required"]
-	}
-	newProps := make(map[string]any, len(props))
-	for _, name := range sortedKeys(props) {
-		p := path + "." + name
-		ps, err := subschema(props[name], p)
-		if err != nil {
-			return err
-		}
-		if newProps[name], err = geminiNode(ps, p); err != nil {
-			return err
-		}
-	}
-	out["properties"] = newProps
 	return nil
 }
 
 // DropNullOptionals returns args without the members whose value is null
 // where schema has an optional property that is not nullable, at any depth
-// (nested objects, array items, map values). That is how a model in
-// OpenAI's strict mode says "left out" (see OpenAIStrictSchema), and how
-// other models sometimes do; generated decoders would reject those nulls.
-// Everything else is kept byte for byte, member order included. When
+// (nested objects, array items, map values; 64 levels at most). That is how
+// a model in OpenAI's strict mode says "left out" (see OpenAIStrictSchema),
+// and how other models sometimes do; generated decoders would reject those
+// nulls. Everything else is kept byte for byte, member order included. When
 // nothing is dropped, or schema or args is not valid JSON, args is returned
 // unchanged, for Decode to judge.
 func DropNullOptionals(schema, args json.RawMessage) json.RawMessage {
@@ -719,7 +776,7 @@ func DropNullOptionals(schema, args json.RawMessage) json.RawMessage {
 	if err != nil {
 		return args
 	}
-	if out, changed := dropNulls(s, args); changed {
+	if out, changed := dropNulls(s, args, 0); changed {
 		return out
 	}
 	return args
@@ -751,6 +808,9 @@ func acceptsNull(s map[string]any) bool {
 			}
 			return false
 		}
+		if enum, ok := s["enum"].([]any); ok {
+			return slices.Contains(enum, nil)
+		}
 		return true // no type: anything goes
 	case string:
 		return t == "null"
@@ -760,11 +820,11 @@ func acceptsNull(s map[string]any) bool {
 	return false
 }
 
-// dropNulls rewrites data (a JSON value described by s); changed is false
-// when nothing was dropped or data could not be read.
-func dropNulls(s map[string]any, data []byte) (out []byte, changed bool) {
+// dropNulls rewrites data (a JSON value described by s, depth levels down);
+// changed is false when nothing was dropped or data could not be read.
+func dropNulls(s map[string]any, data []byte, depth int) (out []byte, changed bool) {
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
+	if len(data) == 0 || depth == maxSchemaDepth {
 		return data, false
 	}
 	switch data[0] {
@@ -774,7 +834,7 @@ func dropNulls(s map[string]any, data []byte) (out []byte, changed bool) {
 		if props == nil && values == nil {
 			return data, false
 		}
-		_, req, err := requiredSet(s, "")
+		_, req, err := requiredSet(s, nil)
 		if err != nil {
 			return data, false
 		}
@@ -804,7 +864,7 @@ func dropNulls(s map[string]any, data []byte) (out []byte, changed bool) {
 				continue
 			}
 			if ps != nil {
-				if v, ch := dropNulls(ps, raw); ch {
+				if v, ch := dropNulls(ps, raw, depth+1); ch {
 					raw, changed = v, true
 				}
 			}
@@ -840,7 +900,7 @@ func dropNulls(s map[string]any, data []byte) (out []byte, changed bool) {
 			if err := dec.Decode(&raw); err != nil {
 				return data, false
 			}
-			if v, ch := dropNulls(items, raw); ch {
+			if v, ch := dropNulls(items, raw, depth+1); ch {
 				raw, changed = v, true
 			}
 			if i > 0 {

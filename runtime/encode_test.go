@@ -219,7 +219,13 @@ func TestOpenAIStrictSchema(t *testing.T) {
 		{name: "untyped property", in: `{"properties":{"c":{"description":"anything"}},"type":"object"}`, unsupported: true},
 		{name: "root nullable", in: `{"properties":{},"type":["object","null"]}`, unsupported: true},
 		{name: "too deep", in: nested(11), unsupported: true},
-		{name: "deep enough", in: nested(10), want: strictNested(10)},
+		{name: "deep enough", in: nested(10), want: nested(10)},
+		{name: "required names no property", in: `{"properties":{"a":{"type":"string"}},"required":["a","b"],"type":"object"}`, unsupported: true},
+		{name: "required listed twice", in: `{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["b","b"],"type":"object"}`,
+			want: `{"additionalProperties":false,"properties":{"a":{"type":["string","null"]},"b":{"type":"string"}},"required":["b","a"],"type":"object"}`},
+		{name: "items on a string", in: `{"properties":{"s":{"items":{"type":"string"},"type":"string"}},"required":["s"],"type":"object"}`, unsupported: true},
+		{name: "arrays too deep", in: deepArrays(maxSchemaDepth - 1), unsupported: true},
+		{name: "arrays deep enough", in: deepArrays(maxSchemaDepth - 2), want: deepArrays(maxSchemaDepth - 2)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := OpenAIStrictSchema(json.RawMessage(c.in))
@@ -242,23 +248,105 @@ func TestOpenAIStrictSchema(t *testing.T) {
 	// Too many enum values or properties.
 	var enum, props []string
 	for i := range 1001 {
-		enum = append(enum, `"v`+itoa(i)+`"`)
-		props = append(props, `"p`+itoa(i)+`":{"type":"string"}`)
+		enum = append(enum, `"v`+strconv.Itoa(i)+`"`)
+		props = append(props, `"p`+strconv.Itoa(i)+`":{"type":"string"}`)
 	}
 	big := `{"properties":{"e":{"enum":[` + strings.Join(enum, ",") + `],"type":"string"}},"required":["e"],"type":"object"}`
 	if _, err := OpenAIStrictSchema(json.RawMessage(big)); !errors.Is(err, ErrUnsupportedSchema) {
 		t.Errorf("1001 enum values: %v", err)
 	}
 	for i := len(props); i <= strictMaxProperties; i++ {
-		props = append(props, `"p`+itoa(i)+`":{"type":"string"}`)
+		props = append(props, `"p`+strconv.Itoa(i)+`":{"type":"string"}`)
 	}
 	wide := `{"properties":{` + strings.Join(props[:strictMaxProperties+1], ",") + `},"type":"object"}`
 	if _, err := OpenAIStrictSchema(json.RawMessage(wide)); !errors.Is(err, ErrUnsupportedSchema) {
 		t.Errorf("%d properties: %v", strictMaxProperties+1, err)
 	}
+
+	// The other documented limits, each just within and just over.
+	enumOf := func(n, size int) string {
+		vals := make([]string, n)
+		for i := range vals {
+			v := strconv.Itoa(i)
+			vals[i] = `"` + v + strings.Repeat("x", size-len(v)) + `"`
+		}
+		return `{"enum":[` + strings.Join(vals, ",") + `],"type":"string"}`
+	}
+	for _, c := range []struct {
+		name, in string
+		ok       bool
+	}{
+		{"1000 enum values", `{"properties":{"e":` + enumOf(1000, 4) + `},"required":["e"],"type":"object"}`, true},
+		{"999 enum values and a null", `{"properties":{"e":` + enumOf(1000, 4) + `},"type":"object"}`, false},
+		{"250 long strings", `{"properties":{"e":` + enumOf(250, 60) + `},"required":["e"],"type":"object"}`, true},
+		{"251 shorter strings", `{"properties":{"e":` + enumOf(251, 59) + `},"required":["e"],"type":"object"}`, true},
+		{"251 long strings", `{"properties":{"e":` + enumOf(251, 60) + `},"required":["e"],"type":"object"}`, false},
+		{"120000 characters", `{"properties":{"` + strings.Repeat("a", 60000) + `":{"type":"string"},"` +
+			strings.Repeat("b", 59990) + `":` + enumOf(1, 10) + `},"type":"object"}`, true},
+		{"120001 characters", `{"properties":{"` + strings.Repeat("a", 60000) + `":{"type":"string"},"` +
+			strings.Repeat("b", 59991) + `":` + enumOf(1, 10) + `},"type":"object"}`, false},
+	} {
+		_, err := OpenAIStrictSchema(json.RawMessage(c.in))
+		if c.ok && err != nil || !c.ok && !errors.Is(err, ErrUnsupportedSchema) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
+// TestSchemaRewritesHostile: what a schema from an untrusted MCP server
+// could hold costs bounded work and ends in an error, never a panic.
+func TestSchemaRewritesHostile(t *testing.T) {
+	rewrites := map[string]func(json.RawMessage) (json.RawMessage, error){
+		"strict": OpenAIStrictSchema, "gemini": GeminiSchema}
+	for name, rewrite := range rewrites {
+		// Nesting: 64 schemas deep is fine, 65 falls back, 10001 is not JSON
+		// the decoder reads.
+		if _, err := rewrite(json.RawMessage(deepArrays(maxSchemaDepth - 2))); err != nil {
+			t.Errorf("%s: %d deep: %v", name, maxSchemaDepth, err)
+		}
+		if _, err := rewrite(json.RawMessage(deepArrays(maxSchemaDepth - 1))); !errors.Is(err, ErrUnsupportedSchema) ||
+			!strings.Contains(err.Error(), "nested more than 64 deep") {
+			t.Errorf("%s: %d deep: %v", name, maxSchemaDepth+1, err)
+		}
+		if _, err := rewrite(json.RawMessage(deepArrays(10001))); err == nil || errors.Is(err, ErrUnsupportedSchema) {
+			t.Errorf("%s: 10003 deep: %v", name, err)
+		}
+		// Malformed: an error naming the place.
+		for _, in := range []string{
+			`{"properties":{"a":{"type":"strin"}},"type":"object"}`,
+			`{"properties":{"a":{"type":["string",1]}},"type":"object"}`,
+			`{"properties":{"a":{"enum":"x","type":"string"}},"type":"object"}`,
+			`{"properties":{"a":{"anyOf":{}}},"type":"object"}`,
+			`{"properties":{"a":{"items":[],"type":"array"}},"type":"object"}`,
+			`{"properties":{"a":7},"type":"object"}`,
+			`{"properties":{"a":{"properties":{"b":{"type":"object","required":[1]}},"type":"object"}},"type":"object"}`,
+		} {
+			if _, err := rewrite(json.RawMessage(in)); err == nil || errors.Is(err, ErrUnsupportedSchema) ||
+				!strings.Contains(err.Error(), "invalid schema at $.a") {
+				t.Errorf("%s(%s) = %v, want an invalid-schema error at $.a", name, in, err)
+			}
+		}
+		// A huge enum is read once; strict mode falls back.
+		vals := make([]string, 100_000)
+		for i := range vals {
+			vals[i] = strconv.Quote(strconv.Itoa(i))
+		}
+		huge := `{"properties":{"e":{"enum":[` + strings.Join(vals, ",") + `],"type":"string"}},"required":["e"],"type":"object"}`
+		if _, err := rewrite(json.RawMessage(huge)); name == "strict" && !errors.Is(err, ErrUnsupportedSchema) || name == "gemini" && err != nil {
+			t.Errorf("%s: huge enum: %v", name, err)
+		}
+	}
+	// DropNullOptionals follows a deep schema 64 levels down and no further.
+	deep := `{"type":"string"}`
+	for range 100 {
+		deep = `{"properties":{"o":{"type":"string"},"in":` + deep + `},"type":"object"}`
+	}
+	args := strings.Repeat(`{"o":null,"in":`, 100) + `"x"` + strings.Repeat(`}`, 100)
+	got := string(DropNullOptionals(json.RawMessage(deep), json.RawMessage(args)))
+	if want := strings.Repeat(`{"in":`, 64) + strings.Repeat(`{"o":null,"in":`, 36) + `"x"` + strings.Repeat(`}`, 100); got != want {
+		t.Errorf("deep arguments:\n got  %s\n want %s", got, want)
+	}
+}
 
 // nested is an object schema with n levels of objects, each required.
 func nested(n int) string {
@@ -269,7 +357,12 @@ func nested(n int) string {
 	return s
 }
 
-func strictNested(n int) string { return nested(n) }
+// deepArrays is an object schema whose property a is n arrays nested in
+// each other, of strings: n+2 schemas deep, counting the root.
+func deepArrays(n int) string {
+	return `{"additionalProperties":false,"properties":{"a":` + strings.Repeat(`{"items":`, n) + `{"type":"string"}` +
+		strings.Repeat(`,"type":"array"}`, n) + `},"required":["a"],"type":"object"}`
+}
 
 // edgeSchema is the argument schema of the generated edge-case fixture
 // (internal/genfixture/edge): maps, open objects, nested arrays of
@@ -530,6 +623,11 @@ func TestDropNullOptionals(t *testing.T) {
 	if want := `{"m":{"k":{"n":null},"j":null}}`; string(got) != want {
 		t.Errorf("maps and anyOf:\n got  %s\n want %s", got, want)
 	}
+	// An enum without a type accepts null only if it lists it.
+	enumSchema := json.RawMessage(`{"properties":{"e":{"enum":["a","b"]},"f":{"enum":["a",null]},"g":{}},"type":"object"}`)
+	if got := DropNullOptionals(enumSchema, json.RawMessage(`{"e":null,"f":null,"g":null}`)); string(got) != `{"f":null,"g":null}` {
+		t.Errorf("untyped enum: %s", got)
+	}
 	if got := DropNullOptionals(json.RawMessage(`{`), json.RawMessage(`{"a":null}`)); string(got) != `{"a":null}` {
 		t.Errorf("invalid schema: %s", got)
 	}
@@ -543,39 +641,6 @@ func TestDropNullOptionals(t *testing.T) {
 	tc = r.DropNullOptionals(ToolCall{Name: "nope", Arguments: json.RawMessage(`{"limit":null}`)})
 	if string(tc.Arguments) != `{"limit":null}` {
 		t.Errorf("unknown tool: %+v", tc)
-	}
-}
-
-// TestStrictRoundTrip fills every property the strict schema requires with
-// null where it may, as a strict-mode model leaving them out would, and
-// checks that DropNullOptionals leaves nulls only where the original schema
-// accepts them.
-func TestStrictRoundTrip(t *testing.T) {
-	args := `{"title":"t","assignee":null,"due":null,"estimate":null,"priority":null,"status":null,` +
-		`"subtasks":[{"name":"n","done":null}],"tags":null}`
-	strict, err := OpenAIStrictSchema(json.RawMessage(createTicketSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every property is required in strict mode, so the model must send all.
-	var s struct {
-		Required []string `json:"required"`
-	}
-	if err := json.Unmarshal(strict, &s); err != nil || len(s.Required) != 8 {
-		t.Fatalf("strict required: %v %v", s.Required, err)
-	}
-	got := DropNullOptionals(json.RawMessage(createTicketSchema), json.RawMessage(args))
-	var m map[string]any
-	if err := json.Unmarshal(got, &m); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range m {
-		if v == nil && k != "assignee" && k != "due" && k != "status" {
-			t.Errorf("null left for %s: %s", k, got)
-		}
-	}
-	if sub := m["subtasks"].([]any)[0].(map[string]any); len(sub) != 1 {
-		t.Errorf("subtask: %v", sub)
 	}
 }
 
