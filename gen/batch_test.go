@@ -60,7 +60,7 @@ func main() {
 		fmt.Println(t.Name, t.Provider, t.Flags.ReadOnly)
 	}
 	for _, args := range []string{` + "`" + `{"items":[{"n":2},{"n":3}]}` + "`" + `, ` + "`" + `{"items":[{"n":1},{"n":-1},{"n":2},{"n":3}]}` + "`" + `} {
-		out, err := reg.Dispatch(context.Background(), nil, runtime.ToolCall{ID: "1", Name: "calc_square_batch", Arguments: json.RawMessage(args)})
+		out, err := reg.Dispatch(context.Background(), nil, runtime.ToolCall{ID: "1", Name: ToolSquareBatch, Arguments: json.RawMessage(args)})
 		if err != nil {
 			panic(err)
 		}
@@ -71,9 +71,9 @@ func main() {
 `
 
 // TestBatchToolGenerated: a tool with batch: gets a batch tool in Module,
-// built by runtime.MustParallelize with the spec's options, whose items are
-// decoded by the tool's generated decoder. The generated code is built and
-// run.
+// built by runtime.MustParallelize over the tool's variable with the spec's
+// options, and a name constant; the batch's items are decoded by the tool's
+// generated decoder. The generated code is built and run.
 func TestBatchToolGenerated(t *testing.T) {
 	f, err := spec.Parse("calc.tools.yaml", []byte(batchSpec))
 	if err != nil {
@@ -83,14 +83,19 @@ func TestBatchToolGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `runtime.MustParallelize(tools[0], runtime.ParallelizeOptions{
-			Name:           "calc_square_batch",
-			MaxItems:       3,
-			MaxConcurrency: 2,
-			MaxResultBytes: 20971520,
-		})`
-	if !strings.Contains(string(src), want) {
-		t.Fatalf("generated Module lacks the batch tool:\n%s", src)
+	for _, want := range []string{
+		"\tToolSquareBatch = \"calc_square_batch\"\n",
+		"\tsquareTool := &runtime.Tool{\n",
+		// MaxResultBytes is the runtime's default, so it is left out.
+		`runtime.MustParallelize(squareTool, runtime.ParallelizeOptions{
+				Name:           ToolSquareBatch,
+				MaxItems:       3,
+				MaxConcurrency: 2,
+			})`,
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Fatalf("generated code lacks %s:\n%s", want, src)
+		}
 	}
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -121,5 +126,54 @@ Error: invalid arguments for calc_square_batch:
 - $.items[1].n: `
 	if got := string(out); !strings.HasPrefix(got, wantOut) {
 		t.Errorf("output\n got %s\nwant it to start with %s", got, wantOut)
+	}
+}
+
+// TestBatchOptions: the options of a batch tool as Module writes them: the
+// name always (as its constant), the others only when they differ from the
+// runtime's defaults, and a byte count as a shift with its unit when it is a
+// whole number of KiB, MiB or GiB. A custom batch name gets the constant of
+// its own Go name.
+func TestBatchOptions(t *testing.T) {
+	for _, c := range []struct {
+		batch string
+		want  []string
+	}{
+		{"true", []string{
+			"ToolFetchBatch = \"demo_fetch_batch\"",
+			"runtime.MustParallelize(fetchTool, runtime.ParallelizeOptions{\n\t\t\t\tName: ToolFetchBatch,\n\t\t\t}),",
+		}},
+		{"{max_items: 50, max_concurrency: 8, max_result_bytes: 20971520}", []string{
+			"runtime.ParallelizeOptions{\n\t\t\t\tName: ToolFetchBatch,\n\t\t\t}),",
+		}},
+		{"{name: demo_fetch_many, description: Fetch many., max_result_bytes: 1048576}", []string{
+			"ToolFetchMany = \"demo_fetch_many\"",
+			"Name:           ToolFetchMany,",
+			"Description:    \"Fetch many.\",",
+			"MaxResultBytes: 1 << 20, // 1 MiB",
+		}},
+		{"{max_result_bytes: 524288}", []string{"MaxResultBytes: 512 << 10, // 512 KiB"}},
+		{"{max_result_bytes: 1073741824}", []string{"MaxResultBytes: 1 << 30, // 1 GiB"}},
+		{"{max_result_bytes: 1000}", []string{"MaxResultBytes: 1000,\n"}},
+	} {
+		src := "toolgen: 1\nprovider: demo\ntools:\n  - name: demo_fetch\n    description: Fetch one.\n    batch: " + c.batch + "\n"
+		f, err := spec.Parse("demo.tools.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("batch: %s: %v", c.batch, err)
+		}
+		code, err := Code(f)
+		if err != nil {
+			t.Fatalf("batch: %s: %v", c.batch, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(code), w) {
+				t.Errorf("batch: %s: generated code lacks %q:\n%s", c.batch, w, code)
+			}
+		}
+		for _, never := range []string{"tools[", "MaxItems:       50", "MaxConcurrency: 8", "20971520"} {
+			if strings.Contains(string(code), never) {
+				t.Errorf("batch: %s: generated code has %q", c.batch, never)
+			}
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/spec"
@@ -21,6 +23,9 @@ func (g *generator) moduleDecls() []jen.Code {
 	var names []jen.Code
 	for _, t := range f.Tools {
 		names = append(names, jen.Id("Tool"+t.GoName).Op("=").Lit(t.Name))
+		if t.Batch != nil {
+			names = append(names, jen.Id(batchConst(f, t)).Op("=").Lit(t.Batch.Name))
+		}
 	}
 	out = append(out,
 		comment("The names of the tools, as the model calls them."),
@@ -57,25 +62,25 @@ func (g *generator) moduleDecls() []jen.Code {
 		jen.Line(),
 	)
 
-	var tools, batches []jen.Code
-	for i, t := range g.tools {
-		tools = append(tools, g.toolLiteral(t))
-		if t.tool.Batch != nil {
-			batches = append(batches, batchTool(i, t.tool.Batch))
+	// A tool with a batch tool (`batch:`) is built in a variable, so that
+	// its batch tool can wrap it; the batch tools follow the spec's tools.
+	var pre, tools, batches []jen.Code
+	for _, t := range g.tools {
+		lit := g.toolLiteral(t)
+		if t.tool.Batch == nil {
+			tools = append(tools, lit)
+			continue
 		}
+		v := toolVar(t)
+		pre = append(pre, jen.Id(v).Op(":=").Op("&").Qual(runtimePkg, "Tool").Add(lit))
+		tools = append(tools, jen.Id(v))
+		batches = append(batches, batchTool(g.f, t.tool, v))
 	}
-	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(tools...))
-	var body []jen.Code
-	if len(batches) == 0 {
-		body = []jen.Code{jen.Return(moduleValue(toolList))}
-	} else {
-		// Batch tools (`batch:`) wrap their tool with runtime.Parallelize and
-		// follow the spec's tools.
-		body = []jen.Code{
-			jen.Id("tools").Op(":=").Add(toolList),
-			jen.Return(moduleValue(jen.Append(append([]jen.Code{jen.Id("tools")}, batches...)...))),
-		}
+	if len(batches) > 0 {
+		batches[0] = comment("Batch tools (batch: in the spec) run their tool on many inputs per call.").Line().Add(batches[0])
 	}
+	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(append(tools, batches...)...))
+	body := append(pre, jen.Return(moduleValue(toolList)))
 	out = append(out,
 		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a registry with reg.AddModule(Module(impl))."),
 		jen.Func().Id("Module").Params(jen.Id("impl").Id(InterfaceName)).Op("*").Qual(runtimePkg, "Module").Block(body...),
@@ -92,23 +97,76 @@ func moduleValue(tools jen.Code) jen.Code {
 	}))
 }
 
-// batchTool is the batch wrapper of tools[i], with the options the spec
-// loader resolved (defaults filled in and validated, so MustParallelize
-// cannot fail).
-func batchTool(i int, b *spec.Batch) jen.Code {
-	opts := []jen.Code{jen.Id("Name").Op(":").Lit(b.Name)}
+// batchConst is the name constant of t's batch tool: Tool<GoName>Batch for
+// the default name <tool>_batch, else Tool and the Go name of the batch's
+// own name (which the spec loader keeps apart from the other tools' Go
+// names).
+func batchConst(f *spec.File, t *spec.Tool) string {
+	return "Tool" + spec.ToolGoName(f.Provider, t.Batch.Name)
+}
+
+// toolVar is the local variable Module builds a batched tool in
+// ("listEventsTool"): a name no keyword, import or package-level
+// declaration of the generated file can have.
+func toolVar(t *toolIR) string { return t.goLower + "Tool" }
+
+// batchTool is the batch wrapper of t, built in the variable v, with the
+// options the spec loader resolved (defaults filled in and validated, so
+// MustParallelize cannot fail). Options equal to the runtime's defaults are
+// left out; the name is always given, as the batch tool's constant.
+func batchTool(f *spec.File, t *spec.Tool, v string) jen.Code {
+	b := t.Batch
+	opts := []jen.Code{optLine("Name", jen.Id(batchConst(f, t)))}
 	if b.Description != "" {
-		opts = append(opts, jen.Id("Description").Op(":").Lit(b.Description))
+		opts = append(opts, optLine("Description", jen.Lit(b.Description)))
 	}
-	opts = append(opts,
-		jen.Id("MaxItems").Op(":").Lit(b.MaxItems),
-		jen.Id("MaxConcurrency").Op(":").Lit(b.MaxConcurrency),
-		jen.Id("MaxResultBytes").Op(":").Lit(b.MaxResultBytes),
-	)
+	if b.MaxItems != spec.DefaultBatchMaxItems {
+		opts = append(opts, optLine("MaxItems", jen.Lit(b.MaxItems)))
+	}
+	if b.MaxConcurrency != spec.DefaultBatchMaxConcurrency {
+		opts = append(opts, optLine("MaxConcurrency", jen.Lit(b.MaxConcurrency)))
+	}
+	if b.MaxResultBytes != spec.DefaultBatchMaxResultBytes {
+		size, unit := byteSize(b.MaxResultBytes)
+		line := optLine("MaxResultBytes", size)
+		if unit != "" {
+			line.Comment(unit)
+		}
+		opts = append(opts, line)
+	}
 	return jen.Qual(runtimePkg, "MustParallelize").Call(
-		jen.Id("tools").Index(jen.Lit(i)),
-		jen.Qual(runtimePkg, "ParallelizeOptions").Add(multi(opts...)),
+		jen.Id(v),
+		jen.Qual(runtimePkg, "ParallelizeOptions").Add(optLines(opts...)),
 	)
+}
+
+// byteSize writes a byte count as a person would: a whole number of MiB or
+// KiB as a shift ("5 << 20"), with the unit spelled out for a comment
+// ("5 MiB"); other counts as they are, with no comment.
+func byteSize(n int) (jen.Code, string) {
+	for _, u := range []struct {
+		shift int
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			k := n >> u.shift
+			return jen.Lit(k).Op("<<").Lit(u.shift), strconv.Itoa(k) + " " + u.name
+		}
+	}
+	return jen.Lit(n), ""
+}
+
+// optLine is one "Key: value," line of a composite literal built by optLines;
+// a trailing comment may follow it.
+func optLine(key string, value jen.Code) *jen.Statement {
+	return jen.Id(key).Op(":").Add(value).Op(",")
+}
+
+// optLines is a composite literal's braces around lines made by optLine, one
+// per line. Unlike multi, it leaves the commas to the lines, so a line can
+// end with a comment.
+func optLines(lines ...jen.Code) *jen.Statement {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Multi: true}, lines...)
 }
 
 // toolLiteral is the runtime.Tool of one tool, in field order.

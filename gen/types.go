@@ -100,6 +100,9 @@ func build(f *spec.File) (*generator, error) {
 	for _, t := range f.Tools {
 		ti := &toolIR{tool: t, goLower: lowerFirst(t.GoName)}
 		g.declare("Tool"+t.GoName, "the name constant of tool "+t.Name)
+		if t.Batch != nil {
+			g.declare(batchConst(f, t), "the name constant of the batch tool "+t.Batch.Name)
+		}
 		g.declare("Decode"+ArgsTypeName(t), "the decoder of tool "+t.Name)
 		g.declare(ti.goLower+"Label", "the label function of tool "+t.Name)
 		g.declare(ti.goLower+"Schema", "the schema constant of tool "+t.Name)

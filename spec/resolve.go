@@ -136,8 +136,8 @@ func (p *parser) checkNames(f *File) {
 		byGo[t.GoName] = owner{what, t.Pos}
 	}
 	for _, t := range f.Tools {
-		if t.Batch == nil || t.Name == "" {
-			continue
+		if t.Batch == nil || t.Name == "" || t.Batch.Name == "" {
+			continue // an empty batch name is reported where it is read
 		}
 		b := t.Batch
 		what := fmt.Sprintf("the batch tool %q of tool %q", b.Name, t.Name)
@@ -146,8 +146,13 @@ func (p *parser) checkNames(f *File) {
 			continue
 		}
 		byName[b.Name] = owner{what, b.Pos}
+		// The batch tool's name constant is Tool<gn>.
 		gn := ToolGoName(f.Provider, b.Name)
-		if first, dup := byGo[gn]; dup && gn != "" {
+		if gn == "" {
+			p.errorAt(b.Pos, "%s has no letters or digits left to make a Go name from", what)
+			continue
+		}
+		if first, dup := byGo[gn]; dup {
 			p.errorAt(b.Pos, "%s has the Go name %s, like %s (line %d); give the batch another name", what, gn, first.what, first.pos.Line)
 			continue
 		}
