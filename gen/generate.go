@@ -142,6 +142,9 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sc.declareGenerated(code); err != nil {
+		return nil, err
+	}
 	stubs, err := stubsFor(f, pkg, stubsPath, ExecutorMethods(f), sc)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,6 +34,11 @@ type pkgScan struct {
 	valueRecv bool   // the assertion uses a value, so methods need value receivers
 	recv      string // the receiver name the type's methods use most
 	methods   map[string]scannedMethod
+	// declared holds the package-level names the package's files declare
+	// (the generated file's too, once Generate adds them); dotImport is set
+	// when a file dot-imports a package, whose names toolgen cannot know.
+	declared  map[string]bool
+	dotImport bool
 }
 
 // scannedMethod is a method of the implementation type found in the package.
@@ -97,7 +103,10 @@ func scanPackage(dir, pkg string, skip string) (*pkgScan, error) {
 		return nil, errs
 	}
 
-	sc := &pkgScan{impl: DefaultImplName, methods: map[string]scannedMethod{}}
+	sc := &pkgScan{impl: DefaultImplName, methods: map[string]scannedMethod{}, declared: map[string]bool{}}
+	for _, pf := range files {
+		sc.declare(pf.file)
+	}
 	// The implementation type is the one asserted to implement the
 	// interface; without an assertion, the default name.
 findAssert:
@@ -159,6 +168,91 @@ findAssert:
 		sc.recv = "t"
 	}
 	return sc, nil
+}
+
+// declare records the package-level names file declares, and whether it
+// dot-imports a package.
+func (sc *pkgScan) declare(file *ast.File) {
+	for _, is := range file.Imports {
+		if is.Name != nil && is.Name.Name == "." {
+			sc.dotImport = true
+		}
+	}
+	for _, d := range file.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				sc.declared[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					sc.declared[s.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						sc.declared[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// declareGenerated records the names the generated file (src, about to
+// replace the one scanPackage skipped) declares.
+func (sc *pkgScan) declareGenerated(src []byte) error {
+	file, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return fmt.Errorf("gen: reading the generated code: %w", err)
+	}
+	sc.declare(file)
+	return nil
+}
+
+// undeclared lists, in order and once each, the names fd's parameters and
+// results use unqualified that nothing declares: not the package (with
+// the new generated file), not the language, not the receiver's type
+// parameters. A method using one keeps the package from building. Nil when
+// a dot import makes that unknowable.
+func (sc *pkgScan) undeclared(fd *ast.FuncDecl) []string {
+	if sc.dotImport {
+		return nil
+	}
+	known := map[string]bool{}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		ast.Inspect(fd.Recv.List[0].Type, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				known[id.Name] = true
+			}
+			return true
+		})
+	}
+	var out []string
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			// Its names are parameter or field names, not uses.
+			ast.Inspect(n.Type, visit)
+			return false
+		case *ast.SelectorExpr:
+			return false // pkg.Name: declared in another package
+		case *ast.Ident:
+			name := n.Name
+			if name != "_" && !known[name] && !sc.declared[name] && types.Universe.Lookup(name) == nil {
+				known[name] = true
+				out = append(out, name)
+			}
+		}
+		return true
+	}
+	for _, fl := range []*ast.FieldList{fd.Type.Params, fd.Type.Results} {
+		if fl != nil {
+			ast.Inspect(fl, visit)
+		}
+	}
+	return out
 }
 
 // stubsScanErrors turns a go/parser error into located errors.
@@ -270,9 +364,16 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 		return strings.Compare(fmt.Sprintf("%s:%09d", a.pos.Filename, a.pos.Line), fmt.Sprintf("%s:%09d", b.pos.Filename, b.pos.Line))
 	})
 	for _, m := range left {
+		// A method that uses a type the generated file no longer declares
+		// (the removed tool's Args) breaks the build; one that does not
+		// can wait.
+		then := "delete it when you are done with it"
+		if gone := sc.undeclared(m.decl); len(gone) > 0 {
+			then = "the package will not build until you delete it or its use of " + andList(gone)
+		}
 		res.warnings = append(res.warnings, fmt.Sprintf(
-			"%s:%d: method %s.%s is no longer part of the %s interface (tool removed from the spec?); delete it when you are done with it",
-			m.pos.Filename, m.pos.Line, sc.impl, m.name, InterfaceName))
+			"%s:%d: method %s.%s is no longer part of the %s interface (tool removed from the spec?); %s",
+			m.pos.Filename, m.pos.Line, sc.impl, m.name, InterfaceName, then))
 	}
 
 	existing, err := os.ReadFile(path)
@@ -652,4 +753,12 @@ func samePath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
+}
+
+// andList joins "a", "b", "c" as "a, b and c".
+func andList(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

@@ -247,7 +247,9 @@ func TestStubsImportNameConflict(t *testing.T) {
 	}
 }
 
-// A method whose tool left the spec is reported with its place, and kept.
+// A method whose tool left the spec is reported with its place, and kept;
+// its Args type went with the tool, so the warning says the package will
+// not build.
 func TestStubsWarnRemovedTool(t *testing.T) {
 	st, _, dir := stubsGenerate(t, nil, nil)
 	if err := WriteFile(st.Path, st.Content); err != nil {
@@ -277,14 +279,64 @@ func TestStubsWarnRemovedTool(t *testing.T) {
 	}
 	path := filepath.Join(dir, "notes_tools.go")
 	want := []string{
-		path + ":" + strconv.Itoa(lineOf("func (t *Tools) Add(")) + ": method Tools.Add is no longer part of the Executor interface (tool removed from the spec?); delete it when you are done with it",
-		path + ":" + strconv.Itoa(lineOf("func (t *Tools) Delete(")) + ": method Tools.Delete is no longer part of the Executor interface (tool removed from the spec?); delete it when you are done with it",
+		path + ":" + strconv.Itoa(lineOf("func (t *Tools) Add(")) + ": method Tools.Add is no longer part of the Executor interface (tool removed from the spec?); the package will not build until you delete it or its use of AddArgs",
+		path + ":" + strconv.Itoa(lineOf("func (t *Tools) Delete(")) + ": method Tools.Delete is no longer part of the Executor interface (tool removed from the spec?); the package will not build until you delete it or its use of DeleteArgs",
 	}
 	if !slices.Equal(out.Warnings, want) {
 		t.Errorf("warnings = %q\nwant %q", out.Warnings, want)
 	}
 	if ch, _ := out.Changes(); len(ch) != 2 || ch[0].File.Kind != FileGenerated || ch[1].File.Kind != FileCatalog {
 		t.Errorf("changes = %v, want the generated file and catalog only (the stubs file is kept)", ch)
+	}
+}
+
+// The warning about a removed tool's method says the package will not
+// build only when the method's signature uses a name nothing declares any
+// more (listing each once); a type the developer declares elsewhere, or a
+// dot import that might declare it, keeps the milder text.
+func TestStubsWarnRemovedToolBuild(t *testing.T) {
+	for _, c := range []struct {
+		name, helpers string
+		want          map[string]string // method: the end of its warning
+	}{
+		{"gone", "package notes\n", map[string]string{
+			"Delete": "the package will not build until you delete it or its use of DeleteArgs",
+			"Stats":  "the package will not build until you delete it or its use of StatsArgs and StatsResult",
+		}},
+		{"kept by hand", "package notes\n\n// DeleteArgs outlives its tool.\ntype DeleteArgs struct{}\n", map[string]string{
+			"Delete": "delete it when you are done with it",
+			"Stats":  "the package will not build until you delete it or its use of StatsArgs and StatsResult",
+		}},
+		{"dot import", "package notes\n\nimport . \"strings\"\n\nvar _ = ToUpper\n", map[string]string{
+			"Delete": "delete it when you are done with it",
+			"Stats":  "delete it when you are done with it",
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, _, dir := stubsGenerate(t, nil, nil)
+			if err := WriteFile(st.Path, st.Content); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "helpers.go"), []byte(c.helpers), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f := fixtureSpec(dir)
+			f.Tools = slices.Delete(f.Tools, 2, 4) // notes_delete, notes_stats
+			out, err := Generate(f, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Warnings) != len(c.want) {
+				t.Fatalf("warnings = %q, want %d", out.Warnings, len(c.want))
+			}
+			for _, w := range out.Warnings {
+				_, rest, _ := strings.Cut(w, ": method Tools.")
+				name, _, _ := strings.Cut(rest, " ")
+				if want := "is no longer part of the Executor interface (tool removed from the spec?); " + c.want[name]; !strings.HasSuffix(w, want) {
+					t.Errorf("warning %q\nwant it to end %q", w, want)
+				}
+			}
+		})
 	}
 }
 
