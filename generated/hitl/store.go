@@ -284,7 +284,7 @@ func (s *Store) Resolve(ctx context.Context, id string, res Resolution) (PausePo
 		return PausePoint{}, fmt.Errorf("hitl: resolve pause point %q: no resolver given: %w", id, ErrForbidden)
 	}
 	if res.By != p.UserID && (s.opts.Authorize == nil || !s.opts.Authorize(ctx, res.By, p)) {
-		return PausePoint{}, fmt.Errorf("hitl: resolve pause point %q: %q is not its owner nor an authorised resolver: %w", id, res.By, ErrForbidden)
+		return PausePoint{}, fmt.Errorf("hitl: resolve pause point %q: %q is neither its owner nor an authorised resolver: %w", id, res.By, ErrForbidden)
 	}
 	if p.Status != StatusPending {
 		return resolvedAgain(p, res)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -257,8 +258,12 @@ func TestResolveAuthorization(t *testing.T) {
 				t.Errorf("resolve by %q: %v, want ErrForbidden", by, err)
 			}
 		}
-		if _, err := owners.Resolve(ctx, p.ID, Resolution{Approve: true, By: "admin"}); !errors.Is(err, ErrForbidden) {
+		_, err = owners.Resolve(ctx, p.ID, Resolution{Approve: true, By: "admin"})
+		if !errors.Is(err, ErrForbidden) {
 			t.Errorf("resolve by admin without Authorize: %v, want ErrForbidden", err)
+		}
+		if want := `"admin" is neither its owner nor an authorised resolver`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("resolve by admin without Authorize: %v, want it to say %s", err, want)
 		}
 		if got, _ := s.Get(ctx, p.ID); got.Status != StatusPending {
 			t.Fatalf("refused resolutions changed the point: %s", got.Status)
