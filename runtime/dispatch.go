@@ -67,7 +67,8 @@ func (r *Registry) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Outco
 // by the ones stored with the pause point. Resume does not check who calls
 // it: the store's resolve step decides who may approve.
 //
-// Errors from Claim are returned wrapped (see ErrPausePointNotFound,
+// Errors from Claim are returned wrapped with the pause point's id
+// (`runtime: resume pause point "pp_1": …`; see ErrPausePointNotFound,
 // ErrPausePointPending, ErrPausePointConsumed); without an Approvals store
 // Resume fails with ErrApprovalsUnavailable.
 func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) (Outcome, error) {

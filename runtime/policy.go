@@ -106,6 +106,7 @@ type Approvals interface {
 	// Claim takes a resolved pause point for resumption, exactly once: it
 	// returns the stored request and the human's decision (Allow or Deny
 	// with the reviewer's note as Reason), and marks the point consumed so
-	// a second Claim fails.
+	// a second Claim fails. Registry.Resume wraps Claim's errors with the
+	// pause point's id, so they need not repeat it.
 	Claim(ctx context.Context, pausePointID string) (ApprovalRequest, Decision, error)
 }

@@ -46,6 +46,10 @@ func (s *Store) RequestApproval(ctx context.Context, req runtime.ApprovalRequest
 // call, a later Resume fails with ErrConsumed and the call does not run
 // again. The row keeps the decision and ConsumedAt, for the host to find
 // such calls and tell the user.
+//
+// Claim's errors do not name the pause point: Registry.Resume, which calls
+// it, wraps them with the id (`runtime: resume pause point "pp_1": hitl:
+// claim: it is still waiting for a decision: pause point not resolved yet`).
 func (s *Store) Claim(ctx context.Context, id string) (runtime.ApprovalRequest, runtime.Decision, error) {
 	now := s.now()
 	p, err := scanPoint(s.db.QueryRowContext(ctx, s.q.claim, s.dialect.timeArg(now), id))
@@ -53,21 +57,21 @@ func (s *Store) Claim(ctx context.Context, id string) (runtime.ApprovalRequest, 
 	case err == nil:
 		return request(p), decision(p), nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return runtime.ApprovalRequest{}, runtime.Decision{}, fmt.Errorf("hitl: claim pause point %q: %w", id, err)
+		return runtime.ApprovalRequest{}, runtime.Decision{}, fmt.Errorf("hitl: claim: %w", err)
 	}
 	// Nothing to claim: say why.
 	if p, err = s.expireIfDue(ctx, id, now); err != nil {
-		return runtime.ApprovalRequest{}, runtime.Decision{}, err
+		return runtime.ApprovalRequest{}, runtime.Decision{}, fmt.Errorf("hitl: claim: %w", err)
 	}
 	switch {
 	case p.Consumed():
-		err = fmt.Errorf("hitl: claim pause point %q: its decision was claimed at %s: %w", id, p.ConsumedAt.Format("2006-01-02T15:04:05.000000Z07:00"), ErrConsumed)
+		err = fmt.Errorf("hitl: claim: its decision was claimed at %s: %w", p.ConsumedAt.Format("2006-01-02T15:04:05.000000Z07:00"), ErrConsumed)
 	case p.Status == StatusExpired:
-		err = fmt.Errorf("hitl: claim pause point %q: it expired before anyone decided: %w", id, ErrExpired)
+		err = fmt.Errorf("hitl: claim: it expired before anyone decided: %w", ErrExpired)
 	case p.Status == StatusPending:
-		err = fmt.Errorf("hitl: claim pause point %q: it is still waiting for a decision: %w", id, ErrNotResolved)
+		err = fmt.Errorf("hitl: claim: it is still waiting for a decision: %w", ErrNotResolved)
 	default:
-		err = fmt.Errorf("hitl: claim pause point %q: the update changed no row but the point is %s and unclaimed", id, p.Status)
+		err = fmt.Errorf("hitl: claim: the update changed no row but the point is %s and unclaimed", p.Status)
 	}
 	return runtime.ApprovalRequest{}, runtime.Decision{}, err
 }

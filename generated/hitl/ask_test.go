@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -236,5 +237,44 @@ func TestAskSurvivesRestart(t *testing.T) {
 		if tool.count() != 1 || tool.runs[0] != (sendArgs{To: "bob", Amount: 7}) {
 			t.Errorf("after restart the tool ran %+v, want once with the original arguments", tool.runs)
 		}
+	})
+}
+
+// TestResumeErrorsNameThePointOnce: a refused Resume says which pause point
+// once (the runtime names it; the store's Claim does not repeat it), keeps
+// errors.Is working through both layers, and says why.
+func TestResumeErrorsNameThePointOnce(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		store := open(Options{TTL: time.Hour, Now: func() time.Time { return now }})
+		reg := askRegistry(t, store, &sendMoney{})
+		pending := pauseSend(t, reg, store, "call_p", `{"to":"bob","amount":1}`)
+		consumed := pauseSend(t, reg, store, "call_c", `{"to":"bob","amount":2}`)
+		if _, err := store.Resolve(ctx, consumed, Resolution{Approve: true, By: "ada"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := reg.Resume(ctx, nil, consumed); err != nil {
+			t.Fatal(err)
+		}
+		check := func(id string, want error, why string) {
+			t.Helper()
+			_, err := reg.Resume(ctx, nil, id)
+			if !errors.Is(err, want) {
+				t.Fatalf("Resume(%q) = %v, want %v", id, err, want)
+			}
+			msg := err.Error()
+			if n := strings.Count(msg, id); n != 1 {
+				t.Errorf("Resume(%q) error names the point %d times: %s", id, n, msg)
+			}
+			if prefix := `runtime: resume pause point "` + id + `": hitl: claim: ` + why; !strings.HasPrefix(msg, prefix) {
+				t.Errorf("Resume(%q) error = %s\nwant it to start %s", id, msg, prefix)
+			}
+		}
+		check(pending, ErrNotResolved, "it is still waiting for a decision: ")
+		check(consumed, ErrConsumed, "its decision was claimed at ")
+		check("pp_nope", ErrNotFound, "pause point not found")
+		now = now.Add(2 * time.Hour)
+		check(pending, ErrExpired, "it expired before anyone decided: ")
 	})
 }

@@ -234,14 +234,24 @@ func scanPoint(r rowScanner) (PausePoint, error) {
 // Get returns the pause point with the given id, as stored (a pending point
 // past its ExpiresAt stays pending until Expire, Resolve or Claim sees it).
 func (s *Store) Get(ctx context.Context, id string) (PausePoint, error) {
-	p, err := scanPoint(s.db.QueryRowContext(ctx, s.q.get, id))
-	if errors.Is(err, sql.ErrNoRows) {
+	p, err := s.point(ctx, id)
+	switch {
+	case errors.Is(err, ErrNotFound):
 		return PausePoint{}, fmt.Errorf("hitl: pause point %q: %w", id, ErrNotFound)
-	}
-	if err != nil {
+	case err != nil:
 		return PausePoint{}, fmt.Errorf("hitl: get pause point %q: %w", id, err)
 	}
 	return p, nil
+}
+
+// point reads the pause point id, or fails with ErrNotFound. Its errors do
+// not name the point: its callers do.
+func (s *Store) point(ctx context.Context, id string) (PausePoint, error) {
+	p, err := scanPoint(s.db.QueryRowContext(ctx, s.q.get, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return PausePoint{}, ErrNotFound
+	}
+	return p, err
 }
 
 // ListPending returns the user's pending, unexpired pause points, oldest first.
@@ -306,7 +316,7 @@ func (s *Store) Resolve(ctx context.Context, id string, res Resolution) (PausePo
 	}
 	// Someone else resolved it first, or it is past its TTL: read what won.
 	if p, err = s.expireIfDue(ctx, id, now); err != nil {
-		return PausePoint{}, err
+		return PausePoint{}, fmt.Errorf("hitl: resolve pause point %q: %w", id, err)
 	}
 	if p.Status == StatusPending {
 		return PausePoint{}, fmt.Errorf("hitl: resolve pause point %q: the update changed no row but the point is still pending", id)
@@ -326,13 +336,14 @@ func resolvedAgain(p PausePoint, res Resolution) (PausePoint, error) {
 }
 
 // expireIfDue marks the point expired if it is pending and past its TTL, and
-// returns it as it now stands.
+// returns it as it now stands. Its errors do not name the point: its
+// callers do.
 func (s *Store) expireIfDue(ctx context.Context, id string, now time.Time) (PausePoint, error) {
 	d := s.dialect
 	if _, err := s.db.ExecContext(ctx, s.q.expireOne, d.timeArg(now), id, d.timeArg(now)); err != nil {
-		return PausePoint{}, fmt.Errorf("hitl: expire pause point %q: %w", id, err)
+		return PausePoint{}, fmt.Errorf("expire: %w", err)
 	}
-	return s.Get(ctx, id)
+	return s.point(ctx, id)
 }
 
 // Expire marks every pending pause point whose ExpiresAt is at or before now
