@@ -105,6 +105,12 @@ func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) 
 	}
 }
 
+// requiresApprovalReason is the reason of the Ask that Flags.RequiresApproval
+// makes of an allowed call. The model reads it after "is waiting for a
+// person's approval and has not run yet: ", and the person deciding reads
+// it in ApprovalRequest.Reason, so it says why without repeating that.
+const requiresApprovalReason = "the tool requires approval before every call"
+
 // run is the state of one call going through the pipeline.
 type run struct {
 	r       *Registry
@@ -257,7 +263,7 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 			}
 		}
 		if d.Behavior == Allow && t.Flags.RequiresApproval {
-			d = AskApproval("this tool always needs a person's approval")
+			d = AskApproval(requiresApprovalReason)
 		}
 		if d.Behavior == Deny {
 			// The host's policy decides only on calls the tool allowed or

@@ -517,7 +517,7 @@ func TestDispatchStopsAtEachStep(t *testing.T) {
 			args:  `{}`,
 			trace: traceOf(pipeToGate, "permission", "policy-permission:ask", "event:finish:error"),
 			kind:  ErrDenied,
-			text:  "Error: stripe_list_customers needs a person's approval, and approval is not available here, so the call did not run (this tool always needs a person's approval).",
+			text:  "Error: stripe_list_customers needs a person's approval, and approval is not available here, so the call did not run (the tool requires approval before every call).",
 		},
 		{
 			name: "6 approval request cannot be stored",
@@ -862,12 +862,12 @@ func TestDispatchPermissionAsk(t *testing.T) {
 		if out.Status != StatusPaused || out.Pause == nil || out.Pause.PausePointID != "pp-1" || out.Err != nil {
 			t.Fatalf("%+v", out)
 		}
-		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet: this tool always needs a person's approval. Its result will be reported once a person has decided; do not call it again in the meantime." || out.Result.IsError {
+		if got := out.Result.String(); got != "The call of stripe_list_customers is waiting for a person's approval and has not run yet: the tool requires approval before every call. Its result will be reported once a person has decided; do not call it again in the meantime." || out.Result.IsError {
 			t.Fatalf("result %+v", out.Result)
 		}
 		req := p.approvals.request("pp-1")
 		want := ApprovalRequest{UserID: "u1", ConversationID: "c1", TurnIndex: 3, ToolCallID: "call_1", Tool: pipeTool,
-			Arguments: json.RawMessage(`{}`), Label: "Pulling recent Stripe customers", Reason: "this tool always needs a person's approval"}
+			Arguments: json.RawMessage(`{}`), Label: "Pulling recent Stripe customers", Reason: "the tool requires approval before every call"}
 		if fmt.Sprint(req) != fmt.Sprint(want) {
 			t.Fatalf("stored request\n got %+v\nwant %+v", req, want)
 		}

@@ -97,7 +97,7 @@ func ExampleRegistry_Resume() {
 	fmt.Println(err)
 	// Output:
 	// paused pp1
-	// The call of refund is waiting for a person's approval and has not run yet: this tool always needs a person's approval. Its result will be reported once a person has decided; do not call it again in the meantime.
+	// The call of refund is waiting for a person's approval and has not run yet: the tool requires approval before every call. Its result will be reported once a person has decided; do not call it again in the meantime.
 	// ok t1 refunded 500 (approved: ok by Sam)
 	// runtime: resume pause point "pp1": pause point already consumed
 }

@@ -43,7 +43,9 @@ type Flags struct {
 	// turn. A tool that says nothing is concurrency-safe iff it is read-only.
 	ConcurrencySafe bool
 	// RequiresApproval makes the permission step ask a human before the
-	// tool runs (unless the tool's own check or the host denies first).
+	// tool runs (unless the tool's own check or the host denies first). The
+	// Ask's reason, unless the tool's check asked with its own, is "the tool
+	// requires approval before every call".
 	RequiresApproval bool
 }
 

@@ -124,8 +124,9 @@ func TestDemoWithStripe(t *testing.T) {
 		// The invoice pauses, is approved, and runs on Resume.
 		"stripe_create_invoice is destructive and requires_approval in its spec.",
 		"   ■ Drafting invoice for jenny.rosen@example.com: paused in ",
-		"paused: The call of stripe_create_invoice is waiting for a person's approval and has not run yet",
+		"paused: The call of stripe_create_invoice is waiting for a person's approval and has not run yet: the tool requires approval before every call. Its result",
 		"     tool          stripe_create_invoice\n",
+		"     reason        the tool requires approval before every call\n",
 		"     label         Drafting invoice for jenny.rosen@example.com\n",
 		"   ■ Drafting invoice for jenny.rosen@example.com: ok in ",
 		`tool ← [call_7] ok: {"id":"in_`,
