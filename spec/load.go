@@ -108,7 +108,7 @@ func (p *parser) file1(data []byte) *File {
 			p.errorAt(Pos{File: p.file, Line: 1, Col: 1}, "empty spec file; expected a mapping with toolgen, provider and tools")
 			return nil
 		}
-		p.errs = append(p.errs, syntaxError(p.file, err))
+		p.errs = append(p.errs, syntaxError(p.file, p.lines, err))
 		return nil
 	}
 	var extra yaml.Node
@@ -116,7 +116,7 @@ func (p *parser) file1(data []byte) *File {
 	case err == nil:
 		p.errorf(&extra, "a spec file holds one YAML document; found a second one")
 	case !errors.Is(err, io.EOF):
-		p.errs = append(p.errs, syntaxError(p.file, err))
+		p.errs = append(p.errs, syntaxError(p.file, p.lines, err))
 	}
 	if len(doc.Content) == 0 {
 		p.errorAt(Pos{File: p.file, Line: 1, Col: 1}, "empty spec file; expected a mapping with toolgen, provider and tools")

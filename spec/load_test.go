@@ -332,6 +332,26 @@ func TestParseEmpty(t *testing.T) {
 	}
 }
 
+// TestYAMLTabHint: a yaml.v3 error caused by a tab in a line's indentation
+// points at the tab and says to use spaces; the same messages without such
+// a tab (a character that cannot start a token, a tab inside a value) get
+// no hint.
+func TestYAMLTabHint(t *testing.T) {
+	const hint = " (YAML does not allow tabs for indentation; use spaces)"
+	for _, c := range []struct{ src, want string }{
+		{"toolgen: 1\ntools:\n\t- name: x\n", "t.tools.yaml:3:1: invalid YAML: found character that cannot start any token" + hint},
+		{"toolgen: 1\ntools:\n  - name: x\n    params:\n    \ta: {type: string}\n", "t.tools.yaml:5:5: invalid YAML: found character that cannot start any token" + hint},
+		{"toolgen: 1\nprovider: demo\n\ttools: []\n", "t.tools.yaml:3:1: invalid YAML: found a tab character that violates indentation" + hint},
+		{"toolgen: 1\nprovider: @demo\n", "t.tools.yaml:2: invalid YAML: found character that cannot start any token"},
+		{"toolgen: 1\nprovider:\t@demo\n", "t.tools.yaml:2: invalid YAML: found character that cannot start any token"},
+	} {
+		_, err := Parse("t.tools.yaml", []byte(c.src))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%q) = %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}
+
 func TestLoadMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "none.tools.yaml")
 	_, err := Load(path)

@@ -303,13 +303,44 @@ func contains(list []string, s string) bool {
 // yamlLine matches the line number in a yaml.v3 syntax error.
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// syntaxError turns a yaml.v3 decoding error into a located Error.
-func syntaxError(file string, err error) *Error {
+// syntaxError turns a yaml.v3 decoding error into a located Error. lines
+// are the file's lines, to find the tab of a tab indentation error.
+func syntaxError(file string, lines []string, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	pos := Pos{File: file, Line: 1}
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		pos.Line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
+	if line, col := indentTab(lines, pos.Line, msg); line > 0 {
+		pos.Line, pos.Col = line, col
+		msg += " (YAML does not allow tabs for indentation; use spaces)"
+	}
 	return &Error{Pos: pos, Msg: "invalid YAML: " + msg}
+}
+
+// indentTab finds the tab behind a yaml.v3 error about indentation: the
+// first tab in a line's leading white space. yaml.v3 reports "found
+// character that cannot start any token" on the tab's own line (the message
+// is about a tab only when that line has one), and "found a tab character
+// that violates indentation" on the line where the construct it was reading
+// began, so the tab may be on a later line. It returns 0, 0 when the error
+// is not about such a tab.
+func indentTab(lines []string, line int, msg string) (int, int) {
+	last := line
+	switch {
+	case strings.HasPrefix(msg, "found character that cannot start any token"):
+	case strings.HasPrefix(msg, "found a tab character"):
+		last = len(lines)
+	default:
+		return 0, 0
+	}
+	for l := line; l >= 1 && l <= last && l <= len(lines); l++ {
+		text := lines[l-1]
+		indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+		if i := strings.IndexByte(indent, '\t'); i >= 0 {
+			return l, i + 1
+		}
+	}
+	return 0, 0
 }
