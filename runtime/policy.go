@@ -78,6 +78,44 @@ type Policy interface {
 	Permission(ctx context.Context, call *Call, t *Tool, args any, prev Decision) Decision
 }
 
+// PolicyFuncs adapts functions to Policy, for a host that wants a say in
+// only one of its two questions: a nil EnabledFunc leaves every tool
+// enabled, and a nil PermissionFunc keeps the tool's own decision. The zero
+// value changes nothing.
+//
+//	runtime.Options{Policy: runtime.PolicyFuncs{
+//		PermissionFunc: func(ctx context.Context, call *runtime.Call, t *runtime.Tool, args any, prev runtime.Decision) runtime.Decision {
+//			if prev.Behavior == runtime.Allow && t.Flags.Destructive {
+//				return runtime.AskApproval("a person approves every destructive action")
+//			}
+//			return prev
+//		},
+//	}}
+type PolicyFuncs struct {
+	// EnabledFunc is Policy.Enabled. Nil: every tool stays enabled.
+	EnabledFunc func(ctx context.Context, call *Call, t *Tool) bool
+	// PermissionFunc is Policy.Permission. Nil: prev, the tool's own
+	// decision.
+	PermissionFunc func(ctx context.Context, call *Call, t *Tool, args any, prev Decision) Decision
+}
+
+// Enabled returns p.EnabledFunc(ctx, call, t), or true when it is nil.
+func (p PolicyFuncs) Enabled(ctx context.Context, call *Call, t *Tool) bool {
+	if p.EnabledFunc == nil {
+		return true
+	}
+	return p.EnabledFunc(ctx, call, t)
+}
+
+// Permission returns p.PermissionFunc(ctx, call, t, args, prev), or prev
+// when it is nil.
+func (p PolicyFuncs) Permission(ctx context.Context, call *Call, t *Tool, args any, prev Decision) Decision {
+	if p.PermissionFunc == nil {
+		return prev
+	}
+	return p.PermissionFunc(ctx, call, t, args, prev)
+}
+
 // ApprovalRequest is what is stored at a pause point when a call waits for a
 // human: enough to run the original call later, exactly once.
 type ApprovalRequest struct {
