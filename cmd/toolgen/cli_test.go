@@ -353,7 +353,7 @@ func TestRemovedToolWarning(t *testing.T) {
 	}
 	code, _, errs := cliRun(t, root)
 	line := 1 + strings.Count(string(stubs[:strings.Index(string(stubs), "func (t *Tools) List(")]), "\n")
-	want := "notes_tools.go:" + strconv.Itoa(line) + ": method Tools.List is no longer part of the Executor interface (tool removed from the spec?); delete it when you are done with it\n"
+	want := "notes_tools.go:" + strconv.Itoa(line) + ": method Tools.List is no longer part of the Executor interface (tool removed from the spec?); the package will not build until you delete it or its use of ListArgs\n"
 	if code != 0 || errs != want {
 		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
 	}

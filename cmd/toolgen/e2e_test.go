@@ -189,9 +189,13 @@ func TestEndToEnd(t *testing.T) {
 	v3 := strings.Replace(v2, "  - name: notes_count\n    description: Count the notes.\n    read_only: true\n", "", 1)
 	e2eWrite(t, filepath.Join(notesDir, "notes.tools.yaml"), v3)
 	_, stderr := e2eGoErr(t, mod, "generate", "./...")
-	e2eContains(t, stderr, "notes_tools.go:"+strconv.Itoa(line)+": method Tools.Count is no longer part of the Executor interface (tool removed from the spec?); delete it when you are done with it\n")
+	e2eContains(t, stderr, "notes_tools.go:"+strconv.Itoa(line)+": method Tools.Count is no longer part of the Executor interface (tool removed from the spec?); the package will not build until you delete it or its use of CountArgs\n")
 	if got := e2eRead(t, notesStubs); got != stubs {
 		t.Errorf("the stubs file changed when a tool was removed")
+	}
+	// As the warning says, the package does not build with the method.
+	if code, _, errs := e2eRun(t, mod, "go", "build", "./..."); code == 0 || !strings.Contains(errs, "undefined: CountArgs") {
+		t.Errorf("go build with the removed tool's method: exit %d\n%s", code, errs)
 	}
 	// The developer deletes the method; the module builds again.
 	e2eFill(t, notesStubs, map[string]string{"Count": ""}, "", nil)
