@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/spec"
 )
 
 // Status labels: per tool a function compiled from its status template.
@@ -39,10 +41,20 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 		return []jen.Code{head, sig.Block(jen.Return(jen.Lit(text))), jen.Line()}
 	}
 
-	// Placeholders without a fallback must all have values.
+	return []jen.Code{head, sig.Block(g.templateBody(t, tool.StatusParts, "status label", g.labelValue, jen.Lit(fallback))...), jen.Line()}
+}
+
+// templateBody is the body of a label or prompt function compiled from
+// parts: it type-asserts the arguments, returns whenFallback when they are
+// not there or a placeholder without its own fallback has no value, and
+// returns the text with every placeholder's value inserted. value gives,
+// for a field, the conditions under which it has a value and has none (nil,
+// nil: it always has one) and the expression of its text; what names the
+// template in generator errors.
+func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
+	value func(*field) (present, missing, text *jen.Statement), whenFallback jen.Code) []jen.Code {
 	absent := []jen.Code{jen.Op("!").Id("ok"), jen.Id("a").Op("==").Nil()}
-	var body []jen.Code
-	var concat []jen.Code
+	var body, concat []jen.Code
 	text := ""
 	flush := func() {
 		if text != "" {
@@ -50,38 +62,32 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 			text = ""
 		}
 	}
-	for i, p := range tool.StatusParts {
+	for i, p := range parts {
 		if p.Param == "" {
 			text += p.Text
 			continue
 		}
-		var f *field
-		for _, x := range t.args.fields {
-			if x.json == p.Param {
-				f = x
-			}
-		}
+		f := t.args.field(p.Param)
 		if f == nil {
-			g.errs = append(g.errs, "status label of "+tool.Name+": no parameter "+strconv.Quote(p.Param))
+			g.errs = append(g.errs, what+" of "+t.tool.Name+": no parameter "+strconv.Quote(p.Param))
 			continue
 		}
-		present, missing, value := g.labelValue(f)
+		present, missing, v := value(f)
 		flush()
-		if p.HasFallback {
-			v := "p" + strconv.Itoa(i)
-			body = append(body, jen.Id(v).Op(":=").Lit(p.Fallback))
-			if present != nil {
-				body = append(body, jen.If(present).Block(jen.Id(v).Op("=").Add(value)))
-			} else {
-				body = append(body, jen.Id(v).Op("=").Add(value))
-			}
-			concat = append(concat, jen.Id(v))
-			continue
-		}
-		if present != nil {
+		switch {
+		case present == nil: // always has a value, fallback or not
+			concat = append(concat, v)
+		case p.HasFallback:
+			id := "p" + strconv.Itoa(i)
+			body = append(body,
+				jen.Id(id).Op(":=").Lit(p.Fallback),
+				jen.If(present).Block(jen.Id(id).Op("=").Add(v)),
+			)
+			concat = append(concat, jen.Id(id))
+		default:
 			absent = append(absent, missing)
+			concat = append(concat, v)
 		}
-		concat = append(concat, value)
 	}
 	flush()
 	if len(concat) == 0 {
@@ -97,11 +103,10 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 	}
 	block := []jen.Code{
 		jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name)),
-		jen.If(cond).Block(jen.Return(jen.Lit(fallback))),
+		jen.If(cond).Block(jen.Return(whenFallback)),
 	}
 	block = append(block, body...)
-	block = append(block, jen.Return(expr))
-	return []jen.Code{head, sig.Block(block...), jen.Line()}
+	return append(block, jen.Return(expr))
 }
 
 // labelValue gives the conditions under which the argument of f has a

@@ -1,10 +1,6 @@
 package gen
 
-import (
-	"strconv"
-
-	"github.com/dave/jennifer/jen"
-)
+import "github.com/dave/jennifer/jen"
 
 // Agent prompts: per agent tool with a `prompt:` template, a function
 // compiled from it as status labels are (same placeholders: {param},
@@ -42,92 +38,40 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 		return []jen.Code{head, sig.Block(jen.Return(jen.Lit(text))), jen.Line()}
 	}
 
-	absent := []jen.Code{jen.Op("!").Id("ok"), jen.Id("a").Op("==").Nil()}
-	var body, concat []jen.Code
-	text = ""
-	flush := func() {
-		if text != "" {
-			concat = append(concat, jen.Lit(text))
-			text = ""
-		}
-	}
-	for i, p := range tool.PromptParts {
-		if p.Param == "" {
-			text += p.Text
-			continue
-		}
-		f := t.args.field(p.Param)
-		if f == nil {
-			g.errs = append(g.errs, "prompt of "+tool.Name+": no parameter "+strconv.Quote(p.Param))
-			continue
-		}
-		value := g.promptValue(f)
-		flush()
-		if p.HasFallback {
-			v := "p" + strconv.Itoa(i)
-			if f.ptr {
-				body = append(body,
-					jen.Id(v).Op(":=").Lit(p.Fallback),
-					jen.If(jen.Id("a").Dot(f.name).Op("!=").Nil()).Block(jen.Id(v).Op("=").Add(value)),
-				)
-				concat = append(concat, jen.Id(v))
-			} else {
-				concat = append(concat, value) // always has a value
-			}
-			continue
-		}
-		if f.ptr {
-			absent = append(absent, jen.Id("a").Dot(f.name).Op("==").Nil())
-		}
-		concat = append(concat, value)
-	}
-	flush()
-	expr := jen.Add(concat[0])
-	for _, c := range concat[1:] {
-		expr = expr.Op("+").Add(c)
-	}
-	cond := jen.Add(absent[0])
-	for _, c := range absent[1:] {
-		cond = cond.Op("||").Add(c)
-	}
-	block := []jen.Code{
-		jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name)),
-		jen.If(cond).Block(
-			jen.Return(jen.Qual(runtimePkg, "DefaultAgentPrompt").Call(jen.Id("args"))),
-		),
-	}
-	block = append(block, body...)
-	block = append(block, jen.Return(expr))
-	return []jen.Code{head, sig.Block(block...), jen.Line()}
+	fallback := jen.Qual(runtimePkg, "DefaultAgentPrompt").Call(jen.Id("args"))
+	return []jen.Code{head, sig.Block(g.templateBody(t, tool.PromptParts, "prompt", g.promptValue, fallback)...), jen.Line()}
 }
 
-// promptValue is the expression of the text of f's value in a prompt: a
-// string as it is, a number or boolean formatted as in JSON, a time in
-// RFC 3339 with its fraction of a second. f is not nil when it is read.
-func (g *generator) promptValue(f *field) *jen.Statement {
+// promptValue gives the conditions under which f has a value in a prompt
+// and has none (only a nil pointer has none: an empty string is inserted as
+// it is), and the expression of its text: a string as it is, a number or
+// boolean formatted as in JSON, a time in RFC 3339 with its fraction of a
+// second.
+func (g *generator) promptValue(f *field) (present, missing, text *jen.Statement) {
 	v := jen.Id("a").Dot(f.name)
 	if f.ptr {
+		present, missing = jen.Id("a").Dot(f.name).Op("!=").Nil(), jen.Id("a").Dot(f.name).Op("==").Nil()
 		v = jen.Op("*").Add(v)
 	}
 	switch f.typ.kind {
 	case kString, kEnum:
 		if f.typ.name != "" {
-			return jen.String().Parens(v)
+			return present, missing, jen.String().Parens(v)
 		}
-		return v
+		return present, missing, v
 	case kInt:
-		return jen.Qual("strconv", "FormatInt").Call(conv(f.typ, jen.Int64(), v), jen.Lit(10))
+		return present, missing, jen.Qual("strconv", "FormatInt").Call(conv(f.typ, jen.Int64(), v), jen.Lit(10))
 	case kFloat:
-		return jen.Qual(wirePkg, "FormatNumber").Call(conv(f.typ, jen.Float64(), v))
+		return present, missing, jen.Qual(wirePkg, "FormatNumber").Call(conv(f.typ, jen.Float64(), v))
 	case kBool:
-		return jen.Qual("strconv", "FormatBool").Call(conv(f.typ, jen.Bool(), v))
+		return present, missing, jen.Qual("strconv", "FormatBool").Call(conv(f.typ, jen.Bool(), v))
 	case kTime:
 		// Format has a value receiver: it reads through a pointer.
-		return jen.Id("a").Dot(f.name).Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
+		return present, missing, jen.Id("a").Dot(f.name).Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
 	}
 	// The spec allows only scalar placeholders.
 	g.errs = append(g.errs, "prompt placeholder {"+f.json+"} names a parameter that is not a string, number or boolean")
-	return jen.Lit("")
+	return present, missing, jen.Lit("")
 }
 
 // field returns the field with JSON name name, or nil.
