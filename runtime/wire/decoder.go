@@ -244,6 +244,13 @@ func (d *Decoder) begin(open byte, what string) bool {
 	return true
 }
 
+// leave consumes the closing bracket of the object or array being read.
+func (d *Decoder) leave() {
+	d.pos++
+	d.depth--
+	d.fresh = false
+}
+
 // NextKey reads the next member's key and the colon after it, and reports
 // whether there is a member; after false the object has been consumed. The
 // key is Name; the caller then reads (or skips) the value.
@@ -253,9 +260,7 @@ func (d *Decoder) NextKey() bool {
 	}
 	c := d.peek()
 	if c == '}' {
-		d.pos++
-		d.depth--
-		d.fresh = false
+		d.leave()
 		return false
 	}
 	if d.fresh {
@@ -381,9 +386,7 @@ func (d *Decoder) NextItem() bool {
 	}
 	c := d.peek()
 	if c == ']' {
-		d.pos++
-		d.depth--
-		d.fresh = false
+		d.leave()
 		return false
 	}
 	if d.fresh {
