@@ -67,6 +67,10 @@ type Output struct {
 	// Warnings are located notes for the developer, such as an executor
 	// method whose tool left the spec. They do not stop generation.
 	Warnings []string
+	// Breaks are the warnings (also in Warnings) that mean the package
+	// will not build as it stands, such as a removed tool's method that
+	// still uses its Args type: `toolgen check` fails on them.
+	Breaks []string
 	// Orphans are the generated files in the package directory whose spec
 	// is gone (see Orphans).
 	Orphans []Orphan
@@ -150,7 +154,7 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		return nil, err
 	}
 
-	out := &Output{Spec: f.Path, Warnings: stubs.warnings, Orphans: Orphans(dir, genPath)}
+	out := &Output{Spec: f.Path, Warnings: stubs.warnings, Breaks: stubs.breaks, Orphans: Orphans(dir, genPath)}
 	out.Files = append(out.Files, OutFile{Path: genPath, Content: code, Kind: FileGenerated})
 	if stubs.content != nil {
 		out.Files = append(out.Files, OutFile{Path: stubsPath, Content: stubs.content, Kind: FileStubs, NewStubs: stubs.added})

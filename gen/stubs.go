@@ -336,6 +336,7 @@ type stubsResult struct {
 	content  []byte   // nil: no stubs file is needed
 	added    []string // methods whose stubs content adds
 	warnings []string
+	breaks   []string // the warnings that mean the package will not build
 }
 
 // stubsFor computes the stubs file at path: its current content (or, for a
@@ -368,12 +369,17 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 		// (the removed tool's Args) breaks the build; one that does not
 		// can wait.
 		then := "delete it when you are done with it"
-		if gone := sc.undeclared(m.decl); len(gone) > 0 {
+		gone := sc.undeclared(m.decl)
+		if len(gone) > 0 {
 			then = "the package will not build until you delete it or its use of " + andList(gone)
 		}
-		res.warnings = append(res.warnings, fmt.Sprintf(
+		w := fmt.Sprintf(
 			"%s:%d: method %s.%s is no longer part of the %s interface (tool removed from the spec?); %s",
-			m.pos.Filename, m.pos.Line, sc.impl, m.name, InterfaceName, then))
+			m.pos.Filename, m.pos.Line, sc.impl, m.name, InterfaceName, then)
+		res.warnings = append(res.warnings, w)
+		if len(gone) > 0 {
+			res.breaks = append(res.breaks, w)
+		}
 	}
 
 	existing, err := os.ReadFile(path)

@@ -24,6 +24,9 @@ Usage:
 	toolgen [-v] [PATH ...]           same as toolgen generate
 	toolgen generate [-v] [PATH ...]  write the code, stubs and catalog of each spec
 	toolgen check [-v] [PATH ...]     exit 1, listing them, if files are out of date
+	                                  or a package will not build (a removed
+	                                  tool's method still uses its types)
+	toolgen version                   print toolgen's version (also --version)
 	toolgen help                      show this help
 
 A PATH is a spec file, a directory (the spec in it), or dir/... (every spec in
@@ -50,8 +53,11 @@ Flags:
 	-v  list the files written (generate) or checked (check)
 	-h  show this help
 
+Generated files carry no toolgen version: the same spec gives the same bytes
+whichever toolgen build wrote them.
+
 Exit status: 0 success; 1 spec or generation errors, or (check) files out of
-date; 2 usage errors.
+date or a package that will not build; 2 usage errors.
 `
 
 // Exit statuses.
@@ -73,6 +79,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			cmd, explicit, args = args[0], true, args[1:]
 		case "help":
 			fmt.Fprint(stdout, usage)
+			return exitOK
+		case "version", "--version", "-version":
+			if len(args) > 1 {
+				fmt.Fprintf(stderr, "toolgen: version takes no arguments\nrun 'toolgen -h' for usage\n")
+				return exitUsage
+			}
+			fmt.Fprintln(stdout, "toolgen "+version())
 			return exitOK
 		}
 	}
@@ -304,6 +317,22 @@ func check(outs []*gen.Output, orphans []gen.Orphan, verbose bool, stdout, stder
 			s = " is"
 		}
 		fmt.Fprintf(stderr, "toolgen: %d generated file%s out of date; run go generate (or toolgen generate)\n", stale, s)
+	}
+	// A removed tool's method that still uses its types: the files are
+	// current, but the package does not build (the warning, printed with
+	// the others, names the method).
+	breaks := 0
+	for _, out := range outs {
+		breaks += len(out.Breaks)
+	}
+	if breaks > 0 {
+		s := "s keep"
+		if breaks == 1 {
+			s = " keeps"
+		}
+		fmt.Fprintf(stderr, "toolgen: %d executor method%s a package from building (see above); delete them or their use of the removed types\n", breaks, s)
+	}
+	if stale > 0 || breaks > 0 {
 		return exitError
 	}
 	return exitOK

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -359,6 +360,54 @@ func TestRemovedToolWarning(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(root, "notes_tools.go")); !bytes.Equal(after, stubs) {
 		t.Error("the stubs file changed")
+	}
+
+	// check: the files are current, but the package does not build, so
+	// it fails, with the warning and a summary.
+	code, _, errs = cliRun(t, root, "check")
+	summary := "toolgen: 1 executor method keeps a package from building (see above); delete them or their use of the removed types\n"
+	if code != 1 || errs != want+summary {
+		t.Errorf("check: exit %d, stderr %q, want %q", code, errs, want+summary)
+	}
+
+	// A removed method that uses nothing removed is only a warning, for
+	// check too.
+	fixed := strings.Replace(string(stubs), "args *ListArgs", "args *AddArgs", 1)
+	if fixed == string(stubs) {
+		t.Fatal("the List stub does not take args *ListArgs")
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes_tools.go"), []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = cliRun(t, root, "check")
+	if code != 0 || !strings.HasSuffix(errs, "; delete it when you are done with it\n") {
+		t.Errorf("check with a harmless removed method: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		code, out, errs := cliRun(t, t.TempDir(), args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "toolgen ") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if code, _, errs := cliRun(t, t.TempDir(), "version", "x"); code != 2 || !strings.Contains(errs, "version takes no arguments") {
+		t.Errorf("version x: exit %d, stderr %q", code, errs)
+	}
+	rev := []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: rev}, "v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, "devel 0123456789ab (2026-01-02T03:04:05Z)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"})}, "devel 0123456789ab+dirty (2026-01-02T03:04:05Z)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel (no VCS revision: built with -buildvcs=false, or outside a repository)"},
+	} {
+		if got := versionOf(c.info); got != c.want {
+			t.Errorf("versionOf(%+v) = %q, want %q", c.info.Main, got, c.want)
+		}
 	}
 }
 

@@ -197,6 +197,10 @@ func TestEndToEnd(t *testing.T) {
 	if code, _, errs := e2eRun(t, mod, "go", "build", "./..."); code == 0 || !strings.Contains(errs, "undefined: CountArgs") {
 		t.Errorf("go build with the removed tool's method: exit %d\n%s", code, errs)
 	}
+	// toolgen check, which CI runs, fails on it with the same message.
+	if code, _, errs := e2eRun(t, mod, bin, "check", "./..."); code != 1 || !strings.Contains(errs, "its use of CountArgs\n") || !strings.Contains(errs, "1 executor method keeps a package from building") {
+		t.Errorf("check with the removed tool's method: exit %d, want 1\n%s", code, errs)
+	}
 	// The developer deletes the method; the module builds again.
 	e2eFill(t, notesStubs, map[string]string{"Count": ""}, "", nil)
 	e2eGo(t, mod, "build", "./...")

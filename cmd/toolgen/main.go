@@ -7,6 +7,7 @@
 //
 //	toolgen [generate] [-v] [PATH ...]
 //	toolgen check [-v] [PATH ...]
+//	toolgen version
 //
 // With no arguments it generates the spec in the current directory, which
 // is what `//go:generate go tool toolgen` runs. Run `toolgen -h` for the

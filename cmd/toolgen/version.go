@@ -1,0 +1,53 @@
+package main
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// version is toolgen's version as the build recorded it: the module
+// version when toolgen was built from a published version (go install
+// …@v1.2.3, go tool with a required version), otherwise "devel" with the
+// VCS revision and time, and "+dirty" for uncommitted changes, when the
+// build stamped them. It never goes into generated files.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel (no build information)"
+	}
+	return versionOf(info)
+}
+
+// versionOf is version for the given build information.
+func versionOf(info *debug.BuildInfo) string {
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel (no VCS revision: built with -buildvcs=false, or outside a repository)"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	var b strings.Builder
+	b.WriteString("devel " + rev)
+	if dirty {
+		b.WriteString("+dirty")
+	}
+	if at != "" {
+		b.WriteString(" (" + at + ")")
+	}
+	return b.String()
+}
