@@ -243,21 +243,25 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 			}
 		}
 		return []jen.Code{target().Dot("decode").Call(dRef())}
-	case kSlice, kMap:
-		var body []jen.Code
-		if t.kind == kSlice {
-			body = g.decodeSlice(t, target, lvl)
-		} else {
-			body = g.decodeMap(t, target, lvl)
-		}
-		return body
+	case kSlice:
+		return g.decodeSlice(t, target, ptr, lvl)
+	case kMap:
+		return g.decodeMap(t, target, ptr, lvl)
 	}
 	return nil
 }
 
-// decodeSlice reads an array into target.
-func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, lvl int) []jen.Code {
+// decodeSlice reads an array into target (a pointer to the slice when ptr:
+// a nullable array as an item or map value).
+func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, ptr bool, lvl int) []jen.Code {
 	i := "i" + suffix(lvl)
+	var set jen.Code = jen.Null()
+	if ptr {
+		// Read into a local slice; the item points at it once read.
+		s, out := "s"+suffix(lvl), target
+		target = func() *jen.Statement { return jen.Id(s) }
+		set = out().Op("=").Op("&").Id(s)
+	}
 	item := func() *jen.Statement { return target().Index(jen.Id(i)) }
 	read := g.decodeInto(t.elem, item, t.elemPtr, lvl+1)
 	if t.elemPtr {
@@ -269,18 +273,24 @@ func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, lvl int
 	}
 	loop = append(loop, read...)
 	loop = append(loop, jen.Id("d").Dot("Leave").Call())
+	first := target().Op("=").Add(g.typeExpr(t)).Values()
+	if ptr {
+		first = target().Op(":=").Add(g.typeExpr(t)).Values()
+	}
 	inner := []jen.Code{
-		target().Op("=").Add(g.typeExpr(t)).Values(),
+		first,
 		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...),
 	}
 	if t.check != "" {
 		inner = append(inner, jen.Id(t.check).Call(checker(), target()))
 	}
+	inner = append(inner, set)
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(inner...)}
 }
 
-// decodeMap reads an object of free keys into target.
-func (g *generator) decodeMap(t *goType, target func() *jen.Statement, lvl int) []jen.Code {
+// decodeMap reads an object of free keys into target (a pointer to the map
+// when ptr).
+func (g *generator) decodeMap(t *goType, target func() *jen.Statement, ptr bool, lvl int) []jen.Code {
 	m, k, v := "m"+suffix(lvl), "k"+suffix(lvl), "e"+suffix(lvl)
 	read := g.decodeInto(t.elem, func() *jen.Statement { return jen.Id(v) }, t.elemPtr, lvl+1)
 	if t.elemPtr {
@@ -298,8 +308,16 @@ func (g *generator) decodeMap(t *goType, target func() *jen.Statement, lvl int) 
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(
 		jen.Id(m).Op(":=").Add(g.typeExpr(t)).Values(),
 		jen.For(jen.Id("d").Dot("NextKey").Call()).Block(loop...),
-		target().Op("=").Id(m),
+		target().Op("=").Add(addr(ptr)).Id(m),
 	)}
+}
+
+// addr is "&" when ptr.
+func addr(ptr bool) *jen.Statement {
+	if ptr {
+		return jen.Op("&")
+	}
+	return jen.Null()
 }
 
 // zero is the zero value of an item of type t.

@@ -61,11 +61,17 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 	if t.extra != nil {
 		ex := func() *jen.Statement { return jen.Id("x").Dot(t.extraName) }
 		val := func() *jen.Statement { return ex().Index(jen.Id("k")) }
+		loop := []jen.Code{c().Dot("Enter").Call(jen.Id("k"))}
+		if t.extra.kind == kStruct && !t.extraPtr {
+			// A map value is not addressable: validate a copy.
+			loop = append(loop, jen.Id("e").Op(":=").Add(val()))
+			val = func() *jen.Statement { return jen.Id("e") }
+		}
 		if check := g.validateValue(t.extra, val, t.extraPtr, 1); len(check) > 0 {
 			if t.extraPtr {
 				check = []jen.Code{jen.If(val().Op("!=").Nil()).Block(check...)}
 			}
-			loop := append([]jen.Code{c().Dot("Enter").Call(jen.Id("k"))}, check...)
+			loop = append(loop, check...)
 			loop = append(loop, c().Dot("Leave").Call())
 			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(
 				jen.Qual("maps", "Keys").Call(ex()))).Block(loop...))
@@ -110,9 +116,10 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 	if !needsValidate(t) {
 		return nil
 	}
-	val := expr
+	val, base := expr, expr // base is what an index applies to
 	if ptr && t.kind != kStruct {
 		val = func() *jen.Statement { return jen.Op("*").Add(expr()) }
+		base = func() *jen.Statement { return jen.Parens(val()) } // (*p)[i]
 	}
 	switch t.kind {
 	case kStruct:
@@ -131,7 +138,7 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 			out = append(out, jen.Id(t.check).Call(jen.Id("c"), val()))
 		}
 		i := "i" + suffix(lvl)
-		item := func() *jen.Statement { return val().Index(jen.Id(i)) }
+		item := func() *jen.Statement { return base().Index(jen.Id(i)) }
 		if check := g.validateValue(t.elem, item, t.elemPtr, lvl+1); len(check) > 0 {
 			if t.elemPtr {
 				check = []jen.Code{jen.If(item().Op("!=").Nil()).Block(check...)}
@@ -143,12 +150,19 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 		return out
 	case kMap:
 		k := "k" + suffix(lvl)
-		item := func() *jen.Statement { return val().Index(jen.Id(k)) }
+		item := func() *jen.Statement { return base().Index(jen.Id(k)) }
+		loop := []jen.Code{jen.Id("c").Dot("Enter").Call(jen.Id(k))}
+		if t.elem.kind == kStruct && !t.elemPtr {
+			// A map value is not addressable: validate a copy.
+			e := "e" + suffix(lvl)
+			loop = append(loop, jen.Id(e).Op(":=").Add(item()))
+			item = func() *jen.Statement { return jen.Id(e) }
+		}
 		check := g.validateValue(t.elem, item, t.elemPtr, lvl+1)
 		if t.elemPtr {
 			check = []jen.Code{jen.If(item().Op("!=").Nil()).Block(check...)}
 		}
-		loop := append([]jen.Code{jen.Id("c").Dot("Enter").Call(jen.Id(k))}, check...)
+		loop = append(loop, check...)
 		loop = append(loop, jen.Id("c").Dot("Leave").Call())
 		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(
 			jen.Qual("maps", "Keys").Call(val()))).Block(loop...)}
