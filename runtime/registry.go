@@ -112,6 +112,8 @@ type Registry struct {
 	tools    map[string]*Tool // local and MCP
 	order    []string         // registration order of every name (all three kinds)
 	provider map[string]ProviderTool
+
+	watch watchers // see OnChange
 }
 
 // NewRegistry returns an empty registry configured by opts.
@@ -142,7 +144,8 @@ func (r *Registry) AddModule(m *Module) error {
 	return r.add(SourceLocal, m.Provider, m.Tools)
 }
 
-func (r *Registry) add(src Source, provider string, tools []*Tool) error {
+func (r *Registry) add(src Source, provider string, tools []*Tool) (err error) {
+	defer func() { r.watch.changed(err == nil && len(tools) > 0) }()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	seen := make(map[string]bool, len(tools))
@@ -171,7 +174,8 @@ func (r *Registry) add(src Source, provider string, tools []*Tool) error {
 }
 
 // AddProvider registers provider-executed tools (same name space).
-func (r *Registry) AddProvider(tools ...ProviderTool) error {
+func (r *Registry) AddProvider(tools ...ProviderTool) (err error) {
+	defer func() { r.watch.changed(err == nil && len(tools) > 0) }()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	seen := make(map[string]bool, len(tools))
@@ -200,7 +204,8 @@ func (r *Registry) hasLocked(name string) bool {
 }
 
 // Remove removes the named tool of any kind and reports whether it existed.
-func (r *Registry) Remove(name string) bool {
+func (r *Registry) Remove(name string) (ok bool) {
+	defer func() { r.watch.changed(ok) }()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.hasLocked(name) {
