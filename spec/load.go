@@ -20,13 +20,13 @@ import (
 // exactly these (schema_json_test.go keeps the two in step).
 var (
 	moduleKeys = []string{
-		"toolgen", "provider", "package", "description", "gate", "gate_message", "types", "tools",
+		"toolgen", "provider", "package", "description", "gate", "gate_message", "types", "tools", "http",
 	}
 	toolKeys = []string{
 		"name", "description", "kind", "params", "required", "additionalProperties",
 		"status", "status_fallback", "gate", "gate_message",
 		"enabled", "read_only", "destructive", "idempotent", "open_world", "concurrency_safe",
-		"requires_approval", "permission_check", "result", "batch", "prompt",
+		"requires_approval", "permission_check", "result", "batch", "prompt", "http",
 	}
 	batchKeys = []string{
 		"name", "description", "max_items", "max_concurrency", "max_result_bytes",
@@ -194,6 +194,10 @@ func (p *parser) module(root *yaml.Node) *File {
 	}
 	if v := m.val("gate_message"); v != nil {
 		f.GateMessage, _ = p.str(v, "gate_message")
+	}
+
+	if v := m.val("http"); v != nil {
+		f.HTTP = p.httpModule(v)
 	}
 
 	types := map[string]*NamedType{}

@@ -59,6 +59,9 @@ type File struct {
 	Types []*NamedType
 	// Tools are the module's tools, in file order.
 	Tools []*Tool
+	// HTTP is how the module's HTTP-bound tools reach their API (`http:`,
+	// see http.go); nil when no tool is bound.
+	HTTP *HTTPModule
 }
 
 // NamedType is a reusable schema declared under `types:`; parameters refer to
@@ -121,6 +124,10 @@ type Tool struct {
 	// task. Input: <arguments as JSON>"), as it does without a prompt.
 	Prompt      string
 	PromptParts []LabelPart
+
+	// HTTP binds the tool to an HTTP API operation (`http:`, see http.go):
+	// its executor is generated. Nil for a hand-written executor.
+	HTTP *HTTPBinding
 }
 
 // LabelPart is one piece of a compiled label template: literal text, or a

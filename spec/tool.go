@@ -114,6 +114,9 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	if v := m.val("batch"); v != nil {
 		t.Batch = p.batch(v, t, in)
 	}
+	if v := m.val("http"); v != nil {
+		t.HTTP = p.httpTool(v, t, f, in)
+	}
 	return t
 }
 
