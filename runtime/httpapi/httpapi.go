@@ -75,11 +75,11 @@ func Gates(gate string, src CredentialSource, next runtime.Gates) runtime.Gates 
 type AuthType int
 
 const (
-	NoAuth AuthType = iota
-	Bearer          // Authorization: Bearer <Token>
-	Basic           // Authorization: Basic base64(<Username>:<Password>)
-	APIKeyHeader    // <Name>: <APIKey>
-	APIKeyQuery     // ?<Name>=<APIKey>
+	NoAuth       AuthType = iota
+	Bearer                // Authorization: Bearer <Token>
+	Basic                 // Authorization: Basic base64(<Username>:<Password>)
+	APIKeyHeader          // <Name>: <APIKey>
+	APIKeyQuery           // ?<Name>=<APIKey>
 )
 
 // Auth is an API's authentication scheme.
