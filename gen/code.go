@@ -52,6 +52,7 @@ func Code(f *spec.File) ([]byte, error) {
 	file.HeaderComment(GeneratedHeader(f.Path))
 	file.ImportName(runtimePkg, "runtime")
 	file.ImportName(wirePkg, "wire")
+	file.ImportName(httpapiPkg, "httpapi")
 
 	add := func(codes []jen.Code) {
 		for _, c := range codes {
@@ -59,10 +60,12 @@ func Code(f *spec.File) ([]byte, error) {
 		}
 	}
 	add(g.moduleDecls())
+	add(g.httpDecls())
 	for _, t := range g.tools {
 		file.Comment(strings.Repeat("-", 8) + " " + t.tool.Name + " " + strings.Repeat("-", 8))
 		file.Line()
 		add(g.toolDecls(t))
+		add(g.httpToolDecls(t))
 	}
 	if len(g.namedOrder) > 0 {
 		file.Comment(strings.Repeat("-", 8) + " named types " + strings.Repeat("-", 8))

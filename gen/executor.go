@@ -77,7 +77,9 @@ func ExecutorMethods(f *spec.File) []Method {
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Result"), jen.Error()}
 			m.Zero = notImpl(jen.Qual(runtimePkg, "Result").Values())
 		}
-		ms = append(ms, m)
+		if t.HTTP == nil { // a bound tool's executor is generated (http.go)
+			ms = append(ms, m)
+		}
 		if t.Flags.ReadOnly.Mode == spec.ByInput {
 			ms = append(ms, Method{
 				Tool: t, Name: t.GoName + "ReadOnly",

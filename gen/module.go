@@ -82,8 +82,8 @@ func (g *generator) moduleDecls() []jen.Code {
 	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(append(tools, batches...)...))
 	body := append(pre, jen.Return(moduleValue(toolList)))
 	out = append(out,
-		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a registry with reg.AddModule(Module(impl))."),
-		jen.Func().Id("Module").Params(jen.Id("impl").Id(InterfaceName)).Op("*").Qual(runtimePkg, "Module").Block(body...),
+		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()),
+		jen.Func().Id("Module").Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Module").Block(body...),
 		jen.Line(),
 	)
 	return out
@@ -218,7 +218,11 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
 	)
 
-	lines = append(lines, jen.Id("Execute").Op(":").Add(g.execute(ti, assertArgs, argsErr)))
+	if t.HTTP != nil {
+		lines = append(lines, jen.Id("Execute").Op(":").Add(g.httpExecute(ti, assertArgs, argsErr)))
+	} else {
+		lines = append(lines, jen.Id("Execute").Op(":").Add(g.execute(ti, assertArgs, argsErr)))
+	}
 
 	if fl.PermissionCheck {
 		body := assertArgs(jen.Return(jen.Qual(runtimePkg, "Denied").Call(
