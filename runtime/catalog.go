@@ -25,44 +25,49 @@ func (r *Registry) Catalog(ctx context.Context, call *Call) ([]*Tool, error) {
 		open bool
 	}
 	var gates []gateState
-	pol := r.opts.Policy
+	// open checks gate once per Catalog call.
+	open := func(gate string) (bool, error) {
+		for _, g := range gates {
+			if g.name == gate {
+				return g.open, nil
+			}
+		}
+		ok := false
+		if r.opts.Gates != nil {
+			var err error
+			ok, err = r.opts.Gates.GateOpen(ctx, cc, gate)
+			if err != nil {
+				if IsFatal(err) {
+					return false, err
+				}
+				if cerr := ctx.Err(); cerr != nil {
+					return false, cerr
+				}
+				if l := r.opts.Logger; l != nil {
+					l.LogAttrs(ctx, slog.LevelWarn, "runtime: gate check failed; leaving its tools out of the catalog",
+						slog.String("gate", gate), slog.Any("error", err))
+				}
+				ok = false
+			}
+		}
+		gates = append(gates, gateState{gate, ok})
+		return ok, nil
+	}
 	out := tools[:0]
 next:
 	for _, t := range tools {
-		if !t.Flags.Enabled || (pol != nil && !pol.Enabled(ctx, cc, t)) {
+		// A wrapper (a batch tool) is shown only when every tool it wraps
+		// would be.
+		if off, _ := r.disabledIn(ctx, cc, t); off != nil {
 			continue
 		}
-		if t.Gate != "" {
-			for _, g := range gates {
-				if g.name == t.Gate {
-					if !g.open {
-						continue next
-					}
-					out = append(out, t)
-					continue next
-				}
+		for _, w := range gatesOf(t) {
+			ok, err := open(w.Gate)
+			if err != nil {
+				return nil, err
 			}
-			open := false
-			if r.opts.Gates != nil {
-				var err error
-				open, err = r.opts.Gates.GateOpen(ctx, cc, t.Gate)
-				if err != nil {
-					if IsFatal(err) {
-						return nil, err
-					}
-					if cerr := ctx.Err(); cerr != nil {
-						return nil, cerr
-					}
-					if l := r.opts.Logger; l != nil {
-						l.LogAttrs(ctx, slog.LevelWarn, "runtime: gate check failed; leaving its tools out of the catalog",
-							slog.String("gate", t.Gate), slog.Any("error", err))
-					}
-					open = false
-				}
-			}
-			gates = append(gates, gateState{t.Gate, open})
-			if !open {
-				continue
+			if !ok {
+				continue next
 			}
 		}
 		out = append(out, t)

@@ -32,7 +32,11 @@ import (
 //     then, unless the tool denied, Options.Policy.Permission with the
 //     tool's decision as prev. Deny is ErrDenied; ask stores a pause
 //     point through Options.Approvals and pauses the call (StatusPaused,
-//     Outcome.Pause set); without Approvals ask is denied;
+//     Outcome.Pause set); without Approvals ask is denied. For a wrapper
+//     (a batch tool made by Parallelize), steps 4 to 6 are asked about the
+//     tool it wraps too, and step 6 for each item with its arguments: no
+//     wrapper is a way around the host's policy (see Parallelize and
+//     Decision.WholeBatch);
 //  7. execute, with a copy of call whose ToolCallID, ToolName and Registry
 //     are filled in; a panic becomes an ErrExecution tool error;
 //  8. cap the result at Limits.MaxResultBytes and emit EventFinish.
@@ -56,9 +60,11 @@ func (r *Registry) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Outco
 //
 //   - approved: runs the original call (its tool, arguments and tool call id,
 //     and the user, conversation and turn stored with it) through the same
-//     pipeline, with the permission step counted as granted; lookup, decode,
-//     enabled and gate still run, since the tool may have been removed or
-//     its gate closed in the meantime. The executor sees Call.Approval set.
+//     pipeline: lookup, decode (against the tool's current schema), enabled,
+//     gate and permission all run again, since the tool may have been
+//     removed or disabled, its gate closed or the host's policy changed in
+//     the meantime; an ask is satisfied by the approval, a deny still
+//     denies. The executor sees Call.Approval set.
 //   - denied: returns an ErrDenied tool error saying a person denied the
 //     call, with their note.
 //
@@ -225,61 +231,30 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 		return x.fail(argErr)
 	}
 
-	// 4. Enabled.
-	if !t.Flags.Enabled {
-		return x.fail(disabledError(t.Name, false))
-	}
-	pol := r.opts.Policy
-	if pol != nil && !pol.Enabled(ctx, x.call, t) {
-		return x.fail(disabledError(t.Name, true))
+	// 4. Enabled (for a wrapper, it and every tool it wraps; see wrapper.go).
+	if te := x.enabled(ctx); te != nil {
+		return x.fail(te)
 	}
 
-	// 5. Gate.
-	if t.Gate != "" {
-		open := false
-		var err error
-		if g := r.opts.Gates; g != nil {
-			open, err = g.GateOpen(ctx, x.call, t.Gate)
-		}
-		if err != nil {
-			if IsFatal(err) || ctx.Err() != nil {
-				return x.fatal(err)
-			}
-			x.log(ctx, slog.LevelWarn, "gate check failed", slog.String("gate", t.Gate), slog.Any("error", err))
-			return x.fail(gateUncheckedError(t, err))
-		}
-		if !open {
-			return x.fail(gateClosedError(t))
-		}
+	// 5. Gate (every gate along a wrapper's chain).
+	if te, err := x.gate(ctx); err != nil {
+		return x.fatal(err)
+	} else if te != nil {
+		return x.fail(te)
 	}
 
-	// 6. Permission (skipped when a person approved the call).
-	if approval == nil {
-		d := Allowed()
-		if t.Permission != nil {
-			var pv any
-			if d, pv = x.permission(ctx, args); pv != nil {
-				return x.fail(permissionPanicError(t.Name, pv))
-			}
-		}
-		if d.Behavior == Allow && t.Flags.RequiresApproval {
-			d = AskApproval(requiresApprovalReason)
-		}
-		if d.Behavior == Deny {
-			// The host's policy decides only on calls the tool allowed or
-			// asked for.
-			return x.fail(deniedError(t.Name, d.Reason))
-		}
-		if pol != nil {
-			d = pol.Permission(ctx, x.call, t, args, d)
-		}
-		switch d.Behavior {
-		case Allow:
-		case Ask:
-			return x.ask(ctx, tc, d.Reason)
-		default:
-			return x.fail(deniedError(t.Name, d.Reason))
-		}
+	// 6. Permission. A call a person approved (Resume) is asked again: a
+	// denial still stops it, an ask is satisfied by the approval.
+	d, args, _, te := x.permit(ctx, t, args, approval != nil)
+	if te != nil {
+		return x.fail(te)
+	}
+	switch d.Behavior {
+	case Allow:
+	case Ask:
+		return x.ask(ctx, tc, d.Reason)
+	default:
+		return x.fail(deniedError(t.Name, d.Reason))
 	}
 
 	// 7. Execute.
@@ -360,15 +335,15 @@ func (x *run) label(args any) (l string) {
 	return l
 }
 
-// permission runs the tool's own permission check, recovering a panic.
-func (x *run) permission(ctx context.Context, args any) (d Decision, panicValue any) {
+// permission runs t's own permission check, recovering a panic.
+func (x *run) permission(ctx context.Context, t *Tool, args any) (d Decision, panicValue any) {
 	defer func() {
 		if p := recover(); p != nil {
 			x.logPanic("permission check panicked", p)
 			d, panicValue = Denied("permission check failed"), p
 		}
 	}()
-	return x.t.Permission(ctx, x.call, args), nil
+	return t.Permission(ctx, x.call, args), nil
 }
 
 // execute runs the executor, recovering a panic.

@@ -1246,8 +1246,9 @@ func TestResume(t *testing.T) {
 		if err != nil || out.Status != StatusOK || out.Result.String() != "a@b.co/7" || out.CallID != "call_1" {
 			t.Fatalf("%+v %v", out, err)
 		}
-		// Permission is granted: neither the tool's check nor the policy's runs.
-		assertTrace(t, p.trace.list(), "claim", "decode", "label", "event:start", "policy-enabled", "gate:stripe", "execute", "event:finish:ok")
+		// The pipeline is asked again up to permission; the approval
+		// satisfies the ask.
+		assertTrace(t, p.trace.list(), "claim", "decode", "label", "event:start", "policy-enabled", "gate:stripe", "permission", "policy-permission:ask", "execute", "event:finish:ok")
 		c := seen[0]
 		if c.UserID != "u1" || c.ConversationID != "c1" || c.TurnIndex != 3 || c.ToolCallID != "call_1" {
 			t.Fatalf("resumed call %+v", c)

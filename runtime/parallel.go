@@ -51,6 +51,11 @@ type ParallelizeOptions struct {
 type BatchArgs struct {
 	Items  []any
 	Inputs []json.RawMessage
+
+	// denied holds, per item, the permission error of an item the
+	// pipeline's step 6 denied (nil: allowed); the executor reports it
+	// instead of running the item.
+	denied []*ToolError
 }
 
 // BatchItemResult is one entry of a batch tool's result, which is a JSON
@@ -74,7 +79,9 @@ type BatchItemResult struct {
 
 // BatchItemError is the error of one failed batch item.
 type BatchItemError struct {
-	// Type is always "execution".
+	// Type is "execution" (the item ran and failed) or "permission_denied"
+	// (the host's policy or the tool's own check denied the item, which did
+	// not run).
 	Type    string `json:"type"`
 	Message string `json:"message"`
 }
@@ -95,10 +102,15 @@ type BatchItem struct {
 // started do not start, running ones see their context cancelled) and is
 // returned once every running item has returned.
 //
-// The batch tool keeps t's Kind, Flags, Gate, GateMessage and Provider. Its
-// permission is t's over every item (any Deny denies, else any Ask asks);
-// its read-only and concurrency-safe verdicts hold when they hold for every
-// item. Its label is the first item's label plus " (+N more)".
+// The batch tool keeps t's Kind, Flags, Gate, GateMessage and Provider.
+// Run through a Registry it is exactly as permitted as the calls it
+// contains: the pipeline asks enabled and the gate about t as well, and
+// permission (t's own check, then the host's policy) for every item with
+// its arguments; a denied item is that item's error (or, with
+// Decision.WholeBatch, the whole call's) and any Ask pauses the whole call
+// (see Options.Approvals). Its read-only and concurrency-safe verdicts hold
+// when they hold for every item. Its label is the first item's label plus
+// " (+N more)".
 func Parallelize(t *Tool, opts ParallelizeOptions) (*Tool, error) {
 	if t == nil {
 		return nil, errors.New("runtime: Parallelize: nil tool")
@@ -169,9 +181,9 @@ func Parallelize(t *Tool, opts ParallelizeOptions) (*Tool, error) {
 		Label:       b.label,
 		Execute:     b.execute,
 	}
-	if t.Permission != nil {
-		bt.Permission = b.permission
-	}
+	// Permission stays nil: the pipeline asks t's permission and the host's
+	// policy for every item (see wrapping).
+	bt.wrap = &wrapping{tool: t, items: batchItems, refuse: refuseBatchItems}
 	if t.ReadOnlyFor != nil {
 		bt.ReadOnlyFor = b.all(t.IsReadOnly)
 	}
@@ -392,28 +404,24 @@ func safeLabel(label func(any) string, args any, def string) (s string) {
 	return s
 }
 
-func (b *batchTool) permission(ctx context.Context, call *Call, args any) Decision {
+// batchItems returns the decoded items of batch arguments.
+func batchItems(args any) []any {
+	if a := batchArgsOf(args); a != nil {
+		return a.Items
+	}
+	return nil
+}
+
+// refuseBatchItems returns a copy of batch arguments with items and the
+// denied items recorded.
+func refuseBatchItems(args any, items []any, denied []*ToolError) any {
 	a := batchArgsOf(args)
 	if a == nil {
-		return Denied("batch arguments were not decoded")
+		return args
 	}
-	ask := -1
-	var askReason string
-	for i, it := range a.Items {
-		d := b.tool.Permission(ctx, call, it)
-		switch d.Behavior {
-		case Deny:
-			return Denied(itemReason(i, d.Reason))
-		case Ask:
-			if ask < 0 {
-				ask, askReason = i, d.Reason
-			}
-		}
-	}
-	if ask >= 0 {
-		return AskApproval(itemReason(ask, askReason))
-	}
-	return Allowed()
+	c := *a
+	c.Items, c.denied = items, denied
+	return &c
 }
 
 func itemReason(i int, reason string) string {
@@ -556,6 +564,10 @@ func (r *batchRun) worker(wg *sync.WaitGroup) {
 func (r *batchRun) runItem(i int) {
 	e := &r.entries[i]
 	e.Index, e.Input = i, r.args.Inputs[i]
+	if i < len(r.args.denied) && r.args.denied[i] != nil {
+		e.Error = &BatchItemError{Type: string(ErrDenied), Message: r.args.denied[i].Message}
+		return
+	}
 	ic := &r.calls[i]
 	*ic = batchItemCall{Call: *r.call, index: i, parent: r.call, gate: r.gate}
 	if r.gate != nil {

@@ -550,17 +550,28 @@ func TestParallelizePermissionLabelAndFlags(t *testing.T) {
 		}
 		return a
 	}
-	ctx := context.Background()
+	// Through a registry the pipeline asks the item tool's permission for
+	// every item (the batch tool has no Permission of its own): a denied
+	// item is that item's error, an ask asks for the whole call (denied
+	// here, since the registry has no Approvals store).
+	if bt.Permission != nil {
+		t.Error("the batch tool must leave Permission to the pipeline")
+	}
+	reg := NewRegistry(Options{Gates: GatesFunc(func(context.Context, *Call, string) (bool, error) { return true, nil })})
+	if err := reg.Add(bt); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
-		raw  string
-		want Decision
+		raw, want string
+		status    Status
 	}{
-		{itemsJSON(`{"n":1}`, `{"n":2}`), Allowed()},
-		{itemsJSON(`{"n":1}`, `{"n":20}`, `{"n":30}`), AskApproval("item 1: big number")},
-		{itemsJSON(`{"n":20}`, `{"n":200}`), Denied("item 1: too big")},
+		{itemsJSON(`{"n":1}`, `{"n":2}`), `[{"index":0,"input":{"n":1},"ok":true,"output":"1"},{"index":1,"input":{"n":2},"ok":true,"output":"4"}]`, StatusOK},
+		{itemsJSON(`{"n":1}`, `{"n":20}`, `{"n":30}`), "Error: square_batch needs a person's approval, and approval is not available here, so the call did not run (item 1: big number).", StatusError},
+		{itemsJSON(`{"n":3}`, `{"n":200}`), `[{"index":0,"input":{"n":3},"ok":true,"output":"9"},{"index":1,"input":{"n":200},"ok":false,"error":{"type":"permission_denied","message":"permission denied for square: too big."}}]`, StatusOK},
 	} {
-		if got := bt.Permission(ctx, nil, dec(c.raw)); got != c.want {
-			t.Errorf("permission(%s) = %+v, want %+v", c.raw, got, c.want)
+		out, err := reg.Dispatch(context.Background(), nil, ToolCall{ID: "1", Name: bt.Name, Arguments: json.RawMessage(c.raw)})
+		if err != nil || out.Status != c.status || out.Result.String() != c.want {
+			t.Errorf("dispatch(%s) = %s %q, %v; want %s %q", c.raw, out.Status, out.Result.String(), err, c.status, c.want)
 		}
 	}
 	if !bt.IsReadOnly(dec(itemsJSON(`{"n":2}`, `{"n":4}`))) || bt.IsReadOnly(dec(itemsJSON(`{"n":2}`, `{"n":3}`))) {
@@ -585,7 +596,7 @@ func TestParallelizePermissionLabelAndFlags(t *testing.T) {
 	}
 	// Without by-input functions the batch has none either: static flags apply.
 	plain := mustParallelize(t, newItemTool(squareExec), ParallelizeOptions{})
-	if plain.Permission != nil || plain.ReadOnlyFor != nil || plain.ConcurrencySafeFor != nil {
+	if plain.ReadOnlyFor != nil || plain.ConcurrencySafeFor != nil {
 		t.Error("batch of a tool without by-input checks must not add any")
 	}
 }
@@ -723,7 +734,8 @@ func TestMustParallelize(t *testing.T) {
 // that stopped the call.
 func TestParallelizeThroughThePipeline(t *testing.T) {
 	const batch = pipeTool + "_batch"
-	upToGate := []string{"decode", "decode", "label", "event:start", "policy-enabled", "gate:stripe"}
+	// The policy is asked about the batch tool and the tool it wraps.
+	upToGate := []string{"decode", "decode", "label", "event:start", "policy-enabled", "policy-enabled", "gate:stripe"}
 	cases := []struct {
 		name   string
 		setup  func(p *pipe)
@@ -734,9 +746,11 @@ func TestParallelizeThroughThePipeline(t *testing.T) {
 		text   string
 	}{
 		{
-			name:   "every step",
-			items:  itemsJSON(`{"limit":1}`, `{"limit":2}`),
-			trace:  traceOf(upToGate, "permission", "permission", "policy-permission:allow", "execute", "execute", "event:finish:ok"),
+			name:  "every step",
+			items: itemsJSON(`{"limit":1}`, `{"limit":2}`),
+			// Per item: the tool's check, the policy with the item; then
+			// the policy with the batch.
+			trace:  traceOf(upToGate, "permission", "policy-permission:allow", "permission", "policy-permission:allow", "policy-permission:allow", "execute", "execute", "event:finish:ok"),
 			status: StatusOK,
 		},
 		{
@@ -765,19 +779,18 @@ func TestParallelizeThroughThePipeline(t *testing.T) {
 			text:   "Error: Stripe is not connected for this account.",
 		},
 		{
-			name:   "6 the wrapped tool denies an item",
-			setup:  func(p *pipe) { p.toolDecision = Denied("only admins") },
-			items:  itemsJSON(`{"limit":1}`, `{"limit":2}`),
-			trace:  traceOf(upToGate, "permission", "event:finish:error"),
-			status: StatusError,
-			kind:   ErrDenied,
-			text:   "Error: permission denied for " + batch + ": item 0: only admins.",
+			name:  "6 the wrapped tool denies every item",
+			setup: func(p *pipe) { p.toolDecision = Denied("only admins") },
+			items: itemsJSON(`{"limit":1}`, `{"limit":2}`),
+			// Each denial is its item's error; nothing runs.
+			trace:  traceOf(upToGate, "permission", "permission", "policy-permission:allow", "event:finish:ok"),
+			status: StatusOK,
 		},
 		{
 			name:   "6 the wrapped tool requires approval",
 			setup:  func(p *pipe) { p.tool.Flags.RequiresApproval = true },
 			items:  itemsJSON(`{"limit":1}`),
-			trace:  traceOf("decode", "label", "event:start", "policy-enabled", "gate:stripe", "permission", "policy-permission:ask", "request-approval", "event:finish:paused"),
+			trace:  traceOf("decode", "label", "event:start", "policy-enabled", "policy-enabled", "gate:stripe", "permission", "policy-permission:ask", "policy-permission:ask", "request-approval", "event:finish:paused"),
 			status: StatusPaused,
 		},
 	}

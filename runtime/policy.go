@@ -38,6 +38,11 @@ type Decision struct {
 	// the pause point for the person who decides, and shown to the model
 	// while the call waits). Ignored for Allow.
 	Reason string
+	// WholeBatch, on a Deny of one item of a wrapper's call (an item of a
+	// batch tool made by Parallelize), denies the whole call, and the calls
+	// that wrap it. Without it the denial is that item's error and the
+	// other items run. Ignored elsewhere.
+	WholeBatch bool
 }
 
 // Allowed returns a Decision that lets the call run.

@@ -108,6 +108,11 @@ type Tool struct {
 	// Optional: nil means Flags.ReadOnly and Flags.ConcurrencySafe.
 	ReadOnlyFor        func(args any) bool
 	ConcurrencySafeFor func(args any) bool
+
+	// wrap is set on a tool that runs another one (a batch tool made by
+	// Parallelize): the pipeline asks steps 4–6 about the wrapped tool too
+	// (see wrapper.go).
+	wrap *wrapping
 }
 
 // IsReadOnly reports whether a call of t with args is read-only.
