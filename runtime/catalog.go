@@ -15,6 +15,23 @@ import (
 // returns an error marked with Fatal.
 func (r *Registry) Catalog(ctx context.Context, call *Call) ([]*Tool, error) {
 	tools := r.Executable()
+	n := 0
+	err := r.filter(ctx, call, len(tools), func(i int) *Tool { return tools[i] }, func(i int) {
+		tools[n] = tools[i]
+		n++
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Clear the tail so dropped tools are not kept alive by the array.
+	clear(tools[n:])
+	return tools[:n], nil
+}
+
+// filter calls keep(i), in order, for each of the n tools tool(i) that the
+// catalog for call shows (see Catalog), checking each distinct gate once.
+// It allocates the same whatever n is.
+func (r *Registry) filter(ctx context.Context, call *Call, n int, tool func(int) *Tool, keep func(int)) error {
 	cc := new(Call)
 	if call != nil {
 		*cc = *call
@@ -24,8 +41,9 @@ func (r *Registry) Catalog(ctx context.Context, call *Call) ([]*Tool, error) {
 		name string
 		open bool
 	}
-	var gates []gateState
-	// open checks gate once per Catalog call.
+	var buf [8]gateState
+	gates := buf[:0]
+	// open checks gate once per filter call.
 	open := func(gate string) (bool, error) {
 		for _, g := range gates {
 			if g.name == gate {
@@ -53,31 +71,29 @@ func (r *Registry) Catalog(ctx context.Context, call *Call) ([]*Tool, error) {
 		gates = append(gates, gateState{gate, ok})
 		return ok, nil
 	}
-	out := tools[:0]
 next:
-	for _, t := range tools {
+	for i := range n {
+		t := tool(i)
 		// A wrapper (a batch tool) is shown only when every tool it wraps
 		// would be.
 		if off, _ := r.disabledIn(ctx, cc, t); off != nil {
 			continue
 		}
-		for _, w := range gatesOf(t) {
+		for w := t; w != nil; w = w.wrapped() {
+			if w.Gate == "" {
+				continue
+			}
 			ok, err := open(w.Gate)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !ok {
 				continue next
 			}
 		}
-		out = append(out, t)
+		keep(i)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	// Clear the tail so dropped tools are not kept alive by the array.
-	clear(tools[len(out):])
-	return out, nil
+	return ctx.Err()
 }
 
 // Definitions returns the schema-only shapes of the Catalog's tools, for a

@@ -108,57 +108,104 @@ type EncodeOptions struct {
 // then letters, digits, "_", ".", ":" or "-", 64 at most), a name given
 // twice, a config that cannot be encoded, or an unknown dialect.
 func EncodeTools(d Dialect, tools []*Tool, provider []ProviderTool, opts EncodeOptions) (json.RawMessage, error) {
-	e := encoder{d: d, opts: opts, names: make(map[string]bool, len(tools)+len(provider))}
 	switch d {
 	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic, DialectGemini, DialectMCP:
 	default:
 		return nil, fmt.Errorf("runtime: encoding tools: unknown dialect %q", d)
 	}
-	items := make([]any, 0, len(tools)+len(provider)+1)
-	var decls []geminiFunction
+	e := encoder{d: d, opts: opts, names: make(map[string]bool, len(tools)+len(provider))}
+	frags := make([][]byte, 0, len(tools))
 	for _, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("runtime: encoding tools for %s: nil tool", d)
 		}
-		item, err := e.tool(t)
+		frag, err := e.tool(t)
+		if err == nil {
+			err = e.claim(t.Name)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("runtime: encoding tools for %s: tool %q: %w", d, t.Name, err)
+			return nil, toolError(d, t.Name, err)
 		}
-		if g, ok := item.(geminiFunction); ok {
-			decls = append(decls, g)
-			continue
-		}
-		items = append(items, item)
+		frags = append(frags, frag)
 	}
-	if len(decls) > 0 {
-		items = append(items, geminiTool{FunctionDeclarations: decls})
+	tail, err := e.providerTools(provider)
+	if err != nil {
+		return nil, err
 	}
+	size := len(tail) + 32
+	for _, f := range frags {
+		size += len(f) + 1
+	}
+	return appendTools(make([]byte, 0, size), d, frags, tail), nil
+}
+
+// toolError is the error EncodeTools returns for tool name.
+func toolError(d Dialect, name string, err error) error {
+	return fmt.Errorf("runtime: encoding tools for %s: tool %q: %w", d, name, err)
+}
+
+// providerTools encodes the provider tools d has, each preceded by a comma,
+// and claims their names.
+func (e *encoder) providerTools(provider []ProviderTool) ([]byte, error) {
+	var tail []byte
 	for _, p := range provider {
 		raw, err := e.providerTool(p)
 		if err != nil {
-			return nil, fmt.Errorf("runtime: encoding tools for %s: provider tool %q: %w", d, p.Name, err)
+			return nil, fmt.Errorf("runtime: encoding tools for %s: provider tool %q: %w", e.d, p.Name, err)
 		}
 		if raw != nil {
-			items = append(items, raw)
+			tail = append(append(tail, ','), raw...)
 		}
 	}
-	out, err := marshalCompact(items)
-	if err != nil {
-		return nil, fmt.Errorf("runtime: encoding tools for %s: %w", d, err)
+	return tail, nil
+}
+
+// appendTools appends to buf the tools array of dialect d: the encoded
+// function tools frags (for Gemini, inside one functionDeclarations entry,
+// left out when there are none), then tail, the provider tools, each
+// preceded by a comma.
+func appendTools(buf []byte, d Dialect, frags [][]byte, tail []byte) []byte {
+	buf = append(buf, '[')
+	start := len(buf)
+	if d == DialectGemini && len(frags) > 0 {
+		buf = append(buf, `{"functionDeclarations":[`...)
 	}
-	return out, nil
+	for i, f := range frags {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, f...)
+	}
+	if d == DialectGemini && len(frags) > 0 {
+		buf = append(buf, "]}"...)
+	}
+	if len(tail) > 0 {
+		if len(buf) == start {
+			tail = tail[1:]
+		}
+		buf = append(buf, tail...)
+	}
+	return append(buf, ']')
 }
 
 // EncodeCatalog returns the Catalog for call (enabled tools whose gate is
 // open, in registration order) followed by the registry's provider tools,
-// encoded for dialect d by EncodeTools. Errors are Catalog's and
-// EncodeTools'.
+// encoded for dialect d as EncodeTools does, byte for byte. Errors are
+// Catalog's and EncodeTools'.
+//
+// Each tool is encoded (its schema checked and rewritten for d and opts)
+// once, the first time the registry encodes a catalog for that dialect and
+// those options; a request then only filters the tools for call and copies
+// their prepared bytes. Registering or removing a tool starts afresh. A
+// tool's Name, Description, Schema, ResultSchema and static Flags must
+// therefore not change once it is registered (Enabled may: it is read on
+// every request).
 func (r *Registry) EncodeCatalog(ctx context.Context, call *Call, d Dialect, opts EncodeOptions) (json.RawMessage, error) {
-	tools, err := r.Catalog(ctx, call)
+	p, err := r.preparedCatalog(d, opts)
 	if err != nil {
 		return nil, err
 	}
-	return EncodeTools(d, tools, r.Provider(), opts)
+	return r.encodePrepared(ctx, call, p)
 }
 
 type encoder struct {
@@ -192,10 +239,6 @@ type anthropicTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
-}
-
-type geminiTool struct {
-	FunctionDeclarations []geminiFunction `json:"functionDeclarations"`
 }
 
 // geminiFunction is a FunctionDeclaration
@@ -252,8 +295,7 @@ func validName(name, extra string, letterFirst bool) bool {
 	return true
 }
 
-// checkName checks name against the dialect's documented rule and claims
-// it. OpenAI: "a-z, A-Z, 0-9, or contain underscores and dashes, with a
+// checkName checks name against the dialect's documented rule. OpenAI: "a-z, A-Z, 0-9, or contain underscores and dashes, with a
 // maximum length of 64" (function.name). Anthropic: ^[a-zA-Z0-9_-]{1,64}$
 // (tool use, "Specifying client tools"). Gemini: "a-z, A-Z, 0-9, or
 // contain underscores, colons, dots, and dashes, with a maximum length of
@@ -271,7 +313,10 @@ func (e *encoder) checkName(name string) error {
 			return errors.New("gemini takes function names of at most 64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'")
 		}
 	}
-	return e.claim(name)
+	if name == "" {
+		return errors.New("empty name")
+	}
+	return nil
 }
 
 func (e *encoder) claim(name string) error {
@@ -285,8 +330,18 @@ func (e *encoder) claim(name string) error {
 	return nil
 }
 
-// tool encodes one function tool.
-func (e *encoder) tool(t *Tool) (any, error) {
+// tool encodes one function tool: an element of the tools array (for
+// Gemini: of functionDeclarations). It checks the name but does not claim
+// it.
+func (e *encoder) tool(t *Tool) ([]byte, error) {
+	item, err := e.toolItem(t)
+	if err != nil {
+		return nil, err
+	}
+	return marshalCompact(item)
+}
+
+func (e *encoder) toolItem(t *Tool) (any, error) {
 	if err := e.checkName(t.Name); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrDuplicate is returned (wrapped) when a name is already registered.
@@ -114,6 +115,12 @@ type Registry struct {
 	provider map[string]ProviderTool
 
 	watch watchers // see OnChange
+
+	// gen counts the changes of the tools (under mu), retiring the
+	// prepared catalogs made before (catalog_prepared.go).
+	gen      atomic.Uint64
+	prepMu   sync.Mutex
+	prepared map[encodeKey]*prepared
 }
 
 // NewRegistry returns an empty registry configured by opts.
@@ -162,6 +169,7 @@ func (r *Registry) add(src Source, provider string, tools []*Tool) (err error) {
 		}
 		seen[t.Name] = true
 	}
+	r.gen.Add(1)
 	for _, t := range tools {
 		t.Source = src
 		if provider != "" {
@@ -188,6 +196,7 @@ func (r *Registry) AddProvider(tools ...ProviderTool) (err error) {
 		}
 		seen[t.Name] = true
 	}
+	r.gen.Add(1)
 	for _, t := range tools {
 		r.provider[t.Name] = t
 		r.order = append(r.order, t.Name)
@@ -211,6 +220,7 @@ func (r *Registry) Remove(name string) (ok bool) {
 	if !r.hasLocked(name) {
 		return false
 	}
+	r.gen.Add(1)
 	delete(r.tools, name)
 	delete(r.provider, name)
 	for i, n := range r.order {
@@ -259,6 +269,10 @@ func (r *Registry) MCP() []*Tool { return r.list(func(t *Tool) bool { return t.S
 func (r *Registry) list(keep func(*Tool) bool) []*Tool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	return r.listLocked(keep)
+}
+
+func (r *Registry) listLocked(keep func(*Tool) bool) []*Tool {
 	var out []*Tool
 	for _, n := range r.order {
 		if t, ok := r.tools[n]; ok && keep(t) {
@@ -272,6 +286,10 @@ func (r *Registry) list(keep func(*Tool) bool) []*Tool {
 func (r *Registry) Provider() []ProviderTool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	return r.providerLocked()
+}
+
+func (r *Registry) providerLocked() []ProviderTool {
 	var out []ProviderTool
 	for _, n := range r.order {
 		if t, ok := r.provider[n]; ok {
