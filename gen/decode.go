@@ -48,13 +48,22 @@ func (g *generator) decodeEntry(t *toolIR) []jen.Code {
 			defaultsNote(t.args) + " It reports every violation, each with its JSON path, in a" +
 			" *runtime.ValidationError, and returns the value as far as it could decode it even then (never nil)."),
 		jen.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(name), jen.Error()).Block(
-			jen.Var().Id("d").Qual(wirePkg, "Decoder"),
-			jen.Id("d").Dot("Reset").Call(jen.Id("data")),
-			jen.Id("x").Op(":=").New(jen.Id(name)),
-			jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d")),
-			jen.Return(jen.Id("x"), jen.Id("d").Dot("Finish").Call()),
+			decodeBody(name, jen.Id("d").Dot("Reset").Call(jen.Id("data")))...,
 		),
 		jen.Line(),
+	}
+}
+
+// decodeBody decodes data into a new value of the args type name, the
+// decoder set up by reset: the body of Decode<Tool>Args and of the tool's
+// DecodeWith.
+func decodeBody(name string, reset jen.Code) []jen.Code {
+	return []jen.Code{
+		jen.Var().Id("d").Qual(wirePkg, "Decoder"),
+		reset,
+		jen.Id("x").Op(":=").New(jen.Id(name)),
+		jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d")),
+		jen.Return(jen.Id("x"), jen.Id("d").Dot("Finish").Call()),
 	}
 }
 
@@ -87,11 +96,15 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		if !f.required && !f.nullable {
 			enter = "EnterOptional" // a null here gets a hint to leave it out
 		}
-		block := []jen.Code{
+		var block []jen.Code
+		if enter == "EnterOptional" { // in NullAsAbsent mode, a null here is no value
+			block = append(block, jen.If(jen.Id("d").Dot("AbsentNull").Call()).Block(jen.Continue()))
+		}
+		block = append(block,
 			jen.If(jen.Id(hasVar)).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
 			jen.Id(hasVar).Op("=").True(),
 			jen.Id("d").Dot(enter).Call(jen.Lit(f.json)),
-		}
+		)
 		block = append(block, read...)
 		block = append(block, jen.Id("d").Dot("Leave").Call())
 		cases = append(cases, jen.Case(jen.Lit(f.json)).Block(block...))

@@ -215,6 +215,9 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		jen.Id("Decode").Op(":").Func().Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
 			jen.Return(jen.Id("Decode"+args).Call(jen.Id("data"))),
 		),
+		jen.Id("DecodeWith").Op(":").Func().Params(jen.Id("data").Index().Byte(), jen.Id("mode").Qual(runtimePkg, "DecodeMode")).Params(jen.Any(), jen.Error()).Block(
+			decodeBody(args, jen.Id("d").Dot("ResetMode").Call(jen.Id("data"), jen.Id("mode")))...,
+		),
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
 	)
 

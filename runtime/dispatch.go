@@ -284,12 +284,13 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 }
 
 // arguments returns the raw arguments of a call of t as its Decode gets
-// them: empty and null mean {}, and with Options.DropNullOptionals the
-// nulls of optional properties are removed.
+// them: empty and null mean {}, and with Options.DropNullOptionals, for a
+// tool without DecodeWith (which reads those nulls itself), the nulls of
+// optional properties are removed.
 func (r *Registry) arguments(t *Tool, data []byte) []byte {
 	data = normalizeArguments(data)
-	if r.opts.DropNullOptionals {
-		data = DropNullOptionals(t.Schema, data)
+	if r.opts.DropNullOptionals && t.DecodeWith == nil {
+		data = dropNullOptionals(t.Schema, data)
 	}
 	return data
 }
@@ -314,7 +315,11 @@ func (x *run) decode(data []byte) (v any, err error, panicValue any) {
 			v, err, panicValue = nil, nil, p
 		}
 	}()
-	v, err = x.t.Decode(data)
+	if x.r.opts.DropNullOptionals && x.t.DecodeWith != nil {
+		v, err = x.t.DecodeWith(data, NullAsAbsent)
+	} else {
+		v, err = x.t.Decode(data)
+	}
 	return v, err, nil
 }
 

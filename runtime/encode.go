@@ -42,9 +42,9 @@ type EncodeOptions struct {
 	// Strict asks OpenAI (both dialects) for strict function calling: each
 	// tool's schema is rewritten by OpenAIStrictSchema and sent with
 	// "strict": true. A tool whose schema strict mode cannot carry (a map,
-	// say) is sent as generated with "strict": false. With Strict, pass the
-	// model's tool calls through Registry.DropNullOptionals before
-	// dispatching them. Other dialects ignore it.
+	// say) is sent as generated with "strict": false. With Strict, set
+	// Options.DropNullOptionals on the registry that dispatches the
+	// calls. Other dialects ignore it.
 	Strict bool
 	// GeminiJSONSchema sends each Gemini function's schema unchanged as
 	// parametersJsonSchema (full JSON Schema) instead of converting it to

@@ -9,11 +9,11 @@ import (
 )
 
 // FuzzSchemaRewrites feeds arbitrary schemas (and arguments) to the schema
-// rewrites, DropNullOptionals and EncodeTools. None may panic; a rewrite
+// rewrites, dropNullOptionals and EncodeTools. None may panic; a rewrite
 // either fails or returns a schema its dialect takes: strict mode's
 // keywords only, every object closed and requiring all its properties, and
 // the same schema again when rewritten twice; Gemini's Schema fields only,
-// upper-case types, string enums, no empty object. DropNullOptionals only
+// upper-case types, string enums, no empty object. dropNullOptionals only
 // ever removes members, and keeps valid JSON valid.
 //
 //	go test ./runtime -run '^$' -fuzz FuzzSchemaRewrites -fuzztime 30s
@@ -40,9 +40,9 @@ func FuzzSchemaRewrites(f *testing.F) {
 			checkRewritten(t, "gemini", gem, checkGeminiNode)
 		}
 
-		out := DropNullOptionals(raw, json.RawMessage(args))
+		out := dropNullOptionals(raw, json.RawMessage(args))
 		if len(out) > len(args) || json.Valid([]byte(args)) && !json.Valid(out) {
-			t.Errorf("DropNullOptionals(%s, %s) = %s", schema, args, out)
+			t.Errorf("dropNullOptionals(%s, %s) = %s", schema, args, out)
 		}
 
 		tool := &Tool{Name: "t", Schema: raw}

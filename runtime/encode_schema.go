@@ -14,7 +14,7 @@ import (
 // This file holds the schema rewrites the dialect encoders need: OpenAI's
 // strict mode (OpenAIStrictSchema), Gemini's OpenAPI 3.0 subset
 // (GeminiSchema), and the argument clean-up that goes with strict mode
-// (DropNullOptionals).
+// (dropNullOptionals).
 //
 // A rewrite only changes what the model is shown. The tool's own Decode
 // still validates every call against the full schema, so a keyword that a
@@ -37,7 +37,7 @@ import (
 var ErrUnsupportedSchema = errors.New("schema not expressible in this dialect")
 
 // maxSchemaDepth bounds how deeply nested subschemas (properties, items,
-// anyOf alternatives, map values) the rewrites and DropNullOptionals
+// anyOf alternatives, map values) the rewrites and dropNullOptionals
 // follow, so that a hostile schema costs bounded work. Generated decoders
 // keep free-form values to the same 64 levels.
 const maxSchemaDepth = 64
@@ -471,8 +471,8 @@ func strictKeyword(k string) keywordRule {
 //
 // The model then sends null for an optional property it would have left
 // out. Generated decoders reject a null for an optional property that is
-// not nullable, so a host using strict mode passes arguments through
-// DropNullOptionals (or Registry.DropNullOptionals) first. A property that
+// not nullable, so a host using strict mode sets Options.DropNullOptionals,
+// which reads those nulls as absent (see NullAsAbsent). A property that
 // was optional and nullable reads a null as null, not as absent.
 func OpenAIStrictSchema(schema json.RawMessage) (json.RawMessage, error) {
 	root, err := parseSchema(schema)
@@ -760,15 +760,15 @@ func geminiFinish(_ *rewrite, n *schemaNode) error {
 	return nil
 }
 
-// DropNullOptionals returns args without the members whose value is null
+// dropNullOptionals returns args without the members whose value is null
 // where schema has an optional property that is not nullable, at any depth
-// (nested objects, array items, map values; 64 levels at most). That is how
-// a model in OpenAI's strict mode says "left out" (see OpenAIStrictSchema),
-// and how other models sometimes do; generated decoders would reject those
-// nulls. Everything else is kept byte for byte, member order included. When
-// nothing is dropped, or schema or args is not valid JSON, args is returned
-// unchanged, for Decode to judge.
-func DropNullOptionals(schema, args json.RawMessage) json.RawMessage {
+// (nested objects, array items, map values; 64 levels at most): what
+// Options.DropNullOptionals does for a tool without Tool.DecodeWith
+// (generated tools read those nulls as absent themselves). Everything else
+// is kept byte for byte, member order included. When nothing is dropped,
+// or schema or args is not valid JSON, args is returned unchanged, for
+// Decode to judge.
+func dropNullOptionals(schema, args json.RawMessage) json.RawMessage {
 	if len(schema) == 0 || !bytes.Contains(args, []byte("null")) {
 		return args
 	}
@@ -780,18 +780,6 @@ func DropNullOptionals(schema, args json.RawMessage) json.RawMessage {
 		return out
 	}
 	return args
-}
-
-// DropNullOptionals returns tc with DropNullOptionals applied to its
-// arguments against the schema of the tool it names; tc is returned
-// unchanged for a name no local or MCP tool owns. Options.DropNullOptionals
-// does the same inside the pipeline, which is simpler for hosts that encode
-// the catalog with EncodeOptions.Strict.
-func (r *Registry) DropNullOptionals(tc ToolCall) ToolCall {
-	if t, ok := r.Get(tc.Name); ok {
-		tc.Arguments = DropNullOptionals(t.Schema, tc.Arguments)
-	}
-	return tc
 }
 
 func isJSONNull(raw []byte) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }

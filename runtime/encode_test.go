@@ -342,7 +342,7 @@ func TestSchemaRewritesHostile(t *testing.T) {
 		deep = `{"properties":{"o":{"type":"string"},"in":` + deep + `},"type":"object"}`
 	}
 	args := strings.Repeat(`{"o":null,"in":`, 100) + `"x"` + strings.Repeat(`}`, 100)
-	got := string(DropNullOptionals(json.RawMessage(deep), json.RawMessage(args)))
+	got := string(dropNullOptionals(json.RawMessage(deep), json.RawMessage(args)))
 	if want := strings.Repeat(`{"in":`, 64) + strings.Repeat(`{"o":null,"in":`, 36) + `"x"` + strings.Repeat(`}`, 100); got != want {
 		t.Errorf("deep arguments:\n got  %s\n want %s", got, want)
 	}
@@ -612,35 +612,58 @@ func TestDropNullOptionals(t *testing.T) {
 		{"not an object", `null`, `null`},
 		{"escaped key", `{"t\u0069tle":"t","tags":null}`, `{"title":"t"}`},
 	} {
-		got := DropNullOptionals(schema, json.RawMessage(c.in))
+		got := dropNullOptionals(schema, json.RawMessage(c.in))
 		if string(got) != c.want {
 			t.Errorf("%s:\n got  %s\n want %s", c.name, got, c.want)
 		}
 	}
 	// Map values and anyOf.
 	mapSchema := json.RawMessage(`{"properties":{"m":{"additionalProperties":{"properties":{"o":{"type":"string"},"n":{"anyOf":[{"type":"string"},{"type":"null"}]}},"type":"object"},"type":"object"},"u":{"anyOf":[{"type":"string"}]}},"type":"object"}`)
-	got := DropNullOptionals(mapSchema, json.RawMessage(`{"m":{"k":{"o":null,"n":null},"j":null},"u":null}`))
+	got := dropNullOptionals(mapSchema, json.RawMessage(`{"m":{"k":{"o":null,"n":null},"j":null},"u":null}`))
 	if want := `{"m":{"k":{"n":null},"j":null}}`; string(got) != want {
 		t.Errorf("maps and anyOf:\n got  %s\n want %s", got, want)
 	}
 	// An enum without a type accepts null only if it lists it.
 	enumSchema := json.RawMessage(`{"properties":{"e":{"enum":["a","b"]},"f":{"enum":["a",null]},"g":{}},"type":"object"}`)
-	if got := DropNullOptionals(enumSchema, json.RawMessage(`{"e":null,"f":null,"g":null}`)); string(got) != `{"f":null,"g":null}` {
+	if got := dropNullOptionals(enumSchema, json.RawMessage(`{"e":null,"f":null,"g":null}`)); string(got) != `{"f":null,"g":null}` {
 		t.Errorf("untyped enum: %s", got)
 	}
-	if got := DropNullOptionals(json.RawMessage(`{`), json.RawMessage(`{"a":null}`)); string(got) != `{"a":null}` {
+	if got := dropNullOptionals(json.RawMessage(`{`), json.RawMessage(`{"a":null}`)); string(got) != `{"a":null}` {
 		t.Errorf("invalid schema: %s", got)
 	}
 
-	// Through the registry: by tool name; unknown names pass unchanged.
-	r := goldenRegistry(t)
-	tc := r.DropNullOptionals(ToolCall{ID: "1", Name: "list_tickets", Arguments: json.RawMessage(`{"limit":null}`)})
-	if string(tc.Arguments) != `{}` || tc.ID != "1" {
-		t.Errorf("registry: %+v", tc)
-	}
-	tc = r.DropNullOptionals(ToolCall{Name: "nope", Arguments: json.RawMessage(`{"limit":null}`)})
-	if string(tc.Arguments) != `{"limit":null}` {
-		t.Errorf("unknown tool: %+v", tc)
+	// Through the registry's option: a tool without DecodeWith gets the
+	// nulls removed; one with DecodeWith gets the arguments as sent, and
+	// the NullAsAbsent mode; without the option, Decode gets them as sent.
+	var gotData []byte
+	var gotMode DecodeMode = 99
+	plain := encodeTestTool("plain", "", listTicketsSchema, DefaultFlags())
+	plain.Decode = func(data []byte) (any, error) { gotData = data; return nil, nil }
+	moded := encodeTestTool("moded", "", listTicketsSchema, DefaultFlags())
+	moded.Decode = plain.Decode
+	moded.DecodeWith = func(data []byte, mode DecodeMode) (any, error) { gotData, gotMode = data, mode; return nil, nil }
+	for _, c := range []struct {
+		option   bool
+		tool     string
+		wantData string
+		wantMode DecodeMode
+	}{
+		{true, "plain", `{}`, 99},
+		{true, "moded", `{"limit":null}`, NullAsAbsent},
+		{false, "plain", `{"limit":null}`, 99},
+		{false, "moded", `{"limit":null}`, 99},
+	} {
+		r := NewRegistry(Options{DropNullOptionals: c.option})
+		if err := r.Add(plain, moded); err != nil {
+			t.Fatal(err)
+		}
+		gotData, gotMode = nil, 99
+		if _, err := r.Dispatch(context.Background(), &Call{}, ToolCall{Name: c.tool, Arguments: json.RawMessage(`{"limit":null}`)}); err != nil {
+			t.Fatal(err)
+		}
+		if string(gotData) != c.wantData || gotMode != c.wantMode {
+			t.Errorf("option %v, %s: decoded %s in mode %d, want %s in mode %d", c.option, c.tool, gotData, gotMode, c.wantData, c.wantMode)
+		}
 	}
 }
 

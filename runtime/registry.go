@@ -80,12 +80,15 @@ type Options struct {
 	Fallback Fallback
 	// Limits bound arguments and results.
 	Limits Limits
-	// DropNullOptionals makes the pipeline remove, before decoding, every
-	// null the model sent for an optional property whose schema does not
-	// accept null (see the function DropNullOptionals). Set it when the
-	// catalog is sent with EncodeOptions.Strict: OpenAI's strict mode makes
-	// every property required, so the model sends null where it means
-	// "absent". Zero: nulls reach the decoders, which reject them.
+	// DropNullOptionals makes the pipeline read every null the model sent
+	// for an optional property whose schema does not accept null as if the
+	// property were absent: generated decoders do it as they read
+	// (Tool.DecodeWith with NullAsAbsent, no extra pass); for a tool
+	// without DecodeWith those nulls are removed against its Schema before
+	// Decode. Set it when the catalog is sent with EncodeOptions.Strict:
+	// strict mode makes every property required, so the model sends null
+	// where it means "absent". Zero: nulls reach the decoders, which
+	// reject them.
 	DropNullOptionals bool
 	// Logger receives debug logs of the pipeline. Nil: no logs.
 	Logger *slog.Logger

@@ -91,6 +91,11 @@ type Tool struct {
 	// could decode it (possibly nil), for Label. Required.
 	Decode func(data []byte) (any, error)
 
+	// DecodeWith is Decode in a decoding mode. Optional: generated tools
+	// set it; the registry uses it when its Options ask for a mode
+	// (DropNullOptionals: NullAsAbsent) and otherwise calls Decode.
+	DecodeWith func(data []byte, mode DecodeMode) (any, error)
+
 	// Label renders the short status label shown while the tool runs, from
 	// the (possibly partial or nil) value Decode returned. It must be cheap
 	// and never panic. Optional: the tool's name is used when nil.
@@ -114,6 +119,21 @@ type Tool struct {
 	// (see wrapper.go).
 	wrap *wrapping
 }
+
+// DecodeMode tunes how Tool.DecodeWith reads arguments. The zero value
+// is Decode's reading.
+type DecodeMode uint8
+
+const (
+	// NullAsAbsent reads a null sent for an optional property that does
+	// not take null as if the property were left out (its default
+	// applies), where Decode reports it as a violation. It is what a
+	// model in a strict mode means by it: strict schemas make every
+	// property required, so the model sends null for "absent" (see
+	// EncodeOptions.Strict and Options.DropNullOptionals). A property that
+	// takes null reads it as null.
+	NullAsAbsent DecodeMode = 1 << iota
+)
 
 // IsReadOnly reports whether a call of t with args is read-only.
 func (t *Tool) IsReadOnly(args any) bool {

@@ -63,6 +63,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeListArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(ListArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: listLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*ListArgs)
@@ -80,6 +87,13 @@ func Module(impl Executor) *runtime.Module {
 				Flags:       runtime.Flags{Enabled: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeAddArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(AddArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: addLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -99,6 +113,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeCompleteArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(CompleteArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: completeLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*CompleteArgs)
@@ -116,6 +137,13 @@ func Module(impl Executor) *runtime.Module {
 				Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeDeleteArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(DeleteArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: deleteLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -165,6 +193,9 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasQuery {
 				d.Duplicate()
 				continue
@@ -177,6 +208,9 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "status":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasStatus {
 				d.Duplicate()
 				continue
@@ -190,6 +224,9 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "limit":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLimit {
 				d.Duplicate()
 				continue
@@ -360,6 +397,9 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "priority":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasPriority {
 				d.Duplicate()
 				continue
@@ -373,6 +413,9 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "due":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDue {
 				d.Duplicate()
 				continue
@@ -385,6 +428,9 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "tags":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTags {
 				d.Duplicate()
 				continue

@@ -50,6 +50,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeWaitForApprovalArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(WaitForApprovalArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: waitForApprovalLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*WaitForApprovalArgs)
@@ -115,6 +122,9 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "details":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDetails {
 				d.Duplicate()
 				continue
@@ -127,6 +137,9 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "risk":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasRisk {
 				d.Duplicate()
 				continue

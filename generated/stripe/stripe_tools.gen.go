@@ -88,6 +88,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeListCustomersArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(ListCustomersArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: listCustomersLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*ListCustomersArgs)
@@ -113,6 +120,13 @@ func Module(impl Executor) *runtime.Module {
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeListPaymentsArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(ListPaymentsArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: listPaymentsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -140,6 +154,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeListSubscriptionsArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(ListSubscriptionsArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: listSubscriptionsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*ListSubscriptionsArgs)
@@ -164,6 +185,13 @@ func Module(impl Executor) *runtime.Module {
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreatePaymentLinkArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(CreatePaymentLinkArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: createPaymentLinkLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -190,6 +218,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreateInvoiceArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(CreateInvoiceArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: createInvoiceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*CreateInvoiceArgs)
@@ -214,6 +249,13 @@ func Module(impl Executor) *runtime.Module {
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreateSubscriptionArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(CreateSubscriptionArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: createSubscriptionLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -240,6 +282,13 @@ func Module(impl Executor) *runtime.Module {
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodeRevenueMetricsArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(RevenueMetricsArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: revenueMetricsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -288,6 +337,9 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasEmail {
 				d.Duplicate()
 				continue
@@ -300,6 +352,9 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "limit":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLimit {
 				d.Duplicate()
 				continue
@@ -395,6 +450,9 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomer {
 				d.Duplicate()
 				continue
@@ -407,6 +465,9 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "created_after":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCreatedAfter {
 				d.Duplicate()
 				continue
@@ -419,6 +480,9 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "limit":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLimit {
 				d.Duplicate()
 				continue
@@ -534,6 +598,9 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "status":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasStatus {
 				d.Duplicate()
 				continue
@@ -547,6 +614,9 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "customer":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomer {
 				d.Duplicate()
 				continue
@@ -559,6 +629,9 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "price":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasPrice {
 				d.Duplicate()
 				continue
@@ -571,6 +644,9 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "limit":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLimit {
 				d.Duplicate()
 				continue
@@ -762,6 +838,9 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "after_completion_url":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasAfterCompletionURL {
 				d.Duplicate()
 				continue
@@ -899,6 +978,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer_id":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomerID {
 				d.Duplicate()
 				continue
@@ -911,6 +993,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "customer_email":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomerEmail {
 				d.Duplicate()
 				continue
@@ -923,6 +1008,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "customer_name":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomerName {
 				d.Duplicate()
 				continue
@@ -935,6 +1023,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "currency":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCurrency {
 				d.Duplicate()
 				continue
@@ -965,6 +1056,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "memo":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMemo {
 				d.Duplicate()
 				continue
@@ -977,6 +1071,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "days_until_due":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDaysUntilDue {
 				d.Duplicate()
 				continue
@@ -989,6 +1086,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "send":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasSend {
 				d.Duplicate()
 				continue
@@ -1209,6 +1309,9 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "quantity":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasQuantity {
 				d.Duplicate()
 				continue
@@ -1221,6 +1324,9 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "trial_period_days":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTrialPeriodDays {
 				d.Duplicate()
 				continue
@@ -1233,6 +1339,9 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "collection_method":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCollectionMethod {
 				d.Duplicate()
 				continue
@@ -1246,6 +1355,9 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "days_until_due":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDaysUntilDue {
 				d.Duplicate()
 				continue
@@ -1568,6 +1680,9 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "price":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasPrice {
 				d.Duplicate()
 				continue
@@ -1580,6 +1695,9 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "amount_minor":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasAmountMinor {
 				d.Duplicate()
 				continue
@@ -1592,6 +1710,9 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "currency":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCurrency {
 				d.Duplicate()
 				continue
@@ -1604,6 +1725,9 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "name":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasName {
 				d.Duplicate()
 				continue
@@ -1616,6 +1740,9 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "quantity":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasQuantity {
 				d.Duplicate()
 				continue
@@ -1753,6 +1880,9 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "quantity":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasQuantity {
 				d.Duplicate()
 				continue

@@ -74,6 +74,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreateInvoiceArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(CreateInvoiceArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: createInvoiceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*CreateInvoiceArgs)
@@ -105,6 +112,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeSearchArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(SearchArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: searchLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*SearchArgs)
@@ -135,6 +149,13 @@ func Module(impl Executor) *runtime.Module {
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodePingArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(PingArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: pingLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -216,6 +237,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "customer_id":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomerID {
 				d.Duplicate()
 				continue
@@ -228,6 +252,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "currency":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCurrency {
 				d.Duplicate()
 				continue
@@ -241,6 +268,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "due":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDue {
 				d.Duplicate()
 				continue
@@ -256,6 +286,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "service_date":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasServiceDate {
 				d.Duplicate()
 				continue
@@ -268,6 +301,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "memo":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMemo {
 				d.Duplicate()
 				continue
@@ -280,6 +316,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "discount_percent":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDiscountPercent {
 				d.Duplicate()
 				continue
@@ -292,6 +331,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "send":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasSend {
 				d.Duplicate()
 				continue
@@ -321,6 +363,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "metadata":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMetadata {
 				d.Duplicate()
 				continue
@@ -348,6 +393,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "website":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasWebsite {
 				d.Duplicate()
 				continue
@@ -374,6 +422,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "attachments":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasAttachments {
 				d.Duplicate()
 				continue
@@ -630,6 +681,9 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "quantity":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasQuantity {
 				d.Duplicate()
 				continue
@@ -651,6 +705,9 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			x.UnitPrice.decode(d)
 			d.Leave()
 		case "tags":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTags {
 				d.Duplicate()
 				continue
@@ -672,6 +729,9 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "taxable":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTaxable {
 				d.Duplicate()
 				continue
@@ -814,6 +874,9 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCount {
 				d.Duplicate()
 				continue
@@ -975,6 +1038,9 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "limit":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLimit {
 				d.Duplicate()
 				continue
@@ -987,6 +1053,9 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "include_deleted":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasIncludeDeleted {
 				d.Duplicate()
 				continue
@@ -1151,6 +1220,9 @@ func (x *Money) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "currency":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCurrency {
 				d.Duplicate()
 				continue

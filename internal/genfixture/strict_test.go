@@ -45,3 +45,31 @@ func TestStrictModeNulls(t *testing.T) {
 		t.Fatalf("dispatch without DropNullOptionals: %+v %v", out, err)
 	}
 }
+
+// TestDecodeNullAsAbsent: the generated DecodeWith in NullAsAbsent mode
+// reads a null for an optional property as no value (the default applies,
+// a pointer stays nil), reads the same arguments as Decode otherwise, and
+// still reports a null for a required property.
+func TestDecodeNullAsAbsent(t *testing.T) {
+	tool := Module(&Tools{}).Tools[0]
+	for _, tl := range Module(&Tools{}).Tools {
+		if tl.Name == ToolSearch {
+			tool = tl
+		}
+	}
+	v, err := tool.DecodeWith([]byte(`{"query":"Acme","limit":null,"include_deleted":null}`), runtime.NullAsAbsent)
+	a := v.(*SearchArgs)
+	if err != nil || a.Limit != 10 || a.IncludeDeleted != nil || a.Query != "Acme" {
+		t.Fatalf("NullAsAbsent: %+v %v", a, err)
+	}
+	if _, err := tool.DecodeWith([]byte(`{"query":"Acme","limit":null}`), 0); err == nil {
+		t.Error("mode 0 took a null for limit")
+	}
+	if _, err := tool.DecodeWith([]byte(`{"query":null}`), runtime.NullAsAbsent); err == nil {
+		t.Error("NullAsAbsent took a null for the required query")
+	}
+	v, err = tool.DecodeWith([]byte(`{"query":"Acme","limit":3}`), runtime.NullAsAbsent)
+	if a := v.(*SearchArgs); err != nil || a.Limit != 3 {
+		t.Errorf("a value in NullAsAbsent mode: %+v %v", a, err)
+	}
+}

@@ -56,6 +56,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeWebSearchArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(WebSearchArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: webSearchLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*WebSearchArgs)

@@ -49,6 +49,8 @@ type Decoder struct {
 
 	synPos int    // offset of the syntax error
 	synMsg string // what was expected there ("" = no syntax error)
+
+	mode runtime.DecodeMode // set by ResetMode (mode.go)
 }
 
 // Reset prepares d to read data from the start.
@@ -62,6 +64,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.name = nil
 	d.synPos = 0
 	d.synMsg = ""
+	d.mode = 0
 }
 
 // Finish checks that nothing but whitespace follows the top-level value and

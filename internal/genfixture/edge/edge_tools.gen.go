@@ -58,6 +58,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeAllArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(AllArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: allLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*AllArgs)
@@ -81,6 +88,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeTimeArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(TimeArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: timeLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*TimeArgs)
@@ -102,6 +116,13 @@ func Module(impl Executor) *runtime.Module {
 				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
 				Decode: func(data []byte) (any, error) {
 					return DecodeTrimArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(TrimArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: trimLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -180,6 +201,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flag":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasFlag {
 				d.Duplicate()
 				continue
@@ -191,6 +215,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "ratio":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasRatio {
 				d.Duplicate()
 				continue
@@ -203,6 +230,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "prio":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasPrio {
 				d.Duplicate()
 				continue
@@ -230,6 +260,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "start":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasStart {
 				d.Duplicate()
 				continue
@@ -245,6 +278,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "labels":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLabels {
 				d.Duplicate()
 				continue
@@ -265,6 +301,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "tags":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTags {
 				d.Duplicate()
 				continue
@@ -284,6 +323,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "maybe_tags":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMaybeTags {
 				d.Duplicate()
 				continue
@@ -307,6 +349,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "points":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasPoints {
 				d.Duplicate()
 				continue
@@ -325,6 +370,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "origin":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasOrigin {
 				d.Duplicate()
 				continue
@@ -334,6 +382,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			x.Origin.decode(d)
 			d.Leave()
 		case "counts":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCounts {
 				d.Duplicate()
 				continue
@@ -363,6 +414,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "scores":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasScores {
 				d.Duplicate()
 				continue
@@ -389,6 +443,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "grid":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasGrid {
 				d.Duplicate()
 				continue
@@ -414,6 +471,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "open":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasOpen {
 				d.Duplicate()
 				continue
@@ -424,6 +484,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			x.Open.decode(d)
 			d.Leave()
 		case "nothing":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasNothing {
 				d.Duplicate()
 				continue
@@ -434,6 +497,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			x.Nothing.decode(d)
 			d.Leave()
 		case "empty_default":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasEmptyDefault {
 				d.Duplicate()
 				continue
@@ -445,6 +511,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "big":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasBig {
 				d.Duplicate()
 				continue
@@ -678,6 +747,9 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasID {
 				d.Duplicate()
 				continue
@@ -928,6 +1000,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "bare":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasBare {
 				d.Duplicate()
 				continue
@@ -940,6 +1015,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "word":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasWord {
 				d.Duplicate()
 				continue
@@ -952,6 +1030,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "mode":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMode {
 				d.Duplicate()
 				continue
@@ -965,6 +1046,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "at":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasAt {
 				d.Duplicate()
 				continue
@@ -980,6 +1064,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "code":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCode {
 				d.Duplicate()
 				continue
@@ -992,6 +1079,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "mail":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMail {
 				d.Duplicate()
 				continue
@@ -1004,6 +1094,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "nested":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasNested {
 				d.Duplicate()
 				continue
@@ -1014,6 +1107,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			x.Nested.decode(d)
 			d.Leave()
 		case "items":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasItems {
 				d.Duplicate()
 				continue
@@ -1035,6 +1131,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "by_key":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasByKey {
 				d.Duplicate()
 				continue
@@ -1062,6 +1161,9 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "kept":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasKept {
 				d.Duplicate()
 				continue
@@ -1451,6 +1553,9 @@ func (x *Point) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "y":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasY {
 				d.Duplicate()
 				continue
