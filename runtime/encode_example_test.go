@@ -19,8 +19,8 @@ func ExampleRegistry_EncodeCatalog() {
 		Description: "Current weather for a city.",
 		Schema: json.RawMessage(`{"additionalProperties":false,"properties":{` +
 			`"city":{"type":"string"},"unit":{"enum":["C","F"],"type":"string"}},"required":["city"],"type":"object"}`),
-		Flags:   flags,
-		Decode:  func(data []byte) (any, error) { return data, nil },
+		Flags:  flags,
+		Decode: func(data []byte) (any, error) { return data, nil },
 		Execute: func(_ context.Context, _ *runtime.Call, args any) (runtime.Result, error) {
 			return runtime.Text(fmt.Sprintf("sunny, for %s", args)), nil
 		},
