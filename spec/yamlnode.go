@@ -308,13 +308,16 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 func syntaxError(file string, lines []string, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	pos := Pos{File: file, Line: 1}
+	line := 0
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		pos.Line, _ = strconv.Atoi(m[1])
+		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
-	if line, col := indentTab(lines, pos.Line, msg); line > 0 {
-		pos.Line, pos.Col = line, col
+	if l, col := indentTab(lines, max(line, 1), msg); l > 0 {
+		pos.Line, pos.Col = l, col
 		msg += " (YAML does not allow tabs for indentation; use spaces)"
+	} else {
+		pos.Line, pos.Col, msg = locateSyntax(lines, line, msg)
 	}
 	return &Error{Pos: pos, Msg: "invalid YAML: " + msg}
 }
