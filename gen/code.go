@@ -203,7 +203,7 @@ type toolIR struct {
 // declare records a package-level name; a second declaration is an error.
 func (g *generator) declare(name, what string) {
 	if prev, ok := g.names[name]; ok {
-		g.errs = append(g.errs, fmt.Sprintf("the Go name %s of %s collides with %s; rename one of them in the spec", name, what, prev))
+		g.errs = append(g.errs, fmt.Sprintf("the Go name %s of %s collides with %s; rename one of them in the spec, or give one a go_name", name, what, prev))
 		return
 	}
 	g.names[name] = what

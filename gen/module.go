@@ -38,6 +38,21 @@ func (g *generator) moduleDecls() []jen.Code {
 			jen.Const().Id("Gate").Op("=").Lit(f.Gate),
 			jen.Line(),
 		)
+	}
+	var gates []jen.Code
+	for _, gate := range f.ToolGates() {
+		if c := f.GateConst(gate); c != "" {
+			gates = append(gates, comment(c+" is the connection the tools that say gate: "+gate+" need.").Line().Id(c).Op("=").Lit(gate))
+		}
+	}
+	if len(gates) > 0 {
+		out = append(out,
+			comment("The gates of the tools that do not use the module's gate: the host's runtime.Gates says whether each is open for a user."),
+			jen.Const().Defs(gates...),
+			jen.Line(),
+		)
+	}
+	if f.Gate != "" {
 		if f.GateMessage != "" {
 			out = append(out,
 				comment("gateMessage is what the model reads when a call meets the closed Gate."),
@@ -102,7 +117,7 @@ func moduleValue(tools jen.Code) jen.Code {
 // own name (which the spec loader keeps apart from the other tools' Go
 // names).
 func batchConst(f *spec.File, t *spec.Tool) string {
-	return "Tool" + spec.ToolGoName(f.Provider, t.Batch.Name)
+	return "Tool" + f.ToolGoName(t.Batch.Name)
 }
 
 // toolVar is the local variable Module builds a batched tool in
@@ -198,8 +213,8 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 	if t.Gate != "" {
 		f := g.f
 		gate, msg := jen.Lit(t.Gate), jen.Lit(t.GateMessage)
-		if t.Gate == f.Gate {
-			gate = jen.Id("Gate")
+		if c := f.GateConst(t.Gate); c != "" {
+			gate = jen.Id(c)
 		}
 		if t.GateMessage == f.GateMessage && t.GateMessage != "" && t.Gate == f.Gate {
 			msg = jen.Id("gateMessage")

@@ -88,8 +88,9 @@ func TestDocComment(t *testing.T) {
 }
 
 // TestGateConstant: a module gate becomes the Gate constant that tools
-// using it refer to; a tool with its own gate or message keeps literals;
-// a named type called Gate is then a collision.
+// using it refer to; every other gate gets its own Gate<Name> constant
+// (with the module's initialisms); a tool with its own message keeps the
+// literal; a named type called Gate is then a collision.
 func TestGateConstant(t *testing.T) {
 	str := &spec.Schema{Type: spec.TypeString}
 	tool := func(name, goName, gate, msg string) *spec.Tool {
@@ -98,11 +99,13 @@ func TestGateConstant(t *testing.T) {
 	}
 	f := &spec.File{
 		Path: "x.tools.yaml", Provider: "x", Package: "x", Gate: "crm", GateMessage: "The CRM is not connected.",
+		Initialisms: []string{"ERP"},
 		Tools: []*spec.Tool{
 			tool("x_a", "A", "crm", "The CRM is not connected."),
 			tool("x_b", "B", "crm", "Reconnect the CRM."),
 			tool("x_c", "C", "disk", "The disk is gone."),
 			tool("x_d", "D", "", ""),
+			tool("x_e", "E", "erp", ""),
 		},
 	}
 	src, err := Code(f)
@@ -114,14 +117,17 @@ func TestGateConstant(t *testing.T) {
 		"const gateMessage = \"The CRM is not connected.\"\n",
 		"Gate:        Gate,\n\t\t\t\tGateMessage: gateMessage,\n",
 		"Gate:        Gate,\n\t\t\t\tGateMessage: \"Reconnect the CRM.\",\n",
-		"Gate:        \"disk\",\n\t\t\t\tGateMessage: \"The disk is gone.\",\n",
+		"Gate:        GateDisk,\n\t\t\t\tGateMessage: \"The disk is gone.\",\n",
+		"\t// GateDisk is the connection the tools that say gate: disk need.\n\tGateDisk = \"disk\"\n",
+		"\t// GateERP is the connection the tools that say gate: erp need.\n\tGateERP = \"erp\"\n",
+		" GateERP,\n", // x_e: Gate: GateERP, no message
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("generated code lacks %q", want)
 		}
 	}
-	if n := strings.Count(string(src), "Gate:"); n != 3 {
-		t.Errorf("%d tools with a gate, want 3", n)
+	if n := strings.Count(string(src), "Gate:"); n != 4 {
+		t.Errorf("%d tools with a gate, want 4", n)
 	}
 
 	f.Types = []*spec.NamedType{{Name: "Gate", GoName: "Gate", Schema: str}}

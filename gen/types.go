@@ -94,6 +94,11 @@ func build(f *spec.File) (*generator, error) {
 			g.declare("gateMessage", "the gateMessage constant (the module has a gate_message:)")
 		}
 	}
+	for _, gate := range f.ToolGates() {
+		if c := f.GateConst(gate); c != "" {
+			g.declare(c, "the "+c+" constant (a tool has gate: "+gate+")")
+		}
+	}
 	for _, nt := range f.Types {
 		g.namedOrder = append(g.namedOrder, g.namedType(nt))
 	}
@@ -221,8 +226,8 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 			used := map[string]bool{}
 			for i, v := range s.Enum {
 				str, _ := v.(string)
-				c := name + spec.GoName(str)
-				if spec.GoName(str) == "" {
+				c := name + g.f.GoName(str)
+				if g.f.GoName(str) == "" {
 					c = name + "Empty"
 				}
 				if used[c] {
@@ -249,12 +254,17 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 		if items == nil {
 			items = &spec.Schema{Type: spec.TypeString}
 		}
-		t.elem = g.typeOf(items, owner+"Item", owner+"Item", where.child("[*]"))
+		in := g.itemName(items, owner)
+		t.elem = g.typeOf(items, in, in, where.child("[*]"))
 		t.elemPtr = items.Nullable || items.Resolved().Nullable
 	case spec.TypeObject: // only additionalProperties: a map
 		t.kind = kMap
 		if v := s.AdditionalPropertiesSchema; v != nil {
-			t.elem = g.typeOf(v, owner+"Value", owner+"Value", where.child(".*"))
+			vn := owner + "Value"
+			if v.GoName != "" {
+				vn = v.GoName
+			}
+			t.elem = g.typeOf(v, vn, vn, where.child(".*"))
 			t.elemPtr = v.Nullable || v.Resolved().Nullable
 		} else {
 			t.elem = &goType{kind: kRaw}

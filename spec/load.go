@@ -20,10 +20,10 @@ import (
 // exactly these (schema_json_test.go keeps the two in step).
 var (
 	moduleKeys = []string{
-		"toolgen", "provider", "package", "description", "gate", "gate_message", "types", "tools", "http",
+		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http",
 	}
 	toolKeys = []string{
-		"name", "description", "kind", "params", "required", "additionalProperties",
+		"name", "go_name", "description", "kind", "params", "required", "additionalProperties",
 		"status", "status_fallback", "gate", "gate_message",
 		"enabled", "read_only", "destructive", "idempotent", "open_world", "concurrency_safe",
 		"requires_approval", "permission_check", "result", "batch", "prompt", "http",
@@ -32,7 +32,7 @@ var (
 		"name", "description", "max_items", "max_concurrency", "max_result_bytes",
 	}
 	schemaKeys = []string{
-		"type", "$ref", "description", "nullable", "default", "enum",
+		"type", "$ref", "go_name", "description", "nullable", "default", "enum",
 		"minLength", "maxLength", "pattern", "format", "trim",
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"items", "minItems", "maxItems", "uniqueItems",
@@ -196,6 +196,9 @@ func (p *parser) module(root *yaml.Node) *File {
 		f.GateMessage, _ = p.str(v, "gate_message")
 	}
 
+	if v := m.val("initialisms"); v != nil {
+		p.initialisms(v, f)
+	}
 	if v := m.val("http"); v != nil {
 		f.HTTP = p.httpModule(v)
 	}
@@ -211,8 +214,11 @@ func (p *parser) module(root *yaml.Node) *File {
 			if !typeNameRe.MatchString(name) || len(name) > MaxNameLen {
 				p.errorf(e.Key, "type name %q must be an identifier of at most %d characters: a letter, then letters, digits or _", name, MaxNameLen)
 			}
-			nt := &NamedType{Pos: p.pos(e.Key), Name: name, GoName: GoName(name)}
+			nt := &NamedType{Pos: p.pos(e.Key), Name: name, GoName: f.GoName(name)}
 			nt.Schema = p.schema(e.Val, subject{kind: "type", path: name, owner: nt})
+			if nt.Schema != nil && nt.Schema.GoName != "" {
+				nt.GoName = nt.Schema.GoName
+			}
 			f.Types = append(f.Types, nt)
 			types[name] = nt
 		}

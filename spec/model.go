@@ -62,6 +62,10 @@ type File struct {
 	// HTTP is how the module's HTTP-bound tools reach their API (`http:`,
 	// see http.go); nil when no tool is bound.
 	HTTP *HTTPModule
+	// Initialisms are the module's own initialisms (`initialisms:`), in
+	// file order: words that Go names write in capitals besides Go's own
+	// (ID, URL, HTTP, …). File.GoName applies them.
+	Initialisms []string
 }
 
 // NamedType is a reusable schema declared under `types:`; parameters refer to
@@ -69,7 +73,7 @@ type File struct {
 type NamedType struct {
 	Pos    Pos
 	Name   string // as written; a valid Go identifier after GoName
-	GoName string // exported Go type name
+	GoName string // exported Go type name: the schema's go_name, else made from Name
 	Schema *Schema
 }
 
@@ -85,7 +89,7 @@ const (
 type Tool struct {
 	Pos         Pos
 	Name        string // the name the model calls (`name:`)
-	GoName      string // Go identifier stem: name without the provider prefix, CamelCase ("ListCustomers")
+	GoName      string // Go identifier stem: `go_name:`, else the name without the provider prefix, CamelCase ("ListCustomers")
 	Description string
 	Kind        Kind
 
@@ -221,6 +225,12 @@ type Schema struct {
 	Description string
 	Nullable    bool // `nullable: true` or `type: [T, "null"]`
 
+	// GoName is the schema's `go_name:` (toolgen's own key, not sent to
+	// the model), "" when it has none: the Go name of the field of a
+	// property, of a named type, or of the type of array items or map
+	// values.
+	GoName string
+
 	// Default is the default value, checked against the schema and of the
 	// Go type matching it: string, int64 (integer), float64 (number), bool,
 	// []any or map[string]any (holding values of those types), or nil for a
@@ -271,7 +281,7 @@ type Schema struct {
 type Property struct {
 	Pos      Pos
 	Name     string // JSON name
-	GoName   string // exported Go field name ("UserID")
+	GoName   string // exported Go field name ("UserID"): the schema's go_name, else made from Name
 	Required bool   // listed in the parent's `required:`
 	Schema   *Schema
 }

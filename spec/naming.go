@@ -2,6 +2,7 @@ package spec
 
 import (
 	"go/token"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -21,11 +22,20 @@ var commonInitialisms = map[string]bool{
 // exported Go identifier with Go's initialisms: "user_id" and "userId" both
 // give "UserID", "list-customers" gives "ListCustomers". It returns "" when
 // the name has no letters or digits.
-func GoName(name string) string {
+func GoName(name string) string { return goName(name, nil) }
+
+// isInitialism reports whether up (upper case) is one of Go's initialisms
+// or of extra.
+func isInitialism(up string, extra []string) bool {
+	return commonInitialisms[up] || slices.Contains(extra, up)
+}
+
+// goName is GoName with extra initialisms.
+func goName(name string, extra []string) string {
 	var b strings.Builder
 	for _, w := range words(name) {
 		up := strings.ToUpper(w)
-		if commonInitialisms[up] {
+		if isInitialism(up, extra) {
 			if up == "IDS" {
 				up = "IDs"
 			}
@@ -33,7 +43,7 @@ func GoName(name string) string {
 			continue
 		}
 		// Plurals of initialisms: "urls" → "URLs", "APIs" → "APIs".
-		if base, ok := strings.CutSuffix(up, "S"); ok && len(base) > 1 && commonInitialisms[base] && strings.HasSuffix(w, "s") {
+		if base, ok := strings.CutSuffix(up, "S"); ok && len(base) > 1 && isInitialism(base, extra) && strings.HasSuffix(w, "s") {
 			b.WriteString(base + "s")
 			continue
 		}
@@ -90,15 +100,17 @@ func words(name string) []string {
 // ToolGoName is the Go stem of a tool: its name without the "<provider>_"
 // prefix, as GoName ("stripe_list_customers" with provider "stripe" gives
 // "ListCustomers").
-func ToolGoName(provider, tool string) string {
+func ToolGoName(provider, tool string) string { return toolGoName(provider, tool, nil) }
+
+func toolGoName(provider, tool string, extra []string) string {
 	if provider != "" {
 		for _, sep := range []string{"_", "-"} {
-			if rest, ok := strings.CutPrefix(tool, provider+sep); ok && GoName(rest) != "" {
-				return GoName(rest)
+			if rest, ok := strings.CutPrefix(tool, provider+sep); ok && goName(rest, extra) != "" {
+				return goName(rest, extra)
 			}
 		}
 	}
-	return GoName(tool)
+	return goName(tool, extra)
 }
 
 // IsKeyword reports whether s is a Go keyword.

@@ -130,7 +130,7 @@ func (p *parser) checkNames(f *File) {
 			continue
 		}
 		if first, dup := byGo[t.GoName]; dup {
-			p.errorAt(t.Pos, "%s has the Go name %s, like %s (line %d); rename one", what, t.GoName, first.what, first.pos.Line)
+			p.errorAt(t.Pos, "%s has the Go name %s, like %s (line %d); rename one, or give it a go_name", what, t.GoName, first.what, first.pos.Line)
 			continue
 		}
 		byGo[t.GoName] = owner{what, t.Pos}
@@ -147,7 +147,7 @@ func (p *parser) checkNames(f *File) {
 		}
 		byName[b.Name] = owner{what, b.Pos}
 		// The batch tool's name constant is Tool<gn>.
-		gn := ToolGoName(f.Provider, b.Name)
+		gn := f.ToolGoName(b.Name)
 		if gn == "" {
 			p.errorAt(b.Pos, "%s has no letters or digits left to make a Go name from", what)
 			continue
@@ -168,6 +168,21 @@ func (p *parser) checkNames(f *File) {
 	}
 	if f.Gate != "" {
 		typeNames["Gate"] = owner{what: "the generated Gate constant (the module has a gate)"}
+	}
+	for _, t := range f.Tools {
+		if t.Gate == "" || t.Gate == f.Gate {
+			continue
+		}
+		c := f.GateConst(t.Gate)
+		if c == "" {
+			continue
+		}
+		what := fmt.Sprintf("the generated %s constant of gate %q", c, t.Gate)
+		if first, dup := typeNames[c]; dup && first.what != what {
+			p.errorAt(t.Pos, "gate %q of tool %q has the Go constant %s, like %s%s; rename the gate, or add an initialisms: entry", t.Gate, t.Name, c, first.what, lineOf(first.pos))
+			continue
+		}
+		typeNames[c] = owner{what, t.Pos}
 	}
 	for _, t := range f.Tools {
 		if t.GoName == "" {
@@ -198,4 +213,12 @@ func (p *parser) checkNames(f *File) {
 		}
 		typeNames[nt.GoName] = owner{what, nt.Pos}
 	}
+}
+
+// lineOf is " (line N)" for a position in the file, "" for none.
+func lineOf(pos Pos) string {
+	if pos.Line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d)", pos.Line)
 }

@@ -73,7 +73,7 @@ var keywordTypes = map[string][]Type{
 }
 
 // refSiblings are the keywords allowed next to $ref.
-var refSiblings = []string{"$ref", "description", "nullable", "default"}
+var refSiblings = []string{"$ref", "go_name", "description", "nullable", "default"}
 
 const refPrefix = "#/types/"
 
@@ -167,6 +167,13 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 
 	if v := m.val("description"); v != nil {
 		s.Description, _ = p.str(v, "description "+in)
+	}
+	if e, ok := m.get("go_name"); ok {
+		if (sub.kind == "result" || sub.kind == "extra") && sub.path == "" {
+			p.errorf(e.Key, "go_name %s names nothing: the Go name of a tool's %s comes from the tool (give the tool a go_name)", in, map[string]string{"result": "result type", "extra": "extra parameters"}[sub.kind])
+		} else {
+			s.GoName = p.goNameKey(e.Val, in)
+		}
 	}
 	if v := m.val("nullable"); v != nil {
 		if b, ok := p.boolean(v, "nullable "+in); ok && b {
@@ -343,15 +350,18 @@ func (p *parser) properties(f *fields, sub func(string) subject, what, of string
 	for _, e := range f.list {
 		name := deref(e.Key).Value
 		p.checkName(e.Key, what+" name", name)
-		prop := &Property{Pos: p.pos(e.Key), Name: name, GoName: GoName(name)}
+		prop := &Property{Pos: p.pos(e.Key), Name: name, GoName: goName(name, p.extra)}
+		prop.Schema = p.schema(e.Val, sub(name))
+		if prop.Schema != nil && prop.Schema.GoName != "" {
+			prop.GoName = prop.Schema.GoName
+		}
 		if prop.GoName == "" && nameChars.MatchString(name) {
-			p.errorf(e.Key, "%s name %q of %s has no letters or digits to make a Go field name from", what, name, of)
+			p.errorf(e.Key, "%s name %q of %s has no letters or digits to make a Go field name from (give it a go_name)", what, name, of)
 		} else if first, dup := byGo[prop.GoName]; dup && prop.GoName != "" {
-			p.errorf(e.Key, "%s %q of %s has the Go name %s, like %s %q (line %d); rename one", what, name, of, prop.GoName, what, first.Name, first.Pos.Line)
+			p.errorf(e.Key, "%s %q of %s has the Go name %s, like %s %q (line %d); rename one, or give it a go_name", what, name, of, prop.GoName, what, first.Name, first.Pos.Line)
 		} else {
 			byGo[prop.GoName] = prop
 		}
-		prop.Schema = p.schema(e.Val, sub(name))
 		props = append(props, prop)
 	}
 	return props

@@ -36,7 +36,12 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	} else if s, ok := p.str(v, "tool name"); ok {
 		t.Name = s
 		p.checkName(v, "tool name", s)
-		t.GoName = ToolGoName(f.Provider, s)
+		t.GoName = f.ToolGoName(s)
+	}
+	if v := m.val("go_name"); v != nil {
+		if s := p.goNameKey(v, in); s != "" {
+			t.GoName = s
+		}
 	}
 	if v := m.val("description"); v == nil {
 		p.errorf(d, "missing required key \"description\" %s (the model reads it to choose the tool)", in)

@@ -21,6 +21,8 @@ type parser struct {
 	// aliases counts alias expansions, to stop a file that expands
 	// exponentially (a "billion laughs").
 	aliases int
+	// extra are the module's own initialisms, for Go names.
+	extra []string
 	// later holds checks that need the whole file resolved (references,
 	// parameter types); they run after the walk.
 	later []func()

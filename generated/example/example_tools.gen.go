@@ -443,7 +443,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 					d.EnterIndex(i)
 					x.Tags = append(x.Tags, "")
 					if v1, ok := d.String(); ok {
-						checkAddTagsItem(&d.Checker, v1)
+						checkAddTag(&d.Checker, v1)
 						x.Tags[i] = v1
 					}
 					d.Leave()
@@ -493,7 +493,7 @@ func (x *AddArgs) validate(c *wire.Checker) {
 		checkAddTags(c, x.Tags)
 		for i := range x.Tags {
 			c.EnterIndex(i)
-			checkAddTagsItem(c, x.Tags[i])
+			checkAddTag(c, x.Tags[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -569,8 +569,8 @@ func checkAddTags(c *wire.Checker, v []string) {
 	}
 }
 
-// checkAddTagsItem records the violations of the constraints of v in c.
-func checkAddTagsItem(c *wire.Checker, v string) {
+// checkAddTag records the violations of the constraints of v in c.
+func checkAddTag(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
 		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))

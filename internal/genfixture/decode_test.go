@@ -45,7 +45,7 @@ func TestDecodeValidAppliesDefaults(t *testing.T) {
 		Email:    "ada@example.com",
 		Currency: CreateInvoiceCurrencyUsd, // default
 		Send:     true,                     // default
-		Items: []CreateInvoiceItemsItem{{
+		Items: []CreateInvoiceItem{{
 			Description: "Consulting",
 			Quantity:    1,                                     // default
 			UnitPrice:   Money{Amount: 15000, Currency: "usd"}, // named type's default
@@ -239,7 +239,7 @@ func TestValidateMatchesDecode(t *testing.T) {
 		DiscountPercent: ptr(100.25),
 		Memo:            ptr(strings.Repeat("x", 501)),
 		Reference:       ptr("nope"),
-		Items: []CreateInvoiceItemsItem{
+		Items: []CreateInvoiceItem{
 			{Description: "", Quantity: 0, UnitPrice: Money{Amount: -5, Currency: "gbp"}, Tags: []Tag{"a", "a", "B"}},
 			{Description: "ok", Quantity: 2, UnitPrice: Money{Amount: 5, Currency: "usd"}},
 		},

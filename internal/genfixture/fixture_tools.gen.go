@@ -191,7 +191,7 @@ type CreateInvoiceArgs struct {
 	// Send is optional, default true.
 	Send bool `json:"send"`
 	// The invoice lines. (Required.)
-	Items []CreateInvoiceItemsItem `json:"items"`
+	Items []CreateInvoiceItem `json:"items"`
 	// Metadata is optional; nil is absent.
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Website is optional; nil is absent.
@@ -352,10 +352,10 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			hasItems = true
 			d.Enter("items")
 			if d.BeginArray() {
-				x.Items = []CreateInvoiceItemsItem{}
+				x.Items = []CreateInvoiceItem{}
 				for i := 0; d.NextItem(); i++ {
 					d.EnterIndex(i)
-					x.Items = append(x.Items, CreateInvoiceItemsItem{})
+					x.Items = append(x.Items, CreateInvoiceItem{})
 					x.Items[i].decode(d)
 					d.Leave()
 				}
@@ -635,7 +635,7 @@ func checkCreateInvoiceDiscountPercent(c *wire.Checker, v float64) {
 }
 
 // checkCreateInvoiceItems records the violations of the constraints of v in c.
-func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
+func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItem) {
 	if len(v) < 1 {
 		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
 	}
@@ -644,9 +644,9 @@ func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
 	}
 }
 
-// CreateInvoiceItemsItem is the type of $.items[*] in the arguments of the
+// CreateInvoiceItem is the type of $.items[*] in the arguments of the
 // fx_create_invoice tool.
-type CreateInvoiceItemsItem struct {
+type CreateInvoiceItem struct {
 	// Description is required.
 	Description string `json:"description"`
 	// Quantity is optional, default 1.
@@ -661,7 +661,7 @@ type CreateInvoiceItemsItem struct {
 
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
-func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
+func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
 		return
 	}
@@ -676,7 +676,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			hasDescription = true
 			d.Enter("description")
 			if v, ok := d.String(); ok {
-				checkCreateInvoiceItemsItemDescription(&d.Checker, v)
+				checkCreateInvoiceItemDescription(&d.Checker, v)
 				x.Description = v
 			}
 			d.Leave()
@@ -691,7 +691,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			hasQuantity = true
 			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
-				checkCreateInvoiceItemsItemQuantity(&d.Checker, v)
+				checkCreateInvoiceItemQuantity(&d.Checker, v)
 				x.Quantity = v
 			}
 			d.Leave()
@@ -725,7 +725,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 					}
 					d.Leave()
 				}
-				checkCreateInvoiceItemsItemTags(&d.Checker, x.Tags)
+				checkCreateInvoiceItemTags(&d.Checker, x.Tags)
 			}
 			d.Leave()
 		case "taxable":
@@ -760,7 +760,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
-func (x *CreateInvoiceItemsItem) Validate() error {
+func (x *CreateInvoiceItem) Validate() error {
 	if x == nil {
 		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
 	}
@@ -770,19 +770,19 @@ func (x *CreateInvoiceItemsItem) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *CreateInvoiceItemsItem) validate(c *wire.Checker) {
+func (x *CreateInvoiceItem) validate(c *wire.Checker) {
 	c.Enter("description")
-	checkCreateInvoiceItemsItemDescription(c, x.Description)
+	checkCreateInvoiceItemDescription(c, x.Description)
 	c.Leave()
 	c.Enter("quantity")
-	checkCreateInvoiceItemsItemQuantity(c, x.Quantity)
+	checkCreateInvoiceItemQuantity(c, x.Quantity)
 	c.Leave()
 	c.Enter("unit_price")
 	x.UnitPrice.validate(c)
 	c.Leave()
 	if x.Tags != nil {
 		c.Enter("tags")
-		checkCreateInvoiceItemsItemTags(c, x.Tags)
+		checkCreateInvoiceItemTags(c, x.Tags)
 		for i := range x.Tags {
 			c.EnterIndex(i)
 			checkTag(c, string(x.Tags[i]))
@@ -792,9 +792,9 @@ func (x *CreateInvoiceItemsItem) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreateInvoiceItemsItemDescription records the violations of the
-// constraints of v in c.
-func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
+// checkCreateInvoiceItemDescription records the violations of the constraints
+// of v in c.
+func checkCreateInvoiceItemDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
 		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
@@ -804,9 +804,9 @@ func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceItemsItemQuantity records the violations of the constraints
-// of v in c.
-func checkCreateInvoiceItemsItemQuantity(c *wire.Checker, v int64) {
+// checkCreateInvoiceItemQuantity records the violations of the constraints of v
+// in c.
+func checkCreateInvoiceItemQuantity(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
 	}
@@ -815,9 +815,9 @@ func checkCreateInvoiceItemsItemQuantity(c *wire.Checker, v int64) {
 	}
 }
 
-// checkCreateInvoiceItemsItemTags records the violations of the constraints of
-// v in c.
-func checkCreateInvoiceItemsItemTags(c *wire.Checker, v []Tag) {
+// checkCreateInvoiceItemTags records the violations of the constraints of v in
+// c.
+func checkCreateInvoiceItemTags(c *wire.Checker, v []Tag) {
 	if len(v) > 5 {
 		c.Add("must have at most 5 items, got " + strconv.Itoa(len(v)))
 	}

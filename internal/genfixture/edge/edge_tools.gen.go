@@ -339,7 +339,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 					x.MaybeTags = append(x.MaybeTags, nil)
 					if !d.Null() {
 						if v1, ok := d.String(); ok {
-							checkAllMaybeTagsItem(&d.Checker, v1)
+							checkAllMaybeTag(&d.Checker, v1)
 							x.MaybeTags[i] = &v1
 						}
 					}
@@ -633,7 +633,7 @@ func (x *AllArgs) validate(c *wire.Checker) {
 		for i := range x.MaybeTags {
 			c.EnterIndex(i)
 			if x.MaybeTags[i] != nil {
-				checkAllMaybeTagsItem(c, *x.MaybeTags[i])
+				checkAllMaybeTag(c, *x.MaybeTags[i])
 			}
 			c.Leave()
 		}
@@ -707,8 +707,8 @@ func checkAllMaybeTags(c *wire.Checker, v []*string) {
 	}
 }
 
-// checkAllMaybeTagsItem records the violations of the constraints of v in c.
-func checkAllMaybeTagsItem(c *wire.Checker, v string) {
+// checkAllMaybeTag records the violations of the constraints of v in c.
+func checkAllMaybeTag(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 3 {
 		c.Add("must be at most 3 characters long, got " + strconv.Itoa(n))
@@ -1122,7 +1122,7 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 					d.EnterIndex(i)
 					x.Items = append(x.Items, "")
 					if v1, ok := d.TrimmedString(); ok {
-						checkTrimItemsItem(&d.Checker, v1)
+						checkTrimItem(&d.Checker, v1)
 						x.Items[i] = v1
 					}
 					d.Leave()
@@ -1248,7 +1248,7 @@ func (x *TrimArgs) validate(c *wire.Checker) {
 		checkTrimItems(c, x.Items)
 		for i := range x.Items {
 			c.EnterIndex(i)
-			checkTrimItemsItem(c, x.Items[i])
+			checkTrimItem(c, x.Items[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -1435,10 +1435,10 @@ func checkTrimItems(c *wire.Checker, v []string) {
 	}
 }
 
-// checkTrimItemsItem records the violations of the constraints of v in c.
-// Decoding trims v (trim: true) before this check; a value built in Go with
-// white space at either end is reported, then checked trimmed.
-func checkTrimItemsItem(c *wire.Checker, v string) {
+// checkTrimItem records the violations of the constraints of v in c. Decoding
+// trims v (trim: true) before this check; a value built in Go with white space
+// at either end is reported, then checked trimmed.
+func checkTrimItem(c *wire.Checker, v string) {
 	if t := strings.TrimSpace(v); t != v {
 		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
 		v = t
