@@ -131,7 +131,7 @@ func (p *parser) module(root *yaml.Node) *File {
 	if m == nil {
 		return nil
 	}
-	f := &File{Pos: p.pos(deref(root)), Path: p.file}
+	f := &File{Pos: p.pos(deref(root)), Path: p.file, Keys: p.keys(m)}
 	missing := func(key, hint string) {
 		p.errorf(deref(root), "missing required key %q %s%s", key, where, hint)
 	}

@@ -66,6 +66,8 @@ type File struct {
 	// file order: words that Go names write in capitals besides Go's own
 	// (ID, URL, HTTP, …). File.GoName applies them.
 	Initialisms []string
+	// Keys holds where each module-level key was written (see KeyPos).
+	Keys map[string]Pos
 }
 
 // NamedType is a reusable schema declared under `types:`; parameters refer to
@@ -132,6 +134,8 @@ type Tool struct {
 	// HTTP binds the tool to an HTTP API operation (`http:`, see http.go):
 	// its executor is generated. Nil for a hand-written executor.
 	HTTP *HTTPBinding
+	// Keys holds where each of the tool's keys was written (see KeyPos).
+	Keys map[string]Pos
 }
 
 // LabelPart is one piece of a compiled label template: literal text, or a
@@ -275,6 +279,9 @@ type Schema struct {
 	// keys kept as raw JSON), or a schema the extra values must match.
 	AdditionalProperties       bool
 	AdditionalPropertiesSchema *Schema
+	// Keys holds where each of the schema's keywords was written (see
+	// KeyPos).
+	Keys map[string]Pos
 }
 
 // Property is a named property of an object schema.

@@ -123,7 +123,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	if m == nil {
 		return nil
 	}
-	s := &Schema{Pos: p.pos(d)}
+	s := &Schema{Pos: p.pos(d), Keys: p.keys(m)}
 
 	// type or $ref.
 	typeOK := false

@@ -29,7 +29,7 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 		return nil
 	}
 	d := deref(n)
-	t := &Tool{Pos: p.pos(d), Kind: KindTool}
+	t := &Tool{Pos: p.pos(d), Kind: KindTool, Keys: p.keys(m)}
 
 	if v := m.val("name"); v == nil {
 		p.errorf(d, "missing required key \"name\" %s", in)
