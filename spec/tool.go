@@ -63,7 +63,9 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	}
 
 	// The argument object.
-	t.Params = &Schema{Pos: t.Pos, Type: TypeObject}
+	// The tool's mapping holds the argument object's keywords (required,
+	// additionalProperties): its Keys are the tool's.
+	t.Params = &Schema{Pos: t.Pos, Type: TypeObject, Keys: t.Keys}
 	if e, ok := m.get("params"); ok {
 		t.Params.Pos = p.pos(e.Key)
 		if !isNull(e.Val) {

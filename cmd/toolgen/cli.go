@@ -27,6 +27,7 @@ Usage:
 	                                  or a package will not build (a removed
 	                                  tool's method still uses its types)
 	toolgen version                   print toolgen's version (also --version)
+	toolgen diff OLD NEW              what a spec change breaks (toolgen diff -h)
 	toolgen help                      show this help
 
 A PATH is a spec file, a directory (the spec in it), or dir/... (every spec in
@@ -87,6 +88,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintln(stdout, "toolgen "+version())
 			return exitOK
+		case "diff":
+			return runDiff(args[1:], stdout, stderr)
 		}
 	}
 	fset := flag.NewFlagSet("toolgen "+cmd, flag.ContinueOnError)

@@ -176,7 +176,10 @@ type adder struct {
 	rule   *Rule
 	tool   string
 	anchor spec.Pos
-	cats   []Category
+	// cats are the categories of the findings when narrowed is set (by
+	// only), else the rule's.
+	cats     []Category
+	narrowed bool
 	// file is the new spec file being compared (nil when it was removed).
 	file *spec.File
 }
@@ -190,7 +193,7 @@ func (a adder) only(cats ...Category) adder {
 			keep = append(keep, c)
 		}
 	}
-	a.cats = keep
+	a.cats, a.narrowed = keep, true
 	return a
 }
 
@@ -205,9 +208,9 @@ func (a adder) atOld(pos spec.Pos, format string, args ...any) {
 }
 
 func (a adder) add(pos spec.Pos, old bool, format string, args ...any) {
-	cats := a.cats
-	if cats == nil {
-		cats = a.rule.Categories
+	cats := a.rule.Categories
+	if a.narrowed {
+		cats = a.cats
 	}
 	if len(cats) == 0 {
 		return
@@ -324,12 +327,12 @@ func (s *site) child(seg string, o, n *spec.Property) *site {
 	return &c
 }
 
-// String names the place: `parameter "a.b" of tool "t"`, `the arguments
+// String names the place: `parameter "a.b" of tool "t"`, `the argument object
 // of tool "t"`, `type "Money"`, `property "amount" of type "Money"`.
 func (s *site) String() string {
 	switch {
 	case s.typ == "" && s.path == "":
-		return fmt.Sprintf("the arguments of tool %q", s.tool)
+		return fmt.Sprintf("the argument object of tool %q", s.tool)
 	case s.typ == "":
 		return fmt.Sprintf("parameter %q of tool %q", s.path, s.tool)
 	case s.path == "":

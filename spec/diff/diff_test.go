@@ -1,0 +1,119 @@
+package diff
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite the want.txt files of the golden cases")
+
+// loadCase loads the specs of a golden case: old/*.tools.yaml and
+// new/*.tools.yaml, paired by name; paths are relative to the case.
+func loadCase(t *testing.T, dir string) []Pair {
+	t.Helper()
+	t.Chdir(dir)
+	byName := map[string]*Pair{}
+	var names []string
+	for _, side := range []string{"old", "new"} {
+		paths, err := filepath.Glob(filepath.Join(side, "*.tools.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			f, err := spec.Load(p)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			name := filepath.Base(p)
+			if byName[name] == nil {
+				byName[name] = &Pair{}
+				names = append(names, name)
+			}
+			if side == "old" {
+				byName[name].Old = f
+			} else {
+				byName[name].New = f
+			}
+		}
+	}
+	slices.Sort(names)
+	var pairs []Pair
+	for _, n := range names {
+		pairs = append(pairs, *byName[n])
+	}
+	return pairs
+}
+
+// TestGolden runs every case in testdata/<case>/{old,new}: the findings'
+// (file, line, col, rule ID), every one of them, must be the case's
+// want.txt. A case is named after the rule it is for, lower case
+// (param_removed), optionally with a suffix (param_removed_nested).
+func TestGolden(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "*", "want.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no golden cases in testdata/*/want.txt")
+	}
+	covered := map[string]bool{}
+	for _, w := range dirs {
+		dir := filepath.Dir(w)
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			findings := Compare(loadCase(t, abs)...)
+			var got strings.Builder
+			for _, f := range findings {
+				got.WriteString(f.Pos.String() + " " + f.Rule.ID + "\n")
+				if f.Pos.Line == 0 || f.Pos.Col == 0 {
+					t.Errorf("%s: not located", f)
+				}
+				if f.Message == "" || len(f.Categories) == 0 {
+					t.Errorf("%s: no message or no categories", f)
+				}
+			}
+			want := filepath.Join(abs, "want.txt")
+			if *update {
+				if err := os.WriteFile(want, []byte(got.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, err := os.ReadFile(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(data) {
+				var msgs strings.Builder
+				for _, f := range findings {
+					msgs.WriteString("\n\t" + f.String())
+				}
+				t.Errorf("findings (file:line:col RULE):\n%s\nwant:\n%s\nmessages:%s", got.String(), data, msgs.String())
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if _, id, ok := strings.Cut(line, " "); ok {
+					if RuleByID(id) == nil {
+						t.Errorf("want.txt names the unknown rule %s", id)
+					}
+					if strings.HasPrefix(name, strings.ToLower(id)) {
+						covered[id] = true
+					}
+				}
+			}
+		})
+	}
+	for _, r := range Rules {
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no golden case: add testdata/%s/{old,new} with a want.txt that names it", r.ID, strings.ToLower(r.ID))
+		}
+	}
+}
