@@ -148,11 +148,10 @@ func diffSummary(findings []diff.Finding, failing int, failOn []diff.Category) s
 	for i, c := range failOn {
 		cats[i] = string(c)
 	}
-	on := "nothing (--fail-on none)"
-	if len(cats) > 0 {
-		on = strings.Join(cats, ", ")
+	if len(cats) == 0 {
+		return strings.Join(parts, ", ") + "; none failing (--fail-on none)"
 	}
-	return fmt.Sprintf("%s; %d failing on %s", strings.Join(parts, ", "), failing, on)
+	return fmt.Sprintf("%s; %d failing on %s", strings.Join(parts, ", "), failing, strings.Join(cats, ", "))
 }
 
 // oldNew pairs the specs of OLD and NEW: two files, or the specs below two

@@ -117,3 +117,23 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEListsRules keeps the README's table of rules in step with
+// Rules: every rule has its row, with its level and categories.
+func TestREADMEListsRules(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	for _, r := range Rules {
+		cats := make([]string, len(r.Categories))
+		for i, c := range r.Categories {
+			cats[i] = string(c)
+		}
+		row := "| `" + r.ID + "` | " + r.Level.String() + " | " + strings.Join(cats, ", ") + " | "
+		if !strings.Contains(readme, row) {
+			t.Errorf("README.md has no row %q… for rule %s", row, r.ID)
+		}
+	}
+}

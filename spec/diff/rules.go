@@ -145,7 +145,15 @@ var rulePackageChanged = &Rule{
 	ID: "PACKAGE_CHANGED", Level: Breaking, Categories: []Category{GoAPI},
 	Doc: "The generated Go package's name changed.",
 	file: func(a adder, o, n *spec.File) {
-		if o != nil && n != nil && o.Package != n.Package {
+		if o == nil || n == nil {
+			return
+		}
+		// A package name neither spec writes comes from the directory's
+		// name: different only when two files in differently named
+		// directories are compared, which is no change to either.
+		_, oset := o.Keys["package"]
+		_, nset := n.Keys["package"]
+		if (oset || nset) && o.Package != n.Package {
 			a.at(n.KeyPos("package"), "the Go package name changes from %s to %s", o.Package, n.Package)
 		}
 	},
