@@ -71,7 +71,11 @@ var ruleToolRemoved = &Rule{
 				hint = fmt.Sprintf(" (renamed to %q?)", added[0].Name)
 			}
 			a.tool = t.Name
-			a.atOld(t.Pos, "tool %q was removed%s: its Go types and Executor method go, models can no longer call it, and calls of it waiting for approval cannot be resumed", t.Name, hint)
+			goes := "its Go types and Executor method go"
+			if t.HTTP != nil {
+				goes = "its Go types go" // its executor was generated
+			}
+			a.atOld(t.Pos, "tool %q was removed%s: %s, models can no longer call it, and calls of it waiting for approval cannot be resumed", t.Name, hint, goes)
 		}
 	},
 }
