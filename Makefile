@@ -9,9 +9,11 @@ generate:
 check:
 	go run ./cmd/toolgen check ./...
 
-# Every test, with the race detector.
+# Every test, with the race detector, against the services CI uses (a
+# loopback PostgreSQL and stripe-mock, started when they are installable;
+# see .ci/test); ends with the skipped tests and why, and a count.
 test:
-	go test -race -count=1 ./...
+	@bash .ci/test
 
 # Every benchmark, with allocations; BENCH picks some, as in
 # make bench BENCH=Decode (generated decode vs encoding/json, side by side).
