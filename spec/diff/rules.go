@@ -13,7 +13,7 @@ import (
 var Rules = []*Rule{
 	// Tools and the catalog.
 	ruleToolRemoved, ruleToolAdded, ruleToolDisabled, ruleToolEnabled,
-	ruleKindChanged, ruleGoNameChanged, rulePackageChanged,
+	ruleKindChanged, ruleGoNameChanged, rulePackageChanged, ruleGateConstantRemoved,
 	ruleBatchRemoved, ruleBatchAdded,
 	ruleDescriptionChanged, rulePromptChanged,
 	ruleGateAdded, ruleGateRemoved, ruleGateChanged,
@@ -137,12 +137,89 @@ var ruleKindChanged = &Rule{
 
 var ruleGoNameChanged = &Rule{
 	ID: "GO_NAME_CHANGED", Level: Breaking, Categories: []Category{GoAPI},
-	Doc: "A tool's Go name changed (its provider prefix changed): its Args type and Executor method are renamed.",
+	Doc: "A Go name changed (go_name, initialisms, the provider prefix): a tool's Args type and Executor method, a named type, a struct field or an item type is renamed.",
 	tool: func(a adder, o, n *spec.Tool) {
 		if o.GoName != n.GoName {
-			a.at(n.KeyPos("name"), "the Go name of tool %q changes from %s to %s: its Args type and Executor method are renamed", n.Name, o.GoName, n.GoName)
+			a.at(goNamePos(n.Keys, n.KeyPos("name")), "the Go name of tool %q changes from %s to %s: its Args type and Executor method are renamed", n.Name, o.GoName, n.GoName)
 		}
 	},
+	file: func(a adder, o, n *spec.File) {
+		if o == nil || n == nil {
+			return
+		}
+		for _, nt := range n.Types {
+			if ot := findType(o, nt.Name); ot != nil && ot.GoName != nt.GoName {
+				pos := nt.Pos
+				if nt.Schema != nil {
+					pos = goNamePos(nt.Schema.Keys, pos)
+				}
+				a.at(pos, "the Go name of type %q changes from %s to %s", nt.Name, ot.GoName, nt.GoName)
+			}
+		}
+	},
+	schema: func(a adder, s *site, o, n *spec.Schema) {
+		eachProp(s, o, n, func(op, np *spec.Property) {
+			if op.GoName != np.GoName {
+				pos := np.Pos
+				if np.Schema != nil {
+					pos = goNamePos(np.Schema.Keys, pos)
+				}
+				a.at(pos, "the Go field of %s is renamed from %s to %s", s.member(np.Name), op.GoName, np.GoName)
+			}
+		})
+		if (strings.HasSuffix(s.path, "[]") || strings.HasSuffix(s.path, ".*")) && o.GoName != n.GoName {
+			a.at(goNamePos(n.Keys, n.Pos), "the Go type of %s is renamed (go_name %q, was %q)", s, n.GoName, o.GoName)
+		}
+	},
+}
+
+// goNamePos is where go_name is written in keys, else def.
+func goNamePos(keys map[string]spec.Pos, def spec.Pos) spec.Pos {
+	if p, ok := keys["go_name"]; ok {
+		return p
+	}
+	return def
+}
+
+var ruleGateConstantRemoved = &Rule{
+	ID: "GATE_CONSTANT_REMOVED", Level: Breaking, Categories: []Category{GoAPI},
+	Doc: "A gate's Go constant (Gate, Gate<Name>) goes: no tool uses the gate any more, or it was renamed.",
+	file: func(a adder, o, n *spec.File) {
+		if o == nil {
+			return
+		}
+		have := gateConsts(n)
+		for c, pos := range gateConsts(o) {
+			if _, ok := have[c]; !ok {
+				a.atOld(pos, "the Go constant %s goes", c)
+			}
+		}
+	},
+}
+
+// gateConsts are the gate constants the generated code of f declares, with
+// where their gate is written.
+func gateConsts(f *spec.File) map[string]spec.Pos {
+	out := map[string]spec.Pos{}
+	if f == nil {
+		return out
+	}
+	if f.Gate != "" {
+		out[f.GateConst(f.Gate)] = f.KeyPos("gate")
+	}
+	for _, g := range f.ToolGates() {
+		c := f.GateConst(g)
+		if c == "" {
+			continue
+		}
+		for _, t := range f.Tools {
+			if t.Gate == g {
+				out[c] = t.KeyPos("gate")
+				break
+			}
+		}
+	}
+	return out
 }
 
 var rulePackageChanged = &Rule{
