@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -266,20 +267,41 @@ func againstRev(rev string, paths []string, stderr io.Writer) ([]diff.Pair, bool
 		fmt.Fprintf(stderr, "toolgen: --against %s: not a git revision here: %v\n", rev, err)
 		return nil, false
 	}
-	found, err := findSpecs(paths)
-	if err != nil {
-		fmt.Fprintln(stderr, "toolgen: "+err.Error())
-		return nil, false
+	// A path that is gone from the working tree (a spec or directory
+	// deleted since rev) has only an old side.
+	var present []string
+	gone := map[string]bool{}
+	for _, p := range paths {
+		root := strings.TrimSuffix(strings.TrimSuffix(filepath.ToSlash(p), "..."), "/")
+		if root == "" {
+			root = "."
+		}
+		if _, err := os.Stat(filepath.FromSlash(root)); errors.Is(err, fs.ErrNotExist) {
+			gone[p] = true
+			continue
+		}
+		present = append(present, p)
 	}
 	news := map[string]string{}
-	for _, s := range found.specs {
-		news[filepath.ToSlash(filepath.Clean(s))] = s
+	if len(present) > 0 {
+		found, err := findSpecs(present)
+		if err != nil {
+			fmt.Fprintln(stderr, "toolgen: "+err.Error())
+			return nil, false
+		}
+		for _, s := range found.specs {
+			news[filepath.ToSlash(filepath.Clean(s))] = s
+		}
 	}
 	olds := map[string]string{}
 	for _, p := range paths {
 		specs, err := revSpecs(rev, p)
 		if err != nil {
 			fmt.Fprintln(stderr, "toolgen: "+err.Error())
+			return nil, false
+		}
+		if gone[p] && len(specs) == 0 {
+			fmt.Fprintf(stderr, "toolgen: %s: no such file or directory, here or at %s\n", p, rev)
 			return nil, false
 		}
 		for _, s := range specs {

@@ -200,6 +200,16 @@ notes/notes.tools.yaml:14:42: BOUND_TIGHTENED breaking (model, approvals): param
 		}
 	}
 
+	// A spec deleted since, named on its own: its tools were removed.
+	code, out, _ = cliRun(t, root, "diff", "--against", "main", "memo/memo.tools.yaml")
+	if code != 1 || strings.Count(out, "TOOL_REMOVED") != 2 || strings.Count(out, "\n") != 2 {
+		t.Errorf("deleted spec: exit %d, stdout:\n%s", code, out)
+	}
+	code, _, errs = cliRun(t, root, "diff", "--against", "main", "nowhere/x.tools.yaml")
+	if code != 1 || errs != "toolgen: nowhere/x.tools.yaml: no such file or directory, here or at main\n" {
+		t.Errorf("missing everywhere: exit %d, stderr %q", code, errs)
+	}
+
 	// An old spec that does not load is an error, named as the old one.
 	if err := os.WriteFile(filepath.Join(root, "notes", "notes.tools.yaml"), []byte("toolgen: 1\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -259,7 +259,7 @@ func (c *checker) files(o, n *spec.File) {
 				r.tool(c.adder(r, nt.Name, nt.Pos), ot, nt)
 			}
 		}
-		c.schema(&site{tool: nt.Name, args: true, anchor: nt.Pos}, ot.Params, nt.Params)
+		c.schema(&site{tool: nt.Name, args: true}, ot.Params, nt.Params)
 	}
 	oldArgs, newArgs := argTypes(o), argTypes(n)
 	for _, ntyp := range n.Types {
@@ -267,7 +267,7 @@ func (c *checker) files(o, n *spec.File) {
 		if otyp == nil {
 			continue
 		}
-		s := &site{typ: ntyp.Name, args: oldArgs[ntyp.Name] || newArgs[ntyp.Name], anchor: ntyp.Pos}
+		s := &site{typ: ntyp.Name, args: oldArgs[ntyp.Name] || newArgs[ntyp.Name]}
 		c.schema(s, otyp.Schema, ntyp.Schema)
 	}
 }
@@ -283,7 +283,9 @@ func (c *checker) schema(s *site, o, n *spec.Schema) {
 	}
 	for _, r := range Rules {
 		if r.schema != nil {
-			r.schema(c.adder(r, s.tool, s.anchor), s, o, n)
+			// Something removed here is placed, in the new spec, at
+			// the schema that held it.
+			r.schema(c.adder(r, s.tool, n.Pos), s, o, n)
 		}
 	}
 	ro, rn, ok := s.shapes(o, n)
@@ -312,7 +314,6 @@ type site struct {
 	// old and new are the properties whose schemas these are, when they
 	// are properties.
 	old, new *spec.Property
-	anchor   spec.Pos
 	depth    int
 }
 

@@ -137,3 +137,30 @@ func TestREADMEListsRules(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchors checks where a finding in the old spec is placed in the new
+// one: at the schema, tool, or list that held what was removed, or the
+// file.
+func TestAnchors(t *testing.T) {
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, want := range map[string]string{
+		"param_removed":         "new/t.tools.yaml:7:5", // params:
+		"tool_removed":          "new/t.tools.yaml:4:1", // tools:
+		"named_type_removed":    "new/t.tools.yaml:4:1", // types:
+		"batch_removed":         "new/t.tools.yaml:5:5", // the tool
+		"gate_constant_removed": "new/t.tools.yaml:1:1", // the file
+	} {
+		var got []string
+		for _, f := range Compare(loadCase(t, filepath.Join(testdata, c))...) {
+			if f.Old {
+				got = append(got, f.Anchor.String())
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: anchors %q, want %q", c, got, want)
+		}
+	}
+}

@@ -67,27 +67,40 @@ type jsonFinding struct {
 	File       string     `json:"file"`
 	Line       int        `json:"line"`
 	Col        int        `json:"col"`
-	// Old is set when the position is in the old spec (something removed).
-	Old     bool   `json:"old,omitempty"`
-	Tool    string `json:"tool,omitempty"`
-	Message string `json:"message"`
-	Fails   bool   `json:"fails"`
+	// Old is set when the position is in the old spec (something removed);
+	// Anchor is then the closest place in the new spec, if there is one.
+	Old     bool     `json:"old,omitempty"`
+	Anchor  *jsonPos `json:"anchor,omitempty"`
+	Tool    string   `json:"tool,omitempty"`
+	Message string   `json:"message"`
+	Fails   bool     `json:"fails"`
+}
+
+type jsonPos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
 }
 
 // WriteJSON writes the findings as a JSON object: {"findings": [...],
 // "failing": N}, each finding with its rule, level, categories, file,
-// line, col, old, tool, message and whether it fails on failOn.
+// line, col, old (and anchor), tool, message and whether it fails on
+// failOn.
 func WriteJSON(w io.Writer, findings []Finding, failOn []Category) error {
 	out := struct {
 		Findings []jsonFinding `json:"findings"`
 		Failing  int           `json:"failing"`
 	}{Findings: []jsonFinding{}, Failing: Failing(findings, failOn)}
 	for _, f := range findings {
-		out.Findings = append(out.Findings, jsonFinding{
+		jf := jsonFinding{
 			Rule: f.Rule.ID, Level: f.Rule.Level, Categories: f.Categories,
 			File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Old: f.Old,
 			Tool: f.Tool, Message: f.Message, Fails: f.Fails(failOn),
-		})
+		}
+		if f.Old && f.Anchor.File != "" {
+			jf.Anchor = &jsonPos{f.Anchor.File, f.Anchor.Line, f.Anchor.Col}
+		}
+		out.Findings = append(out.Findings, jf)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

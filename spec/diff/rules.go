@@ -65,6 +65,9 @@ var ruleToolRemoved = &Rule{
 			return
 		}
 		gone, added := toolsOnlyIn(o, n), toolsOnlyIn(n, o)
+		if n != nil {
+			a.anchor = n.KeyPos("tools")
+		}
 		for _, t := range gone {
 			hint := ""
 			if len(gone) == 1 && len(added) == 1 {
@@ -358,6 +361,7 @@ var ruleNamedTypeRemoved = &Rule{
 		if o == nil || n == nil {
 			return // a removed file's types go with its tools
 		}
+		a.anchor = n.KeyPos("types")
 		for _, t := range o.Types {
 			if findType(n, t.Name) == nil {
 				a.atOld(t.Pos, "type %q was removed: the Go type %s goes", t.Name, t.GoName)
