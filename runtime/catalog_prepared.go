@@ -29,7 +29,7 @@ type encodeKey struct {
 func makeEncodeKey(d Dialect, opts EncodeOptions) encodeKey {
 	k := EncodeOptions{}
 	switch d {
-	case DialectOpenAI, DialectOpenAIChat:
+	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic:
 		k.Strict = opts.Strict
 	case DialectGemini:
 		k.GeminiJSONSchema = opts.GeminiJSONSchema
@@ -44,8 +44,7 @@ type prepared struct {
 	key   encodeKey
 	gen   uint64   // the registry's generation it was made from
 	tools []*Tool  // local and MCP tools, in registration order
-	frags [][]byte // tools[i] encoded, or nil when errs[i] is set
-	errs  []error  // why tools[i] cannot be encoded (returned only if the catalog shows it)
+	enc   []encodedTool // tools[i] encoded (its error returned only if the catalog shows it)
 	tail  []byte   // the provider tools, each preceded by a comma
 	// tailErr is why the provider tools cannot be encoded.
 	tailErr error
@@ -75,11 +74,10 @@ func (r *Registry) preparedCatalog(d Dialect, opts EncodeOptions) (*prepared, er
 	provider := r.providerLocked()
 	r.mu.RUnlock()
 
-	p := &prepared{key: key, gen: gen, tools: tools,
-		frags: make([][]byte, len(tools)), errs: make([]error, len(tools))}
+	p := &prepared{key: key, gen: gen, tools: tools, enc: make([]encodedTool, len(tools))}
 	e := encoder{d: d, opts: key.opts, names: make(map[string]bool, len(tools)+len(provider))}
 	for i, t := range tools {
-		p.frags[i], p.errs[i] = e.tool(t)
+		p.enc[i] = e.tool(t)
 		e.names[t.Name] = true // unique in the registry
 	}
 	p.tail, p.tailErr = e.providerTools(provider)
@@ -102,13 +100,16 @@ func (r *Registry) encodePrepared(ctx context.Context, call *Call, p *prepared) 
 		}
 		return EncodeTools(p.key.d, tools, r.Provider(), p.key.opts)
 	}
-	shown := make([][]byte, 0, len(p.tools))
+	w := catalogWriter{d: p.key.d, shown: make([][]byte, 0, len(p.tools))}
 	var failed error
 	err := r.filter(ctx, call, len(p.tools), func(i int) *Tool { return p.tools[i] }, func(i int) {
-		if p.errs[i] != nil && failed == nil {
-			failed = toolError(p.key.d, p.tools[i].Name, p.errs[i])
+		switch {
+		case failed != nil:
+		case p.enc[i].err != nil:
+			failed = toolError(p.key.d, p.tools[i].Name, p.enc[i].err)
+		default:
+			w.add(&p.enc[i])
 		}
-		shown = append(shown, p.frags[i])
 	})
 	switch {
 	case err != nil:
@@ -118,9 +119,5 @@ func (r *Registry) encodePrepared(ctx context.Context, call *Call, p *prepared) 
 	case p.tailErr != nil:
 		return nil, p.tailErr
 	}
-	size := len(p.tail) + len(`[{"functionDeclarations":[]}]`)
-	for _, f := range shown {
-		size += len(f) + 1
-	}
-	return appendTools(make([]byte, 0, size), p.key.d, shown, p.tail), nil
+	return w.write(p.tail), nil
 }

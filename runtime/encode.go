@@ -39,12 +39,25 @@ import (
 // sends each tool's schema as generated (converted to Gemini's subset for
 // Gemini), with "strict": false on OpenAI.
 type EncodeOptions struct {
-	// Strict asks OpenAI (both dialects) for strict function calling: each
-	// tool's schema is rewritten by OpenAIStrictSchema and sent with
-	// "strict": true. A tool whose schema strict mode cannot carry (a map,
-	// say) is sent as generated with "strict": false. With Strict, set
-	// Options.DropNullOptionals on the registry that dispatches the
-	// calls. Other dialects ignore it.
+	// Strict asks for strict function calling (the provider samples the
+	// arguments under a grammar of the schema).
+	//
+	// OpenAI (both dialects): each tool's schema is rewritten by
+	// OpenAIStrictSchema and sent with "strict": true; a tool whose schema
+	// strict mode cannot carry (a map, say) is sent as generated with
+	// "strict": false. Optional parameters become required and nullable,
+	// so set Options.DropNullOptionals on the registry that dispatches
+	// the calls.
+	//
+	// Anthropic: each tool's schema is rewritten by AnthropicStrictSchema
+	// and sent with "strict": true, within Anthropic's per-request limits
+	// of 20 strict tools, 24 optional parameters and 16 parameters with a
+	// union type (anyOf or a type array) over all strict tools. Tools are
+	// taken in catalog order: one that cannot be strict, or would take the
+	// request over a limit, is sent as without Strict, and the next that
+	// fits is strict again. Optional parameters stay optional.
+	//
+	// Gemini and MCP ignore it.
 	Strict bool
 	// GeminiJSONSchema sends each Gemini function's schema unchanged as
 	// parametersJsonSchema (full JSON Schema) instead of converting it to
@@ -77,7 +90,8 @@ type EncodeOptions struct {
 //   - DialectOpenAI (Responses): function tools, then provider tools as
 //     {"type":native,…config}; code_interpreter gets
 //     "container":{"type":"auto"} unless its config sets a container.
-//   - DialectAnthropic: tools with input_schema, then server tools as
+//   - DialectAnthropic: tools with input_schema (and "strict": true, see
+//     EncodeOptions.Strict), then server tools as
 //     {"type":native,"name":…,…config}. The name is config's "name" if set,
 //     else the portable name (web_search), else the registered name without
 //     a "_YYYYMMDD" version suffix (computer_20250124 → computer).
@@ -114,29 +128,86 @@ func EncodeTools(d Dialect, tools []*Tool, provider []ProviderTool, opts EncodeO
 		return nil, fmt.Errorf("runtime: encoding tools: unknown dialect %q", d)
 	}
 	e := encoder{d: d, opts: opts, names: make(map[string]bool, len(tools)+len(provider))}
-	frags := make([][]byte, 0, len(tools))
-	for _, t := range tools {
+	enc := make([]encodedTool, len(tools))
+	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("runtime: encoding tools for %s: nil tool", d)
 		}
-		frag, err := e.tool(t)
+		enc[i] = e.tool(t)
+		err := enc[i].err
 		if err == nil {
 			err = e.claim(t.Name)
 		}
 		if err != nil {
 			return nil, toolError(d, t.Name, err)
 		}
-		frags = append(frags, frag)
 	}
 	tail, err := e.providerTools(provider)
 	if err != nil {
 		return nil, err
 	}
-	size := len(tail) + 32
-	for _, f := range frags {
+	w := catalogWriter{d: d, shown: make([][]byte, 0, len(tools))}
+	for i := range enc {
+		w.add(&enc[i])
+	}
+	return w.write(tail), nil
+}
+
+// encodedTool is one function tool encoded for a dialect and options.
+type encodedTool struct {
+	frag []byte // the tool's element of the tools array (Gemini: of functionDeclarations)
+	err  error  // why it cannot be encoded (frag is nil)
+	// With Anthropic strict: alt is the tool without strict, sent when
+	// the request's strict budget is spent (nil when frag is not strict:
+	// the tool cannot be strict), and optional and unions are what frag
+	// spends of that budget.
+	alt              []byte
+	optional, unions int
+}
+
+// catalogWriter collects the function tools a request shows, in order,
+// keeping Anthropic strict's per-request budget.
+type catalogWriter struct {
+	d     Dialect
+	shown [][]byte
+	// Anthropic strict: what the tools sent strict so far spend.
+	strict, optional, unions int
+}
+
+// The per-request limits of Anthropic strict tool use
+// (https://platform.claude.com/docs/en/build-with-claude/structured-outputs,
+// "Schema complexity limits"): strict tools, optional parameters and
+// parameters with a union type (anyOf or a type array), counted over all
+// the strict tools of a request.
+const (
+	anthropicStrictMaxTools    = 20
+	anthropicStrictMaxOptional = 24
+	anthropicStrictMaxUnions   = 16
+)
+
+// add shows tool t (encoded without error).
+func (w *catalogWriter) add(t *encodedTool) {
+	if t.alt == nil {
+		w.shown = append(w.shown, t.frag)
+		return
+	}
+	if w.strict+1 > anthropicStrictMaxTools || w.optional+t.optional > anthropicStrictMaxOptional ||
+		w.unions+t.unions > anthropicStrictMaxUnions {
+		w.shown = append(w.shown, t.alt)
+		return
+	}
+	w.strict, w.optional, w.unions = w.strict+1, w.optional+t.optional, w.unions+t.unions
+	w.shown = append(w.shown, t.frag)
+}
+
+// write returns the tools array: the shown tools, then tail, the provider
+// tools, each preceded by a comma.
+func (w *catalogWriter) write(tail []byte) []byte {
+	size := len(tail) + len(`[{"functionDeclarations":[]}]`)
+	for _, f := range w.shown {
 		size += len(f) + 1
 	}
-	return appendTools(make([]byte, 0, size), d, frags, tail), nil
+	return appendTools(make([]byte, 0, size), w.d, w.shown, tail)
 }
 
 // toolError is the error EncodeTools returns for tool name.
@@ -239,6 +310,7 @@ type anthropicTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	Strict      bool            `json:"strict,omitempty"`
 }
 
 // geminiFunction is a FunctionDeclaration
@@ -330,15 +402,30 @@ func (e *encoder) claim(name string) error {
 	return nil
 }
 
-// tool encodes one function tool: an element of the tools array (for
-// Gemini: of functionDeclarations). It checks the name but does not claim
+// tool encodes one function tool. It checks the name but does not claim
 // it.
-func (e *encoder) tool(t *Tool) ([]byte, error) {
+func (e *encoder) tool(t *Tool) encodedTool {
 	item, err := e.toolItem(t)
 	if err != nil {
-		return nil, err
+		return encodedTool{err: err}
 	}
-	return marshalCompact(item)
+	var out encodedTool
+	if st, ok := item.(anthropicStrictTool); ok {
+		if out.alt, err = marshalCompact(st.plain); err != nil {
+			return encodedTool{err: err}
+		}
+		item, out.optional, out.unions = st.strict, st.optional, st.unions
+	}
+	if out.frag, err = marshalCompact(item); err != nil {
+		return encodedTool{err: err}
+	}
+	return out
+}
+
+// anthropicStrictTool is a tool Anthropic can take strict, in both forms.
+type anthropicStrictTool struct {
+	strict, plain    anthropicTool
+	optional, unions int
 }
 
 func (e *encoder) toolItem(t *Tool) (any, error) {
@@ -384,7 +471,23 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		return openAIResponsesTool{Type: "function", openAIFunction: f}, nil
 
 	case DialectAnthropic:
-		return anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params}, nil
+		plain := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params}
+		if !e.opts.Strict {
+			return plain, nil
+		}
+		out, cost, err := anthropicStrictRoot(schema)
+		switch {
+		case errors.Is(err, ErrUnsupportedSchema):
+			return plain, nil
+		case err != nil:
+			return nil, err
+		}
+		strict := plain
+		strict.Strict = true
+		if strict.InputSchema, err = marshalCompact(out); err != nil {
+			return nil, err
+		}
+		return anthropicStrictTool{strict: strict, plain: plain, optional: cost.optional, unions: cost.unions}, nil
 
 	case DialectGemini:
 		g := geminiFunction{Name: t.Name, Description: t.Description}

@@ -112,11 +112,14 @@ func literal(v any) string {
 }
 
 // characters is "1 character" or "n characters".
-func characters(n any) string {
+func characters(n any) string { return count(n, "character") }
+
+// count is "1 <noun>" or "n <noun>s".
+func count(n any, noun string) string {
 	if l := literal(n); l != "1" {
-		return l + " characters"
+		return l + " " + noun + "s"
 	}
-	return "1 character"
+	return "1 " + noun
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -210,8 +213,9 @@ func (n notes) describe(out map[string]any, in map[string]any) {
 	if d, ok := in["description"].(string); ok && d != "" {
 		parts = append(parts, d)
 	}
-	for _, k := range [...]string{"enum", "format", "minLength", "maxLength", "exclusiveMinimum",
-		"exclusiveMaximum", "multipleOf", "uniqueItems", "additionalProperties", "default"} {
+	for _, k := range [...]string{"enum", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+		"additionalProperties", "default"} {
 		if s, ok := n[k]; ok {
 			parts = append(parts, s)
 		}
@@ -236,6 +240,18 @@ func (n notes) add(keyword string, v any) {
 		n[keyword] = "At least " + characters(v) + "."
 	case "maxLength":
 		n[keyword] = "At most " + characters(v) + "."
+	case "minimum":
+		n[keyword] = "Must be at least " + literal(v) + "."
+	case "maximum":
+		n[keyword] = "Must be at most " + literal(v) + "."
+	case "minItems":
+		n[keyword] = "At least " + count(v, "item") + "."
+	case "maxItems":
+		n[keyword] = "At most " + count(v, "item") + "."
+	case "minProperties":
+		n[keyword] = "At least " + count(v, "key") + "."
+	case "maxProperties":
+		n[keyword] = "At most " + count(v, "key") + "."
 	case "exclusiveMinimum":
 		n[keyword] = "Must be greater than " + literal(v) + "."
 	case "exclusiveMaximum":
@@ -278,6 +294,7 @@ type rewrite struct {
 
 	depth, objects      int // where the walk is
 	props, enums, chars int // totals so far, for OpenAI's limits
+	optional, unions    int // totals so far, for Anthropic strict's per-request limits
 }
 
 // schemaNode is one subschema as the walk sees it.

@@ -98,6 +98,7 @@ func TestEncodeGolden(t *testing.T) {
 		{"openai_responses.json", DialectOpenAI, EncodeOptions{}},
 		{"openai_responses_strict.json", DialectOpenAI, EncodeOptions{Strict: true}},
 		{"anthropic.json", DialectAnthropic, EncodeOptions{}},
+		{"anthropic_strict.json", DialectAnthropic, EncodeOptions{Strict: true}},
 		{"gemini.json", DialectGemini, EncodeOptions{}},
 		{"gemini_jsonschema.json", DialectGemini, EncodeOptions{GeminiJSONSchema: true}},
 		{"mcp.json", DialectMCP, EncodeOptions{}},
