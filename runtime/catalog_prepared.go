@@ -42,10 +42,10 @@ func makeEncodeKey(d Dialect, opts EncodeOptions) encodeKey {
 // prepared is one prepared catalog.
 type prepared struct {
 	key   encodeKey
-	gen   uint64   // the registry's generation it was made from
-	tools []*Tool  // local and MCP tools, in registration order
+	gen   uint64        // the registry's generation it was made from
+	tools []*Tool       // local and MCP tools, in registration order
 	enc   []encodedTool // tools[i] encoded (its error returned only if the catalog shows it)
-	tail  []byte   // the provider tools, each preceded by a comma
+	tail  []byte        // the provider tools, each preceded by a comma
 	// tailErr is why the provider tools cannot be encoded.
 	tailErr error
 	// clash: a provider tool's name in d clashes with another tool's;
