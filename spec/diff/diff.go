@@ -107,13 +107,16 @@ type Finding struct {
 	Message string
 }
 
+// Breaking reports whether the finding is at level Breaking.
+func (f Finding) Breaking() bool { return f.Rule.Level == Breaking }
+
 // Concerns reports whether the finding concerns category c.
 func (f Finding) Concerns(c Category) bool { return slices.Contains(f.Categories, c) }
 
 // Fails reports whether the finding fails a check that fails on the given
 // categories: it is breaking and concerns one of them.
 func (f Finding) Fails(failOn []Category) bool {
-	if f.Rule.Level != Breaking {
+	if !f.Breaking() {
 		return false
 	}
 	for _, c := range failOn {

@@ -244,11 +244,11 @@ var rulePackageChanged = &Rule{
 }
 
 var ruleBatchRemoved = &Rule{
-	ID: "BATCH_REMOVED", Level: Breaking, Categories: []Category{Model},
-	Doc: "A tool's batch wrapper tool was removed (or renamed): models can no longer call it.",
+	ID: "BATCH_REMOVED", Level: Breaking, Categories: []Category{GoAPI, Model},
+	Doc: "A tool's batch wrapper tool was removed (or renamed): models can no longer call it, and its Go name constant goes.",
 	tool: func(a adder, o, n *spec.Tool) {
 		if o.Batch != nil && (n.Batch == nil || n.Batch.Name != o.Batch.Name) {
-			a.atOld(o.Batch.Pos, "the batch tool %q of tool %q was removed", o.Batch.Name, n.Name)
+			a.atOld(o.Batch.Pos, "the batch tool %q of tool %q was removed: models can no longer call it, and its Go name constant goes", o.Batch.Name, n.Name)
 		}
 	},
 }
