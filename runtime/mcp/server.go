@@ -79,6 +79,16 @@ type ServerOptions struct {
 	// to them by elicitation. Nil: no elicitation; a paused call's result
 	// says it waits, and the host resumes it with MetaResume.
 	Resolve Resolver
+	// Owner returns the user a pause point belongs to. Resuming by
+	// MetaResume needs it: the server resumes only the caller's own pause
+	// points (Registry.Resume itself does not check who calls). Nil:
+	// MetaResume is refused. With a hitl.Store:
+	//
+	//	func(ctx context.Context, id string) (string, error) {
+	//		p, err := store.Get(ctx, id)
+	//		return p.UserID, err
+	//	}
+	Owner func(ctx context.Context, pausePointID string) (string, error)
 	// Encode tunes the tools/list encoding (runtime.DialectMCP). The
 	// server always sets MCPOutputSchema, since it returns typed results as
 	// structuredContent.
@@ -147,12 +157,20 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 	return s.srv.Connect(ctx, t, nil)
 }
 
-// HTTPHandler returns a streamable HTTP handler serving s. With
-// opts.Stateless the server keeps no session state between requests, so
-// several instances behind a load balancer can serve one client (give
-// them one shared Approvals store, such as hitl on PostgreSQL).
+// HTTPHandler returns a streamable HTTP handler serving s (opts may be
+// nil). With opts.Stateless the server keeps no session state between
+// requests, so several instances behind a load balancer can serve one
+// client (give them one shared Approvals store, such as hitl on
+// PostgreSQL); a call is then cancelled by closing its HTTP request
+// (PropagateRequestCancellation is always set), since a stateless server
+// cannot tie a notifications/cancelled to a call of another request.
 func (s *Server) HTTPHandler(opts *sdk.StreamableHTTPOptions) http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, opts)
+	var o sdk.StreamableHTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.PropagateRequestCancellation = true
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &o)
 }
 
 // ToolsChanged tells every session that its tool list may have changed
@@ -303,6 +321,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	}
 	// A host resuming a call a person decided on elsewhere.
 	if id, ok := p.Meta[MetaResume].(string); ok && id != "" {
+		if msg := s.checkOwner(ctx, call, id); msg != "" {
+			return errorResult(msg, nil), nil
+		}
 		out, err := s.reg.Resume(ctx, call, id)
 		if err != nil && out.Status == "" {
 			// Claim refused: not found, still pending, already consumed.
@@ -317,12 +338,32 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	return s.result(ctx, req, out, err)
 }
 
+// checkOwner returns why call may not resume pause point id, or "".
+func (s *Server) checkOwner(ctx context.Context, call *runtime.Call, id string) string {
+	if s.opts.Owner == nil {
+		return "this server does not resume pause points by " + MetaResume
+	}
+	owner, err := s.opts.Owner(ctx, id)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("pause point %q cannot be resumed: %v", id, err)
+	case owner != call.UserID:
+		return fmt.Sprintf("pause point %q belongs to another user", id)
+	}
+	return ""
+}
+
 // decide records the person's answer to an approval elicitation and
 // resumes the call.
 func (s *Server) decide(ctx context.Context, call *runtime.Call, id string, resp sdk.InputResponse) (*sdk.CallToolResult, error) {
 	er, ok := resp.(*sdk.ElicitResult)
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the approval answer is not an elicitation result"}
+	}
+	if s.opts.Owner != nil {
+		if msg := s.checkOwner(ctx, call, id); msg != "" {
+			return errorResult(msg, nil), nil
+		}
 	}
 	approve := er.Action == "accept"
 	note, _ := er.Content["note"].(string)
