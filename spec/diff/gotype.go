@@ -105,6 +105,9 @@ func writeCanonical(b *strings.Builder, s *spec.Schema, depth int) {
 		fmt.Fprintf(b, "%s(", s.Type)
 	}
 	kv := func(k string, v any) { fmt.Fprintf(b, " %s=%v", k, v) }
+	if s.GoName != "" {
+		kv("go_name", s.GoName)
+	}
 	if s.Nullable {
 		kv("nullable", true)
 	}
