@@ -81,3 +81,29 @@ func TestSameSpecNoFindings(t *testing.T) {
 		t.Errorf("only %d specs loaded", compared)
 	}
 }
+
+func TestValuesAndMultiples(t *testing.T) {
+	if !sameValue(int64(10), 10.0) || sameValue(int64(10), "10") || !sameValue([]any{"a", int64(1)}, []any{"a", 1.0}) {
+		t.Error("sameValue")
+	}
+	if got := enumDiff([]any{int64(1), int64(2)}, []any{1.0, 3.0}); len(got) != 1 || got[0] != int64(2) {
+		t.Errorf("enumDiff = %v", got)
+	}
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		o, n *float64
+		want int
+	}{
+		{f(0.1), f(0.01), -1}, // every multiple of 0.1 is one of 0.01
+		{f(0.01), f(0.1), 1},
+		{f(4), f(2), -1},
+		{f(2), f(3), 1},
+		{nil, f(2), 1},
+		{f(2), nil, -1},
+		{f(2), f(2), 0},
+	} {
+		if got := multipleOf(tc.o, tc.n); got != tc.want {
+			t.Errorf("multipleOf(%v, %v) = %d, want %d", optNum(tc.o), optNum(tc.n), got, tc.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -646,8 +648,9 @@ func multipleOf(o, n *float64) int {
 	case *o == *n:
 		return 0
 	}
-	// Every multiple of o is a multiple of n when o/n is whole.
-	if q := *o / *n; q == float64(int64(q)) {
+	// Every multiple of o is a multiple of n when o/n is whole (up to
+	// rounding: 0.1/0.01 is 10.000000000000002).
+	if q := *o / *n; math.Abs(q-math.Round(q)) < 1e-9 {
 		return -1
 	}
 	return 1
@@ -789,15 +792,27 @@ var ruleLengthLoosened = &Rule{
 	},
 }
 
-// enumDiff lists the values of o's enum that n's lacks.
+// enumDiff lists the values of o's enum that n's lacks; values are
+// compared as JSON (the integer 1 is the number 1.0).
 func enumDiff(o, n []any) []any {
 	var out []any
 	for _, v := range o {
-		if !slices.Contains(n, v) {
+		if !slices.ContainsFunc(n, func(w any) bool { return sameValue(v, w) }) {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// sameValue says whether two values of a spec (a default, an enum value)
+// are the same JSON value.
+func sameValue(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return reflect.DeepEqual(a, b)
+	}
+	return string(ja) == string(jb)
 }
 
 func fmtValues(vs []any) string {
@@ -1021,7 +1036,7 @@ var ruleDefaultChanged = &Rule{
 		nv, nh := defaultOf(n, same)
 		a = a.only(s.cats(Model)...)
 		switch {
-		case oh && nh && !reflect.DeepEqual(ov, nv):
+		case oh && nh && !sameValue(ov, nv):
 			a.at(n.KeyPos("default"), "the default of %s changes from %s to %s", s, fmtValue(ov), fmtValue(nv))
 		case oh && !nh:
 			a.at(n.Pos, "%s no longer has a default (was %s)", s, fmtValue(ov))
