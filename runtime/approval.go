@@ -17,7 +17,35 @@ var (
 	// ErrApprovalsUnavailable: the registry has no Approvals store, so
 	// nothing can be resumed.
 	ErrApprovalsUnavailable = errors.New("no approvals store configured")
+	// ErrPausePointForbidden: the caller of Resume is neither the pause
+	// point's owner nor authorised to resume it; nothing was claimed.
+	ErrPausePointForbidden = errors.New("not allowed to resume this pause point")
+	// ErrPausePointExpired: nobody decided within the pause point's TTL, or
+	// its approval was not used within the store's use-by window.
+	ErrPausePointExpired = errors.New("pause point expired")
+	// ErrApprovalStoreUnavailable: the Approvals store could not be read or
+	// written (its database is down, locked or timed out). It is the only
+	// pause-point error worth retrying: see Registry.Resume. A call that
+	// needed approval and met it fails with an ErrApprovalStore tool error
+	// whose Err matches it.
+	ErrApprovalStoreUnavailable = errors.New("approval store unavailable")
 )
+
+// StoreError wraps an error of an Approvals store's database so that it
+// matches ErrApprovalStoreUnavailable with errors.Is while keeping its
+// cause (errors.Is and errors.As see through it).
+func StoreError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &storeError{err}
+}
+
+type storeError struct{ err error }
+
+func (e *storeError) Error() string        { return e.err.Error() }
+func (e *storeError) Unwrap() error        { return e.err }
+func (e *storeError) Is(target error) bool { return target == ErrApprovalStoreUnavailable }
 
 // Approval records that a person approved a paused call. Resume sets
 // Call.Approval to one when it runs the original call.

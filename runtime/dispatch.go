@@ -54,63 +54,6 @@ func (r *Registry) Dispatch(ctx context.Context, call *Call, tc ToolCall) (Outco
 	return r.dispatch(ctx, call, tc, nil, nil)
 }
 
-// Resume continues a call that paused for approval, once a person decided.
-// It claims the pause point through Options.Approvals (exactly once: a
-// second Resume of the same id fails) and then:
-//
-//   - approved: runs the original call (its tool, arguments and tool call id,
-//     and the user, conversation and turn stored with it) through the same
-//     pipeline: lookup, decode (against the tool's current schema), enabled,
-//     gate and permission all run again, since the tool may have been
-//     removed or disabled, its gate closed or the host's policy changed in
-//     the meantime; an ask is satisfied by the approval, a deny still
-//     denies. The executor sees Call.Approval set.
-//   - denied: returns an ErrDenied tool error saying a person denied the
-//     call, with their note.
-//
-// call supplies the sinks, Values and ModelTier of the resumed call (it may
-// be a later turn's); its UserID, ConversationID and TurnIndex are replaced
-// by the ones stored with the pause point. Resume does not check who calls
-// it: the store's resolve step decides who may approve.
-//
-// Errors from Claim are returned wrapped with the pause point's id
-// (`runtime: resume pause point "pp_1": …`; see ErrPausePointNotFound,
-// ErrPausePointPending, ErrPausePointConsumed); without an Approvals store
-// Resume fails with ErrApprovalsUnavailable.
-func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) (Outcome, error) {
-	ap := r.opts.Approvals
-	if ap == nil {
-		return Outcome{}, fmt.Errorf("runtime: resume pause point %q: %w", pausePointID, ErrApprovalsUnavailable)
-	}
-	req, d, err := ap.Claim(ctx, pausePointID)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("runtime: resume pause point %q: %w", pausePointID, err)
-	}
-	var cc Call
-	if call != nil {
-		cc = *call
-	}
-	cc.UserID, cc.ConversationID, cc.TurnIndex = req.UserID, req.ConversationID, req.TurnIndex
-	tc := ToolCall{ID: req.ToolCallID, Name: req.Tool, Arguments: req.Arguments}
-	switch d.Behavior {
-	case Allow:
-		return r.dispatch(ctx, &cc, tc, &Approval{PausePointID: pausePointID, Note: d.Reason}, nil)
-	case Deny:
-		x := run{r: r, start: time.Now(), scope: r.callFor(&cc, tc)}
-		x.call = &x.scope.Call
-		x.out.CallID, x.out.Tool = tc.ID, tc.Name
-		x.out.Label = req.Label
-		if x.out.Label == "" {
-			x.out.Label = tc.Name
-		}
-		x.begin()
-		return x.fail(humanDeniedError(tc.Name, d.Reason))
-	default:
-		return Outcome{}, fmt.Errorf("runtime: resume pause point %q: decision is %q: %w",
-			pausePointID, d.Behavior, ErrPausePointPending)
-	}
-}
-
 // requiresApprovalReason is the reason of the Ask that Flags.RequiresApproval
 // makes of an allowed call. The model reads it after "is waiting for a
 // person's approval and has not run yet: ", and the person deciding reads
@@ -119,13 +62,14 @@ const requiresApprovalReason = "the tool requires approval before every call"
 
 // run is the state of one call going through the pipeline.
 type run struct {
-	r       *Registry
-	t       *Tool
-	scope   *scopedCall
-	call    *Call // &scope.Call, the per-call copy
-	start   time.Time
-	started bool // EventStart was emitted; EventFinish is owed
-	out     Outcome
+	r        *Registry
+	t        *Tool
+	scope    *scopedCall
+	call     *Call // &scope.Call, the per-call copy
+	start    time.Time
+	started  bool // EventStart was emitted; EventFinish is owed
+	executed bool // step 7 began: the executor was called
+	out      Outcome
 }
 
 // scopedCall is the per-call copy of the host's Call. Its Events and Usage
@@ -180,10 +124,23 @@ func (r *Registry) callFor(call *Call, tc ToolCall) *scopedCall {
 // already decoded by RunCalls (see turn.go); it is used when it was decoded
 // for the tool tc names now, so no call is decoded twice.
 func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approval *Approval, pre *preDecoded) (Outcome, error) {
-	x := run{r: r, start: time.Now(), scope: r.callFor(call, tc)}
+	x := r.newRun(call, tc, approval)
+	return x.pipeline(ctx, tc, pre)
+}
+
+// newRun returns the state of a call of tc about to go through the
+// pipeline.
+func (r *Registry) newRun(call *Call, tc ToolCall, approval *Approval) *run {
+	x := &run{r: r, start: time.Now(), scope: r.callFor(call, tc)}
 	x.call = &x.scope.Call
 	x.call.Approval = approval
 	x.out.CallID, x.out.Tool = tc.ID, tc.Name
+	return x
+}
+
+// pipeline runs the steps (see Dispatch).
+func (x *run) pipeline(ctx context.Context, tc ToolCall, pre *preDecoded) (Outcome, error) {
+	r, approval := x.r, x.call.Approval
 
 	// 1. Look the name up.
 	r.mu.RLock()
@@ -261,6 +218,7 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 	if err := ctx.Err(); err != nil {
 		return x.fatal(err)
 	}
+	x.executed = true
 	res, err, pv := x.execute(ctx, args)
 	if pv != nil {
 		return x.fail(executionPanicError(t.Name, pv))
@@ -274,6 +232,11 @@ func (r *Registry) dispatch(ctx context.Context, call *Call, tc ToolCall, approv
 			return x.pause(pause, false)
 		case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 			return x.fatal(err)
+		case errors.Is(err, ErrApprovalStoreUnavailable):
+			// A tool that pauses by itself (wait_for_approval) could not
+			// write its pause point.
+			x.log(ctx, slog.LevelError, "the approvals store failed", slog.Any("error", err))
+			return x.fail(approvalStoreError(t.Name, err))
 		default:
 			return x.fail(executionError(t.Name, err))
 		}
@@ -385,7 +348,7 @@ func (x *run) ask(ctx context.Context, tc ToolCall, reason string) (Outcome, err
 			return x.fatal(err)
 		}
 		x.log(ctx, slog.LevelError, "storing the approval request failed", slog.Any("error", err))
-		return x.fail(approvalRequestError(x.t.Name, err))
+		return x.fail(approvalStoreError(x.t.Name, err))
 	}
 	return x.pause(&PauseError{PausePointID: id, Reason: reason}, true)
 }

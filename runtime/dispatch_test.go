@@ -116,7 +116,8 @@ type pipeApprovals struct {
 type pipePoint struct {
 	req      ApprovalRequest
 	decision *Decision
-	consumed bool
+	claimed  string // the attempt that claimed it
+	finished bool
 }
 
 func (a *pipeApprovals) RequestApproval(ctx context.Context, req ApprovalRequest) (string, error) {
@@ -132,21 +133,32 @@ func (a *pipeApprovals) RequestApproval(ctx context.Context, req ApprovalRequest
 	return id, nil
 }
 
-func (a *pipeApprovals) Claim(ctx context.Context, id string) (ApprovalRequest, Decision, error) {
+func (a *pipeApprovals) Claim(ctx context.Context, c ClaimRequest) (ApprovalRequest, Decision, error) {
 	a.trace.add("claim")
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p, ok := a.points[id]
+	p, ok := a.points[c.PausePointID]
 	switch {
 	case !ok:
 		return ApprovalRequest{}, Decision{}, ErrPausePointNotFound
+	case c.By != p.req.UserID && c.By != "admin":
+		return ApprovalRequest{}, Decision{}, ErrPausePointForbidden
 	case p.decision == nil:
 		return ApprovalRequest{}, Decision{}, ErrPausePointPending
-	case p.consumed:
+	case p.finished || p.claimed != "" && p.claimed != c.Attempt:
 		return ApprovalRequest{}, Decision{}, ErrPausePointConsumed
 	}
-	p.consumed = true
+	p.claimed = c.Attempt
 	return p.req, *p.decision, nil
+}
+
+func (a *pipeApprovals) Finish(ctx context.Context, c ClaimRequest) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if p, ok := a.points[c.PausePointID]; ok && p.claimed == c.Attempt {
+		p.finished = true
+	}
+	return nil
 }
 
 func (a *pipeApprovals) resolve(id string, d Decision) {
@@ -527,8 +539,8 @@ func TestDispatchStopsAtEachStep(t *testing.T) {
 			},
 			args:  `{}`,
 			trace: traceOf(pipeToGate, "permission", "policy-permission:ask", "request-approval", "event:finish:error"),
-			kind:  ErrDenied,
-			text:  "Error: stripe_list_customers needs a person's approval, but the request for approval could not be stored, so the call did not run.",
+			kind:  ErrApprovalStore,
+			text:  "Error: stripe_list_customers needs a person's approval, but the approval could not be recorded, so the call did not run; try again later.",
 		},
 		{
 			name: "7 executor error",
@@ -1240,8 +1252,19 @@ func TestResume(t *testing.T) {
 			return Text(fmt.Sprintf("%s/%d", a.Email, a.Limit)), nil
 		}
 		p.trace.reset()
+		// Someone who is neither the owner nor authorised is refused, and
+		// claims nothing.
+		other := p.call()
+		other.UserID = "someone-else"
+		if _, err := p.reg.Resume(context.Background(), other, id); !errors.Is(err, ErrPausePointForbidden) || len(seen) != 0 {
+			t.Fatalf("resume by another user: %v, runs %d", err, len(seen))
+		}
+		p.trace.reset()
+		// An authorised resolver ("admin" in this store) resumes the
+		// owner's call, in a later turn: the call runs as the owner, in
+		// its own conversation and turn.
 		later := p.call()
-		later.UserID, later.ConversationID, later.TurnIndex = "someone-else", "c2", 9
+		later.UserID, later.ConversationID, later.TurnIndex = "admin", "c2", 9
 		out, err := p.reg.Resume(context.Background(), later, id)
 		if err != nil || out.Status != StatusOK || out.Result.String() != "a@b.co/7" || out.CallID != "call_1" {
 			t.Fatalf("%+v %v", out, err)
@@ -1308,7 +1331,7 @@ func TestResume(t *testing.T) {
 			t.Fatalf("unknown id: %v", err)
 		}
 		id := pause(t, p, `{}`)
-		if _, err := p.reg.Resume(context.Background(), nil, id); !errors.Is(err, ErrPausePointPending) {
+		if _, err := p.reg.Resume(context.Background(), p.call(), id); !errors.Is(err, ErrPausePointPending) {
 			t.Fatalf("pending: %v", err)
 		}
 		p.opts.Approvals = nil

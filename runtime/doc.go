@@ -31,8 +31,9 @@
 //	outs, err := reg.RunCalls(ctx, call, toolCalls, runtime.RunOptions{})
 //	// each outs[i].Result goes back to the model; err is fatal for the turn.
 //	// An outcome with StatusPaused waits at outs[i].Pause.PausePointID;
-//	// once a person has decided:
-//	out, err := reg.Resume(ctx, call, pausePointID)
+//	// once a person has decided, the owner's call resumes it (retry an
+//	// error with the same Attempt; see ResumeWith):
+//	out, err := reg.ResumeWith(ctx, call, pausePointID, runtime.ResumeOptions{Attempt: requestID})
 //
 // Every Options field has a usable zero value (see Options), as does
 // RunOptions; a Tool's Flags do not, so start from DefaultFlags.

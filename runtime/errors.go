@@ -19,8 +19,16 @@ const (
 	// ErrDenied: step 6, the tool's check or the host's policy denied the
 	// call, a person denied it, or it needed approval and none could be
 	// asked for.
-	ErrDenied    ErrorKind = "permission_denied"
-	ErrExecution ErrorKind = "execution" // step 7: the executor failed or panicked
+	ErrDenied ErrorKind = "permission_denied"
+	// ErrApprovalStore: step 6, the call needed a person's approval and the
+	// Approvals store could not record it (or, for a tool that pauses by
+	// itself, could not be written). Nothing ran. The model reads a short,
+	// stable message; the cause is in ToolError.Err, which matches
+	// ErrApprovalStoreUnavailable. It is not fatal to the turn (other
+	// calls run, the model may try again later); a store that wants the
+	// turn stopped returns its errors marked with Fatal.
+	ErrApprovalStore ErrorKind = "approval_store_unavailable"
+	ErrExecution     ErrorKind = "execution" // step 7: the executor failed or panicked
 	// ErrResultSize: a result too large to return. Dispatch itself never
 	// fails a call for this (step 8 truncates an oversized result, saying
 	// so); an executor may return a ToolError of this kind.

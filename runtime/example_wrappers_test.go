@@ -113,9 +113,11 @@ func (approvals) RequestApproval(ctx context.Context, req runtime.ApprovalReques
 	return "pp_" + req.ToolCallID, nil
 }
 
-func (approvals) Claim(ctx context.Context, id string) (runtime.ApprovalRequest, runtime.Decision, error) {
+func (approvals) Claim(ctx context.Context, c runtime.ClaimRequest) (runtime.ApprovalRequest, runtime.Decision, error) {
 	return runtime.ApprovalRequest{}, runtime.Decision{}, runtime.ErrPausePointNotFound
 }
+
+func (approvals) Finish(ctx context.Context, c runtime.ClaimRequest) error { return nil }
 
 // AgentTool delegates a call to a fresh sub-agent. Its events reach the
 // parent call as child events, its usage is reported, and a failure comes

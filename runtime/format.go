@@ -123,11 +123,6 @@ func approvalUnavailableError(tool, reason string) *ToolError {
 	return &ToolError{Kind: ErrDenied, Tool: tool, Message: msg + "."}
 }
 
-func approvalRequestError(tool string, err error) *ToolError {
-	return &ToolError{Kind: ErrDenied, Tool: tool, Err: err,
-		Message: tool + " needs a person's approval, but the request for approval could not be stored, so the call did not run."}
-}
-
 func humanDeniedError(tool, note string) *ToolError {
 	msg := "a person denied the call of " + tool
 	if note != "" {

@@ -142,14 +142,41 @@ type ApprovalRequest struct {
 	Reason string
 }
 
+// ClaimRequest is what Registry.Resume asks an Approvals store to claim.
+type ClaimRequest struct {
+	// PausePointID is the pause point to claim.
+	PausePointID string
+	// By is who resumes: the UserID of the Call given to Resume ("" when it
+	// has none). The store refuses a claimer who is neither the point's
+	// owner nor authorised by the host, by the same rule as resolving.
+	By string
+	// Attempt names the resume attempt (ResumeOptions.Attempt, or a random
+	// one). A point claimed by an attempt whose call has not finished may be
+	// claimed again by the same attempt, so that a host that retries after
+	// an error still runs the approved call; any other attempt loses.
+	Attempt string
+}
+
 // Approvals stores pause points for calls whose permission decision is Ask.
 type Approvals interface {
-	// RequestApproval records a pending pause point and returns its id.
+	// RequestApproval records a pending pause point and returns its id. It
+	// is idempotent on the request's (UserID, ConversationID, ToolCallID):
+	// while that tool call's point is pending, a retry returns its id
+	// instead of recording another. A store that cannot record the point
+	// returns an error that matches ErrApprovalStoreUnavailable.
 	RequestApproval(ctx context.Context, req ApprovalRequest) (pausePointID string, err error)
 	// Claim takes a resolved pause point for resumption, exactly once: it
 	// returns the stored request and the human's decision (Allow or Deny
-	// with the reviewer's note as Reason), and marks the point consumed so
-	// a second Claim fails. Registry.Resume wraps Claim's errors with the
-	// pause point's id, so they need not repeat it.
-	Claim(ctx context.Context, pausePointID string) (ApprovalRequest, Decision, error)
+	// with the reviewer's note as Reason), and marks the point claimed by
+	// c.Attempt so that another attempt's Claim fails with
+	// ErrPausePointConsumed. The same attempt may claim it again until
+	// Finish. A claimer who is neither the owner nor authorised fails with
+	// ErrPausePointForbidden (and claims nothing), an approval past its
+	// use-by time with ErrPausePointExpired. Registry.Resume wraps Claim's
+	// errors with the pause point's id, so they need not repeat it.
+	Claim(ctx context.Context, c ClaimRequest) (ApprovalRequest, Decision, error)
+	// Finish records that the call claimed by c.Attempt has run (or was
+	// stopped for good): from then on every Claim, the same attempt's too,
+	// fails with ErrPausePointConsumed.
+	Finish(ctx context.Context, c ClaimRequest) error
 }

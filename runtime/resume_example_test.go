@@ -19,7 +19,8 @@ type memApprovals struct {
 type memPoint struct {
 	req      runtime.ApprovalRequest
 	decision *runtime.Decision
-	claimed  bool
+	claimed  string // the attempt that claimed it
+	finished bool
 }
 
 func (m *memApprovals) RequestApproval(ctx context.Context, req runtime.ApprovalRequest) (string, error) {
@@ -30,20 +31,31 @@ func (m *memApprovals) RequestApproval(ctx context.Context, req runtime.Approval
 	return id, nil
 }
 
-func (m *memApprovals) Claim(ctx context.Context, id string) (runtime.ApprovalRequest, runtime.Decision, error) {
+func (m *memApprovals) Claim(ctx context.Context, c runtime.ClaimRequest) (runtime.ApprovalRequest, runtime.Decision, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p, ok := m.points[id]
+	p, ok := m.points[c.PausePointID]
 	switch {
 	case !ok:
 		return runtime.ApprovalRequest{}, runtime.Decision{}, runtime.ErrPausePointNotFound
+	case c.By != p.req.UserID: // only the owner resumes here
+		return runtime.ApprovalRequest{}, runtime.Decision{}, runtime.ErrPausePointForbidden
 	case p.decision == nil:
 		return runtime.ApprovalRequest{}, runtime.Decision{}, runtime.ErrPausePointPending
-	case p.claimed:
+	case p.finished || p.claimed != "" && p.claimed != c.Attempt:
 		return runtime.ApprovalRequest{}, runtime.Decision{}, runtime.ErrPausePointConsumed
 	}
-	p.claimed = true
+	p.claimed = c.Attempt // the same attempt may claim again until Finish
 	return p.req, *p.decision, nil
+}
+
+func (m *memApprovals) Finish(ctx context.Context, c runtime.ClaimRequest) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p, ok := m.points[c.PausePointID]; ok && p.claimed == c.Attempt {
+		p.finished = true
+	}
+	return nil
 }
 
 // decide is what the host's approval UI does when a person decides.

@@ -131,8 +131,12 @@ func (a *turnApprovals) RequestApproval(ctx context.Context, req ApprovalRequest
 	return fmt.Sprintf("pp-%d", a.n.Add(1)), nil
 }
 
-func (a *turnApprovals) Claim(ctx context.Context, id string) (ApprovalRequest, Decision, error) {
+func (a *turnApprovals) Claim(ctx context.Context, c ClaimRequest) (ApprovalRequest, Decision, error) {
 	return ApprovalRequest{}, Decision{}, errors.New("not used")
+}
+
+func (a *turnApprovals) Finish(ctx context.Context, c ClaimRequest) error {
+	return errors.New("not used")
 }
 
 // turnRegistry builds the registry of the turn tests: "read" (safe), "write"

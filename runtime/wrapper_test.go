@@ -94,6 +94,7 @@ type memApprovals struct {
 type memPoint struct {
 	req      ApprovalRequest
 	decision *Decision
+	claimed  string // the attempt that claimed it
 	done     bool
 }
 
@@ -108,20 +109,31 @@ func (a *memApprovals) RequestApproval(ctx context.Context, req ApprovalRequest)
 	return id, nil
 }
 
-func (a *memApprovals) Claim(ctx context.Context, id string) (ApprovalRequest, Decision, error) {
+func (a *memApprovals) Claim(ctx context.Context, c ClaimRequest) (ApprovalRequest, Decision, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p, ok := a.points[id]
+	p, ok := a.points[c.PausePointID]
 	switch {
 	case !ok:
 		return ApprovalRequest{}, Decision{}, ErrPausePointNotFound
+	case c.By != p.req.UserID:
+		return ApprovalRequest{}, Decision{}, ErrPausePointForbidden
 	case p.decision == nil:
 		return ApprovalRequest{}, Decision{}, ErrPausePointPending
-	case p.done:
+	case p.done || p.claimed != "" && p.claimed != c.Attempt:
 		return ApprovalRequest{}, Decision{}, ErrPausePointConsumed
 	}
-	p.done = true
+	p.claimed = c.Attempt
 	return p.req, *p.decision, nil
+}
+
+func (a *memApprovals) Finish(ctx context.Context, c ClaimRequest) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if p, ok := a.points[c.PausePointID]; ok && p.claimed == c.Attempt {
+		p.done = true
+	}
+	return nil
 }
 
 func (a *memApprovals) resolve(id string, d Decision) {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgen/toolgen/examples/nativecatalog"
 	"github.com/toolgen/toolgen/generated/example"
 	"github.com/toolgen/toolgen/generated/hitl"
+	_ "github.com/toolgen/toolgen/generated/hitl/sqlite" // the pause points live in SQLite
 	"github.com/toolgen/toolgen/generated/stripe"
 	"github.com/toolgen/toolgen/internal/stripemock"
 	"github.com/toolgen/toolgen/runtime"

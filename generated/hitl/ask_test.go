@@ -65,6 +65,9 @@ func askRegistry(t *testing.T, store *Store, tool *sendMoney) *runtime.Registry 
 	return reg
 }
 
+// adaCall is the owner's call that resumes her pause points.
+var adaCall = &runtime.Call{UserID: "ada"}
+
 // pauseSend dispatches send_money and checks that it paused at a stored point.
 func pauseSend(t *testing.T, reg *runtime.Registry, store *Store, callID, args string) string {
 	t.Helper()
@@ -104,13 +107,13 @@ func TestAskApproveRunsOnce(t *testing.T) {
 		}
 
 		// Not decided yet: Resume refuses and nothing runs.
-		if _, err := reg.Resume(ctx, nil, id); !errors.Is(err, ErrNotResolved) || !errors.Is(err, runtime.ErrPausePointPending) {
+		if _, err := reg.Resume(ctx, adaCall, id); !errors.Is(err, ErrNotResolved) || !errors.Is(err, runtime.ErrPausePointPending) {
 			t.Fatalf("Resume of a pending point: %v, want ErrNotResolved", err)
 		}
 		if _, err := store.Resolve(ctx, id, Resolution{Approve: true, Note: "rent", By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		out, err := reg.Resume(ctx, &runtime.Call{ModelTier: "large"}, id)
+		out, err := reg.Resume(ctx, &runtime.Call{UserID: "ada", ModelTier: "large"}, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +133,7 @@ func TestAskApproveRunsOnce(t *testing.T) {
 		}
 
 		// Exactly once: a second Resume fails and runs nothing.
-		if _, err := reg.Resume(ctx, nil, id); !errors.Is(err, ErrConsumed) || !errors.Is(err, runtime.ErrPausePointConsumed) {
+		if _, err := reg.Resume(ctx, adaCall, id); !errors.Is(err, ErrConsumed) || !errors.Is(err, runtime.ErrPausePointConsumed) {
 			t.Fatalf("second Resume: %v, want ErrConsumed", err)
 		}
 		if n := tool.count(); n != 1 {
@@ -160,7 +163,7 @@ func TestAskConcurrentResume(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, errs[i] = reg.Resume(ctx, nil, id)
+				_, errs[i] = reg.Resume(ctx, adaCall, id)
 			}()
 		}
 		close(start)
@@ -192,7 +195,7 @@ func TestAskDeny(t *testing.T) {
 		if _, err := store.Resolve(ctx, id, Resolution{Note: "that is the whole budget", By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		out, err := reg.Resume(ctx, nil, id)
+		out, err := reg.Resume(ctx, adaCall, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +207,7 @@ func TestAskDeny(t *testing.T) {
 		if n := tool.count(); n != 0 {
 			t.Errorf("a denied call ran %d times", n)
 		}
-		if _, err := reg.Resume(ctx, nil, id); !errors.Is(err, ErrConsumed) {
+		if _, err := reg.Resume(ctx, adaCall, id); !errors.Is(err, ErrConsumed) {
 			t.Errorf("second Resume of a denial: %v, want ErrConsumed", err)
 		}
 	})
@@ -230,7 +233,7 @@ func TestAskSurvivesRestart(t *testing.T) {
 		if _, err := second.Resolve(ctx, id, Resolution{Approve: true, By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		out, err := askRegistry(t, second, tool).Resume(ctx, nil, id)
+		out, err := askRegistry(t, second, tool).Resume(ctx, adaCall, id)
 		if err != nil || out.Status != runtime.StatusOK {
 			t.Fatalf("Resume after restart: %+v, %v", out, err)
 		}
@@ -254,12 +257,12 @@ func TestResumeErrorsNameThePointOnce(t *testing.T) {
 		if _, err := store.Resolve(ctx, consumed, Resolution{Approve: true, By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := reg.Resume(ctx, nil, consumed); err != nil {
+		if _, err := reg.Resume(ctx, adaCall, consumed); err != nil {
 			t.Fatal(err)
 		}
 		check := func(id string, want error, why string) {
 			t.Helper()
-			_, err := reg.Resume(ctx, nil, id)
+			_, err := reg.Resume(ctx, adaCall, id)
 			if !errors.Is(err, want) {
 				t.Fatalf("Resume(%q) = %v, want %v", id, err, want)
 			}

@@ -5,13 +5,17 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // postgresEnv names the variable holding the test PostgreSQL DSN; .ci/run
@@ -144,4 +148,12 @@ func (c *clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// claims numbers the attempts of claimBy.
+var claims atomic.Int64
+
+// claimBy is a claim of the pause point id by user, as a new resume attempt.
+func claimBy(user, id string) runtime.ClaimRequest {
+	return runtime.ClaimRequest{PausePointID: id, By: user, Attempt: fmt.Sprintf("attempt-%d", claims.Add(1))}
 }

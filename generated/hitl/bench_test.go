@@ -45,7 +45,7 @@ func BenchmarkLifecycle(b *testing.B) {
 				if _, err := s.Resolve(ctx, c.ID, Resolution{Approve: true, By: "bench"}); err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := s.Claim(ctx, c.ID); err != nil {
+				if _, _, err := s.Claim(ctx, claimBy("bench", c.ID)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -48,6 +48,14 @@ func DialectFor(driver string) (Dialect, error) {
 
 func (d Dialect) valid() bool { return d == SQLite || d == Postgres }
 
+// driverPackage is the package that links the dialect's driver.
+func (d Dialect) driverPackage() string {
+	if d == Postgres {
+		return "github.com/toolgen/toolgen/generated/hitl/postgres"
+	}
+	return "github.com/toolgen/toolgen/generated/hitl/sqlite"
+}
+
 // rebind rewrites the "?" placeholders of q for the dialect ($1, $2, … for
 // PostgreSQL). The Store's queries contain no "?" inside string literals.
 func (d Dialect) rebind(q string) string {

@@ -12,18 +12,24 @@
 // permission decision (a requires_approval tool, or a host policy) pauses on
 // the same rows:
 //
+//	import _ "github.com/toolgen/toolgen/generated/hitl/sqlite" // or …/hitl/postgres
+//
 //	store, err := hitl.Open(ctx, "sqlite", "approvals.db", hitl.Options{})
 //	reg := runtime.NewRegistry(runtime.Options{Approvals: store})
 //	err = reg.AddModule(hitl.Module(&hitl.Tools{Store: store}))
 //	// ... a call pauses with out.Pause.PausePointID; later, in the UI:
 //	_, err = store.Resolve(ctx, id, hitl.Resolution{Approve: true, By: userID})
-//	out, err = reg.Resume(ctx, call, id) // runs the original call, once
+//	out, err = reg.Resume(ctx, call, id) // call.UserID: the owner; runs the original call, once
 //
 // Pause points live in SQLite (the embedded default, pure Go, driver
 // "sqlite") or PostgreSQL (for several instances, pgx's database/sql driver
-// "pgx"); the same code and queries serve both. Only the owner of a pause
-// point, or a resolver that Options.Authorize accepts, may resolve it; a
-// decision is taken exactly once and claimed for resumption exactly once.
+// "pgx"); the same code and queries serve both. This package links neither
+// driver: import the sqlite or postgres sub-package (a blank import is
+// enough) for the one you use. Only the owner of a pause point, or a
+// resolver that Options.Authorize accepts, may resolve it or resume it; a
+// decision is taken exactly once, can be used for Options.ClaimWindow, and
+// is claimed for resumption by exactly one attempt. Every database error
+// matches ErrUnavailable (runtime.ErrApprovalStoreUnavailable).
 package hitl
 
 //go:generate go run github.com/toolgen/toolgen/cmd/toolgen

@@ -38,7 +38,10 @@ type approvalResult struct {
 // call as paused.
 //
 // Dispatching the same tool call again while its point is pending pauses on
-// that point instead of writing another. When runtime.Registry.Resume runs
+// that point instead of writing another (Create is idempotent per tool
+// call). When the store cannot write, the error matches ErrUnavailable: the
+// model reads that the approval could not be recorded, and the host gets the
+// cause in the outcome's error (kind runtime.ErrApprovalStore). When runtime.Registry.Resume runs
 // the call after a person approved (call.Approval is set), it returns the
 // decision to the model instead of pausing again; a denial never reaches the
 // executor (Resume reports it as a permission_denied tool error with the
@@ -61,15 +64,6 @@ func (t *Tools) WaitForApproval(ctx context.Context, call *runtime.Call, args *W
 	tool := call.ToolName
 	if tool == "" {
 		tool = "wait_for_approval"
-	}
-	if call.ToolCallID != "" {
-		p, err := t.Store.findByCall(ctx, call.UserID, call.ConversationID, call.ToolCallID, tool)
-		switch {
-		case err == nil && p.Status == StatusPending && p.ExpiresAt.After(t.Store.now()):
-			return runtime.Result{}, runtime.Pause(p.ID, p.Reason)
-		case err != nil && !errors.Is(err, ErrNotFound):
-			return runtime.Result{}, err
-		}
 	}
 
 	// The arguments, defaults applied, for the reviewer's UI and for Resume,

@@ -104,7 +104,7 @@ func TestWaitForApprovalResume(t *testing.T) {
 		if _, err := store.Resolve(ctx, id, Resolution{Approve: true, Note: "customer is right", By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		res, err := reg.Resume(ctx, nil, id)
+		res, err := reg.Resume(ctx, ada, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestWaitForApprovalResume(t *testing.T) {
 		if pending, _ := store.ListPending(ctx, "ada"); len(pending) != 0 {
 			t.Errorf("resuming paused again: %d pending points", len(pending))
 		}
-		if _, err := reg.Resume(ctx, nil, id); !errors.Is(err, ErrConsumed) {
+		if _, err := reg.Resume(ctx, ada, id); !errors.Is(err, ErrConsumed) {
 			t.Errorf("second Resume: %v, want ErrConsumed", err)
 		}
 
@@ -124,7 +124,7 @@ func TestWaitForApprovalResume(t *testing.T) {
 		if _, err := store.Resolve(ctx, id, Resolution{Note: "not before the launch", By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		res, err = reg.Resume(ctx, nil, id)
+		res, err = reg.Resume(ctx, ada, id)
 		if err != nil {
 			t.Fatal(err)
 		}

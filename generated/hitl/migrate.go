@@ -45,6 +45,28 @@ func migrations() []migration {
 			// wait_for_approval finds the point of a tool call it paused.
 			`CREATE INDEX IF NOT EXISTS pause_points_tool_call ON pause_points (user_id, tool_call_id)`,
 		},
+	}, {
+		version: 2,
+		stmts: []string{
+			// Retry-safe claims: who claimed, with which resume attempt,
+			// and when the claimed call was reported as run.
+			`ALTER TABLE pause_points ADD COLUMN claimed_by TEXT NOT NULL DEFAULT ''`,
+			`ALTER TABLE pause_points ADD COLUMN claim_attempt TEXT NOT NULL DEFAULT ''`,
+			`ALTER TABLE pause_points ADD COLUMN finished_at {time}`,
+			// Points claimed before version 2 count as finished: nobody
+			// can claim them again.
+			`UPDATE pause_points SET finished_at = consumed_at WHERE consumed_at IS NOT NULL`,
+			// At most one pending point per tool call (idempotent Create):
+			// older duplicates, which version 1 allowed, expire.
+			`UPDATE pause_points SET status = 'expired', resolved_at = created_at
+				WHERE status = 'pending' AND tool_call_id <> '' AND EXISTS (
+					SELECT 1 FROM pause_points n WHERE n.status = 'pending'
+					AND n.user_id = pause_points.user_id AND n.conversation_id = pause_points.conversation_id
+					AND n.tool_call_id = pause_points.tool_call_id
+					AND (n.created_at > pause_points.created_at OR n.created_at = pause_points.created_at AND n.id > pause_points.id))`,
+			`CREATE UNIQUE INDEX IF NOT EXISTS pause_points_pending_call ON pause_points (user_id, conversation_id, tool_call_id)
+				WHERE status = 'pending' AND tool_call_id <> ''`,
+		},
 	}}
 }
 
@@ -65,7 +87,7 @@ const migrateLockKey = 0x686974_6c
 // advisory lock; SQLite an immediate transaction when opened by Open), and
 // refuses a database migrated by newer code.
 func (s *Store) Migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("hitl: migrate: %w", err)
 	}

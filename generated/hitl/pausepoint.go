@@ -59,7 +59,24 @@ type PausePoint struct {
 	ResolvedAt time.Time
 	ExpiresAt  time.Time
 	ConsumedAt time.Time
+
+	// ClaimedBy is who claimed the decision (the owner, or a resolver
+	// Options.Authorize accepts). FinishedAt is when the claimed call was
+	// reported as run (runtime.Approvals.Finish); a point consumed but not
+	// finished is one whose resumed call may not have run, and only the
+	// attempt that claimed it can claim it again.
+	ClaimedBy  string
+	FinishedAt time.Time
+
+	claimAttempt string // the resume attempt that claimed it
 }
+
+// forbidden is ErrForbidden: the resolve rule's own message, and the
+// runtime's sentinel for errors.Is.
+type forbidden struct{}
+
+func (forbidden) Error() string        { return "not allowed to resolve this pause point" }
+func (forbidden) Is(target error) bool { return target == runtime.ErrPausePointForbidden }
 
 // Consumed reports whether the point's decision has been claimed.
 func (p PausePoint) Consumed() bool { return !p.ConsumedAt.IsZero() }
@@ -82,8 +99,8 @@ func (r Resolution) status() Status {
 }
 
 // The errors of the Store's operations, returned wrapped with the pause
-// point's id; test them with errors.Is. ErrNotFound, ErrNotResolved and
-// ErrConsumed are the runtime's own pause-point errors, so that
+// point's id; test them with errors.Is. Apart from ErrAlreadyResolved they
+// are the runtime's own pause-point errors, so that
 // runtime.Registry.Resume's wrapped errors match both names.
 var (
 	// ErrNotFound: no pause point has the id (runtime.ErrPausePointNotFound).
@@ -94,10 +111,18 @@ var (
 	// ErrConsumed: the point's decision was already claimed
 	// (runtime.ErrPausePointConsumed).
 	ErrConsumed = runtime.ErrPausePointConsumed
-	// ErrForbidden: the resolver is neither the owner nor authorised.
-	ErrForbidden = errors.New("not allowed to resolve this pause point")
+	// ErrForbidden: the resolver (or the caller resuming) is neither the
+	// owner nor authorised. It matches runtime.ErrPausePointForbidden too.
+	ErrForbidden error = forbidden{}
 	// ErrAlreadyResolved: the point was already resolved with the other decision.
 	ErrAlreadyResolved = errors.New("pause point already resolved")
-	// ErrExpired: the point expired before anyone decided.
-	ErrExpired = errors.New("pause point expired")
+	// ErrExpired: the point expired before anyone decided, or its approval
+	// was not used within Options.ClaimWindow (runtime.ErrPausePointExpired).
+	ErrExpired = runtime.ErrPausePointExpired
+	// ErrUnavailable: the database could not be read or written (down,
+	// locked, timed out); every such error of the Store matches it, and
+	// keeps its cause (runtime.ErrApprovalStoreUnavailable). Retrying is
+	// safe: Create is idempotent per tool call and a Claim can be retried
+	// by the same attempt.
+	ErrUnavailable = runtime.ErrApprovalStoreUnavailable
 )

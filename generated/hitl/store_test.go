@@ -10,19 +10,24 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// samplePoint is a pause point as a caller fills it in.
+// sampleCalls numbers the tool calls of samplePoint: each is a new call
+// (Create is idempotent per tool call).
+var sampleCalls atomic.Int64
+
+// samplePoint is a pause point as a caller fills it in, for a new tool call.
 func samplePoint(user string) PausePoint {
 	return PausePoint{
 		UserID:         user,
 		ConversationID: "conv-1",
 		TurnIndex:      3,
-		ToolCallID:     "call_abc",
+		ToolCallID:     fmt.Sprintf("call_%d", sampleCalls.Add(1)),
 		Tool:           "stripe_create_invoice",
 		// Key order and spacing are kept byte for byte.
 		Arguments: json.RawMessage(`{"email": "ada@example.com", "amount":1200 ,"currency":"eur"}`),
@@ -63,12 +68,31 @@ func TestCreateGet(t *testing.T) {
 			t.Errorf("CreatedAt location = %v, want UTC", got.CreatedAt.Location())
 		}
 
-		q, err := s.Create(ctx, in)
+		// Creating it again (a retry of the same tool call) returns the
+		// pending point as stored; another tool call gets its own.
+		clk.Advance(time.Second)
+		again, err := s.Create(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertPoint(t, "Create again", again, want)
+		other := in
+		other.ToolCallID = "call_other"
+		q, err := s.Create(ctx, other)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if q.ID == p.ID {
 			t.Errorf("two pause points share the id %s", p.ID)
+		}
+		if pending, _ := s.ListPending(ctx, "ada"); len(pending) != 2 {
+			t.Errorf("%d pending points, want 2", len(pending))
+		}
+		// The same tool call id for another tool is an error, not its point.
+		bad := in
+		bad.Tool = "other_tool"
+		if _, err := s.Create(ctx, bad); err == nil || !strings.Contains(err.Error(), "already waits") {
+			t.Errorf("Create of another tool on the same call: %v", err)
 		}
 
 		// A caller may pick the id and the deadline.
@@ -326,7 +350,7 @@ func TestExpiry(t *testing.T) {
 			if _, err := s.Resolve(ctx, id, Resolution{By: "ada"}); !errors.Is(err, ErrExpired) {
 				t.Errorf("resolving expired %s: %v, want ErrExpired", id, err)
 			}
-			if _, _, err := s.Claim(ctx, id); !errors.Is(err, ErrExpired) {
+			if _, _, err := s.Claim(ctx, claimBy("ada", id)); !errors.Is(err, ErrExpired) {
 				t.Errorf("claiming expired %s: %v, want ErrExpired", id, err)
 			}
 		}
@@ -341,8 +365,28 @@ func TestExpiry(t *testing.T) {
 		if n, err := s.Expire(ctx, clk.Now()); err != nil || n != 0 {
 			t.Fatalf("Expire after everything was decided = %d, %v; want 0", n, err)
 		}
-		if _, _, err := s.Claim(ctx, p3.ID); err != nil {
-			t.Errorf("claiming a point approved in time, after its TTL: %v", err)
+		// An approval's use-by window (default: the TTL) is over.
+		if _, _, err := s.Claim(ctx, claimBy("bob", p3.ID)); !errors.Is(err, ErrExpired) || !strings.Contains(err.Error(), "was not used by") {
+			t.Errorf("claiming an approval an hour after it was given (TTL 10m): %v, want ErrExpired", err)
+		}
+		// Within its window it can be claimed.
+		p4, _ := s.Create(ctx, samplePoint("bob"))
+		if _, err := s.Resolve(ctx, p4.ID, Resolution{Approve: true, By: "bob"}); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(10*time.Minute - time.Microsecond)
+		if _, _, err := s.Claim(ctx, claimBy("bob", p4.ID)); err != nil {
+			t.Errorf("claiming an approval just inside its window: %v", err)
+		}
+		// A longer ClaimWindow keeps approvals usable longer.
+		long := open(Options{Now: clk.Now, TTL: 10 * time.Minute, ClaimWindow: 30 * 24 * time.Hour})
+		p5, _ := long.Create(ctx, samplePoint("bob"))
+		if _, err := long.Resolve(ctx, p5.ID, Resolution{Approve: true, By: "bob"}); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(29 * 24 * time.Hour)
+		if _, _, err := long.Claim(ctx, claimBy("bob", p5.ID)); err != nil {
+			t.Errorf("claiming within a 30-day window: %v", err)
 		}
 	})
 }
@@ -364,18 +408,18 @@ func TestClaim(t *testing.T) {
 		if err != nil || p.Status != StatusPending || p.Tool != in.Tool || string(p.Arguments) != string(in.Arguments) {
 			t.Fatalf("RequestApproval stored %+v, %v", p, err)
 		}
-		if _, _, err := approvals.Claim(ctx, id); !errors.Is(err, ErrNotResolved) {
+		if _, _, err := approvals.Claim(ctx, claimBy("ada", id)); !errors.Is(err, ErrNotResolved) {
 			t.Fatalf("claiming a pending point: %v, want ErrNotResolved", err)
 		}
 		if _, err := s.Resolve(ctx, id, Resolution{Approve: true, Note: "fine", By: "ada"}); err != nil {
 			t.Fatal(err)
 		}
-		req, dec, err := approvals.Claim(ctx, id)
+		req, dec, err := approvals.Claim(ctx, claimBy("ada", id))
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantReq := runtime.ApprovalRequest{
-			UserID: "ada", ConversationID: "conv-1", TurnIndex: 3, ToolCallID: "call_abc", Tool: "stripe_create_invoice",
+			UserID: "ada", ConversationID: "conv-1", TurnIndex: 3, ToolCallID: in.ToolCallID, Tool: "stripe_create_invoice",
 			Arguments: in.Arguments, Label: in.Label, Reason: in.Reason,
 		}
 		if fmt.Sprintf("%+v", req) != fmt.Sprintf("%+v", wantReq) {
@@ -387,7 +431,7 @@ func TestClaim(t *testing.T) {
 		if got, _ := s.Get(ctx, id); !got.Consumed() {
 			t.Error("a claimed point is not marked consumed")
 		}
-		if _, _, err := approvals.Claim(ctx, id); !errors.Is(err, ErrConsumed) {
+		if _, _, err := approvals.Claim(ctx, claimBy("ada", id)); !errors.Is(err, ErrConsumed) {
 			t.Fatalf("second Claim: %v, want ErrConsumed", err)
 		}
 
@@ -397,12 +441,12 @@ func TestClaim(t *testing.T) {
 			if _, err := s.Resolve(ctx, p.ID, Resolution{Note: note, By: "ada"}); err != nil {
 				t.Fatal(err)
 			}
-			_, dec, err := s.Claim(ctx, p.ID)
+			_, dec, err := s.Claim(ctx, claimBy("ada", p.ID))
 			if err != nil || dec.Behavior != runtime.Deny || dec.Reason != want {
 				t.Errorf("Claim of a denial with note %q = %v %q, %v; want deny %q", note, dec.Behavior, dec.Reason, err, want)
 			}
 		}
-		if _, _, err := s.Claim(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		if _, _, err := s.Claim(ctx, claimBy("ada", "nope")); !errors.Is(err, ErrNotFound) {
 			t.Errorf("claiming an unknown id: %v, want ErrNotFound", err)
 		}
 	})
@@ -489,7 +533,7 @@ func TestConcurrentClaim(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, _, errs[i] = s.Claim(ctx, p.ID)
+				_, _, errs[i] = s.Claim(ctx, claimBy("ada", p.ID))
 			}()
 		}
 		close(start)
@@ -615,7 +659,7 @@ func TestSQLiteFileSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertPoint(t, "after reopening", got, want)
-	if _, _, err := s2.Claim(ctx, p.ID); err != nil {
+	if _, _, err := s2.Claim(ctx, claimBy("ada", p.ID)); err != nil {
 		t.Errorf("Claim after reopening: %v", err)
 	}
 	var mode string

@@ -56,7 +56,8 @@ func (m *memApprovals) decide(id string, d runtime.Decision) {
 	m.decisions[id] = d
 }
 
-func (m *memApprovals) Claim(ctx context.Context, id string) (runtime.ApprovalRequest, runtime.Decision, error) {
+func (m *memApprovals) Claim(ctx context.Context, c runtime.ClaimRequest) (runtime.ApprovalRequest, runtime.Decision, error) {
+	id := c.PausePointID
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	req, ok := m.reqs[id]
@@ -67,11 +68,15 @@ func (m *memApprovals) Claim(ctx context.Context, id string) (runtime.ApprovalRe
 		return req, d, runtime.ErrPausePointPending
 	case m.claimed[id]:
 		return req, d, runtime.ErrPausePointConsumed
+	case c.By != req.UserID:
+		return req, d, runtime.ErrPausePointForbidden
 	default:
 		m.claimed[id] = true
 		return req, d, nil
 	}
 }
+
+func (m *memApprovals) Finish(context.Context, runtime.ClaimRequest) error { return nil }
 
 // allowPolicy grants what a tool asks approval for (a host that trusts
 // its users), so create tools run without pausing.

@@ -1,0 +1,127 @@
+package hitl
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// TestClaimOwnerAttemptFinish: only the owner (or an authorised claimer)
+// claims; the attempt that claimed can claim again until Finish; any other
+// attempt loses.
+func TestClaimOwnerAttemptFinish(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(Options{Authorize: func(ctx context.Context, by string, p PausePoint) bool { return by == "lead" }})
+		p, err := s.Create(ctx, samplePoint("ada"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Resolve(ctx, p.ID, Resolution{Approve: true, By: "ada"}); err != nil {
+			t.Fatal(err)
+		}
+		c := func(by, attempt string) runtime.ClaimRequest {
+			return runtime.ClaimRequest{PausePointID: p.ID, By: by, Attempt: attempt}
+		}
+		for _, by := range []string{"", "bob"} {
+			if _, _, err := s.Claim(ctx, c(by, "a1")); !errors.Is(err, ErrForbidden) || !errors.Is(err, runtime.ErrPausePointForbidden) {
+				t.Fatalf("claim by %q: %v, want ErrForbidden", by, err)
+			}
+		}
+		if got, _ := s.Get(ctx, p.ID); got.Consumed() {
+			t.Fatal("a refused claimer consumed the point")
+		}
+		req, _, err := s.Claim(ctx, c("lead", "a1"))
+		if err != nil || req.UserID != "ada" {
+			t.Fatalf("claim by an authorised lead: %+v %v", req, err)
+		}
+		if got, _ := s.Get(ctx, p.ID); got.ClaimedBy != "lead" || !got.Consumed() || !got.FinishedAt.IsZero() {
+			t.Errorf("after the claim: %+v", got)
+		}
+		if _, _, err := s.Claim(ctx, c("ada", "a2")); !errors.Is(err, ErrConsumed) {
+			t.Fatalf("another attempt: %v, want ErrConsumed", err)
+		}
+		if _, _, err := s.Claim(ctx, c("lead", "a1")); err != nil {
+			t.Fatalf("the same attempt again: %v", err)
+		}
+		// Finishing another attempt changes nothing.
+		if err := s.Finish(ctx, c("ada", "a2")); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Claim(ctx, c("lead", "a1")); err != nil {
+			t.Fatalf("the same attempt after another's Finish: %v", err)
+		}
+		if err := s.Finish(ctx, c("lead", "a1")); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Claim(ctx, c("lead", "a1")); !errors.Is(err, ErrConsumed) || !strings.Contains(err.Error(), "finished at") {
+			t.Fatalf("the same attempt after Finish: %v, want ErrConsumed", err)
+		}
+		if got, _ := s.Get(ctx, p.ID); got.FinishedAt.IsZero() {
+			t.Error("FinishedAt not recorded")
+		}
+	})
+}
+
+// TestResumeOnlyByOwner: Registry.Resume with another user's Call is refused
+// unless Options.Authorize accepts them.
+func TestResumeOnlyByOwner(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		store := open(Options{Authorize: func(ctx context.Context, by string, p PausePoint) bool { return by == "lead" }})
+		tool := &sendMoney{}
+		reg := askRegistry(t, store, tool)
+		id := pauseSend(t, reg, store, "call_o", `{"to":"bob","amount":5}`)
+		if _, err := store.Resolve(ctx, id, Resolution{Approve: true, By: "ada"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []*runtime.Call{nil, {}, {UserID: "mallory"}} {
+			if _, err := reg.Resume(ctx, c, id); !errors.Is(err, runtime.ErrPausePointForbidden) || tool.count() != 0 {
+				t.Fatalf("Resume by %+v: %v (runs %d)", c, err, tool.count())
+			}
+		}
+		out, err := reg.Resume(ctx, &runtime.Call{UserID: "lead"}, id)
+		if err != nil || out.Status != runtime.StatusOK || tool.count() != 1 {
+			t.Fatalf("Resume by the authorised lead: %+v %v", out, err)
+		}
+	})
+}
+
+// TestDrivers: the hitl package links no database driver; each driver
+// package links its own and not the other's.
+func TestDrivers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	const (
+		pgx    = "github.com/jackc/pgx/v5/stdlib"
+		sqlite = "modernc.org/sqlite"
+		mod    = "github.com/toolgen/toolgen/generated/hitl"
+	)
+	for pkg, want := range map[string][2]bool{ // links pgx, links sqlite
+		mod:               {false, false},
+		mod + "/sqlite":   {false, true},
+		mod + "/postgres": {true, false},
+	} {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		deps := strings.Fields(string(out))
+		has := func(p string) bool {
+			for _, d := range deps {
+				if d == p {
+					return true
+				}
+			}
+			return false
+		}
+		if got := [2]bool{has(pgx), has(sqlite)}; got != want {
+			t.Errorf("%s links pgx %v, sqlite %v; want %v, %v", pkg, got[0], got[1], want[0], want[1])
+		}
+	}
+}
