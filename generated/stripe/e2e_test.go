@@ -267,11 +267,11 @@ func TestAgainstStripeMock(t *testing.T) {
 		if reqs := e.rec.take(); len(reqs) != 0 {
 			t.Fatalf("a paused call reached Stripe: %v", paths(reqs))
 		}
-		if _, err := reg.Resume(context.Background(), nil, out.Pause.PausePointID); !errors.Is(err, runtime.ErrPausePointPending) {
+		if _, err := reg.Resume(context.Background(), &runtime.Call{UserID: "alice"}, out.Pause.PausePointID); !errors.Is(err, runtime.ErrPausePointPending) {
 			t.Fatalf("Resume before a decision: %v", err)
 		}
 		ap.decide(out.Pause.PausePointID, runtime.Allowed())
-		res, err := reg.Resume(context.Background(), nil, out.Pause.PausePointID)
+		res, err := reg.Resume(context.Background(), &runtime.Call{UserID: "alice"}, out.Pause.PausePointID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,7 +306,7 @@ func TestAgainstStripeMock(t *testing.T) {
 				t.Errorf("%s: idempotency key %q, auth %q", r, r.Idempotency, r.Auth)
 			}
 		}
-		if _, err := reg.Resume(context.Background(), nil, out.Pause.PausePointID); !errors.Is(err, runtime.ErrPausePointConsumed) {
+		if _, err := reg.Resume(context.Background(), &runtime.Call{UserID: "alice"}, out.Pause.PausePointID); !errors.Is(err, runtime.ErrPausePointConsumed) {
 			t.Errorf("second Resume: %v; want consumed", err)
 		}
 		if reqs := e.rec.take(); len(reqs) != 0 {
@@ -320,7 +320,7 @@ func TestAgainstStripeMock(t *testing.T) {
 		reg := newRegistry(t, e.tools, runtime.Options{Approvals: ap})
 		out := dispatch(t, reg, "alice", stripe.ToolCreatePaymentLink, `{"line_items":[{"price":"price_123"}]}`)
 		ap.decide(out.Pause.PausePointID, runtime.Denied("not this quarter"))
-		res, err := reg.Resume(context.Background(), nil, out.Pause.PausePointID)
+		res, err := reg.Resume(context.Background(), &runtime.Call{UserID: "alice"}, out.Pause.PausePointID)
 		if err != nil {
 			t.Fatal(err)
 		}
