@@ -36,6 +36,8 @@ import (
 
 	"github.com/toolgen/toolgen/generated/example"
 	"github.com/toolgen/toolgen/generated/hitl"
+	_ "github.com/toolgen/toolgen/generated/hitl/postgres" // -db-driver pgx
+	_ "github.com/toolgen/toolgen/generated/hitl/sqlite"   // -db-driver sqlite
 	"github.com/toolgen/toolgen/generated/stripe"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/mcp"
