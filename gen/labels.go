@@ -11,7 +11,11 @@ import (
 // Status labels: per tool a function compiled from its status template.
 // It never panics: it type-asserts its argument with the comma-ok form,
 // checks every pointer, and falls back to the tool's status_fallback (or
-// name) when a placeholder without its own fallback has no value.
+// name) when a placeholder without its own fallback has no value. For a
+// call whose arguments failed to decode (a *runtime.InvalidArgs) a
+// placeholder whose parameter a violation is about has no value either:
+// the label never shows what the call refused. Strings are clipped
+// (wire.Clip); numbers, booleans and times are short already.
 
 // labelFunc is the label function of a tool.
 func (g *generator) labelFunc(t *toolIR) []jen.Code {
@@ -41,7 +45,22 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 		return []jen.Code{head, sig.Block(jen.Return(jen.Lit(text))), jen.Line()}
 	}
 
-	return []jen.Code{head, sig.Block(g.templateBody(t, tool.StatusParts, "status label", g.labelValue, jen.Lit(fallback))...), jen.Line()}
+	// A call whose arguments failed to decode comes as an *InvalidArgs:
+	// its placeholders show only values no violation is about.
+	value := func(f *field) (present, missing, text *jen.Statement) {
+		present, missing, text = g.labelValue(f)
+		rejected := jen.Id("bad").Dot("Rejected").Call(jen.Lit(f.json))
+		if present == nil {
+			return jen.Op("!").Add(rejected.Clone()), rejected, text
+		}
+		return present.Op("&&").Op("!").Add(rejected.Clone()), missing.Op("||").Add(rejected), text
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("bad"), jen.Id("_")).Op(":=").Id("args").Assert(jen.Op("*").Qual(runtimePkg, "InvalidArgs")),
+		jen.If(jen.Id("bad").Op("!=").Nil()).Block(jen.Id("args").Op("=").Id("bad").Dot("Args")),
+	}
+	body = append(body, g.templateBody(t, tool.StatusParts, "status label", value, jen.Lit(fallback))...)
+	return []jen.Code{head, sig.Block(body...), jen.Line()}
 }
 
 // templateBody is the body of a label or prompt function compiled from

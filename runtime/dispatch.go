@@ -20,8 +20,9 @@ import (
 //     provider tool cannot be run here and is an error too. No events are
 //     emitted for a call stopped here (the fallback emits its own, if any).
 //  2. decode the arguments, render the status label from the decoded value
-//     (a nil or panicking Label falls back to the tool name) and emit
-//     EventStart;
+//     (an *InvalidArgs when they failed to decode, so that refused values
+//     are not shown; a nil or panicking Label falls back to the tool name)
+//     and emit EventStart;
 //  3. report the decoding verdict: arguments larger than
 //     Limits.MaxArgumentBytes, or that Decode rejects, become an
 //     ErrInvalidArgs tool error listing every violation with its path.
@@ -180,7 +181,13 @@ func (x *run) pipeline(ctx context.Context, tc ToolCall, pre *preDecoded) (Outco
 			argErr = invalidArgumentsError(t.Name, err)
 		}
 	}
-	x.out.Label = x.label(args)
+	// A call that failed to decode is labelled from what passed its
+	// checks (an *InvalidArgs), never from the refused values.
+	if argErr != nil {
+		x.out.Label = x.label(&InvalidArgs{Args: args, Violations: argErr.Violations})
+	} else {
+		x.out.Label = x.label(args)
+	}
 	x.begin()
 
 	// 3. Arguments.

@@ -655,8 +655,9 @@ func TestDispatchInvalidArgumentsKeepViolationsAndLabel(t *testing.T) {
 	if !slices.Equal(out.Err.Violations, want) {
 		t.Fatalf("violations %+v, want %+v", out.Err.Violations, want)
 	}
-	// The label is rendered from the value decoded so far.
-	if out.Label != "Looking up x@y.z in Stripe" {
+	// The label of a refused call is not rendered from the value decoded
+	// so far: TypedLabel gets an *InvalidArgs, so the tool's name is shown.
+	if out.Label != pipeTool {
 		t.Fatalf("label %q", out.Label)
 	}
 	var ve *ValidationError
@@ -716,15 +717,19 @@ func TestDispatchLabel(t *testing.T) {
 			t.Fatalf("panic not logged: %s", p.log.String())
 		}
 	})
-	t.Run("label sees nil on undecodable arguments", func(t *testing.T) {
+	t.Run("label sees InvalidArgs on undecodable arguments", func(t *testing.T) {
 		p := newPipe(t)
 		var seen []any
 		p.tool.Decode = func([]byte) (any, error) { return nil, errors.New("unexpected end of JSON input") }
 		p.tool.Label = func(args any) string { seen = append(seen, args); return "x" }
 		out, err := p.dispatch(t, context.Background(), pipeTool, `{`)
 		assertToolError(t, out, err, ErrInvalidArgs, "Error: invalid arguments for stripe_list_customers:\n- $: unexpected end of JSON input")
-		if len(seen) != 1 || seen[0] != nil {
+		if len(seen) != 1 {
 			t.Fatalf("label saw %v", seen)
+		}
+		ia, ok := seen[0].(*InvalidArgs)
+		if !ok || ia.Args != nil || len(ia.Violations) != 1 || ia.Violations[0].Path != "$" || !ia.Rejected("email") {
+			t.Fatalf("label saw %#v", seen[0])
 		}
 	})
 }

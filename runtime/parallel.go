@@ -377,13 +377,22 @@ func batchArgsOf(args any) *BatchArgs {
 }
 
 func (b *batchTool) label(args any) string {
+	var item0 any
+	ia, _ := args.(*InvalidArgs)
+	if ia != nil {
+		args = ia.Args
+	}
 	a := batchArgsOf(args)
 	if a == nil || len(a.Items) == 0 {
 		return b.name
 	}
+	item0 = a.Items[0]
+	if ia != nil {
+		item0 = ia.item(0, item0)
+	}
 	first := b.tool.Name
 	if b.tool.Label != nil {
-		first = safeLabel(b.tool.Label, a.Items[0], b.tool.Name)
+		first = safeLabel(b.tool.Label, item0, b.tool.Name)
 	}
 	if n := len(a.Items) - 1; n > 0 {
 		return first + " (+" + strconv.Itoa(n) + " more)"

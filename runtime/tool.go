@@ -97,8 +97,10 @@ type Tool struct {
 	DecodeWith func(data []byte, mode DecodeMode) (any, error)
 
 	// Label renders the short status label shown while the tool runs, from
-	// the (possibly partial or nil) value Decode returned. It must be cheap
-	// and never panic. Optional: the tool's name is used when nil.
+	// the value Decode returned, or, when Decode failed, an *InvalidArgs
+	// holding the partial value and the violations (show only what passed
+	// its checks). It must be cheap and never panic. Optional: the tool's
+	// name is used when nil or when it returns "".
 	Label func(args any) string
 
 	// Execute runs the tool. Required. Ordinary errors become tool-error

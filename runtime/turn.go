@@ -213,7 +213,7 @@ func (tr *turnRun) skipped(k int) Outcome {
 	p := &tr.calls[k]
 	label := p.tc.Name
 	if t := p.pre.tool; t != nil && t.Label != nil && p.pre.panicValue == nil {
-		label = safeLabel(t.Label, p.pre.args, t.Name)
+		label = safeLabel(t.Label, labelArgs(p.pre.args, p.pre.err), t.Name)
 	}
 	return Outcome{
 		CallID: p.tc.ID,

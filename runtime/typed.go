@@ -106,9 +106,9 @@ func TypedExecute[T any](f func(ctx context.Context, call *Call, args *T) (Resul
 	}
 }
 
-// TypedLabel adapts a function over *T to Tool.Label. Label receives nil or
-// a partial value when decoding failed; f is only called with a non-nil *T,
-// and "" (the tool's name) is used otherwise.
+// TypedLabel adapts a function over *T to Tool.Label. Label receives an
+// *InvalidArgs when decoding failed; f is only called with a non-nil *T
+// (the arguments decoded), and "" (the tool's name) is used otherwise.
 func TypedLabel[T any](f func(args *T) string) func(any) string {
 	return func(args any) string {
 		if a, ok := args.(*T); ok && a != nil {

@@ -338,8 +338,12 @@ func checkListLimit(c *wire.Checker, v int64) {
 // listLabel renders the status label of one call of the tasks_list tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func listLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*ListArgs)
-	if !ok || a == nil || a.Query == nil {
+	if !ok || a == nil || a.Query == nil || bad.Rejected("query") {
 		return "Listing tasks"
 	}
 	return "Searching tasks for " + wire.Clip(*a.Query)
@@ -583,8 +587,12 @@ func checkAddTag(c *wire.Checker, v string) {
 // addLabel renders the status label of one call of the tasks_add tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func addLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*AddArgs)
-	if !ok || a == nil || a.Title == "" {
+	if !ok || a == nil || a.Title == "" || bad.Rejected("title") {
 		return "tasks_add"
 	}
 	return "Adding task " + wire.Clip(a.Title)
@@ -673,8 +681,12 @@ func checkCompleteID(c *wire.Checker, v int64) {
 // completeLabel renders the status label of one call of the tasks_complete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func completeLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*CompleteArgs)
-	if !ok || a == nil {
+	if !ok || a == nil || bad.Rejected("id") {
 		return "tasks_complete"
 	}
 	return "Completing task " + strconv.FormatInt(a.ID, 10)
@@ -763,8 +775,12 @@ func checkDeleteID(c *wire.Checker, v int64) {
 // deleteLabel renders the status label of one call of the tasks_delete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func deleteLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*DeleteArgs)
-	if !ok || a == nil {
+	if !ok || a == nil || bad.Rejected("id") {
 		return "tasks_delete"
 	}
 	return "Deleting task " + strconv.FormatInt(a.ID, 10)

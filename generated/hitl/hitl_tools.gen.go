@@ -260,8 +260,12 @@ func checkWaitForApprovalRisk(c *wire.Checker, v WaitForApprovalRisk) {
 // wait_for_approval tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func waitForApprovalLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*WaitForApprovalArgs)
-	if !ok || a == nil || a.Action == "" {
+	if !ok || a == nil || a.Action == "" || bad.Rejected("action") {
 		return "Waiting for approval"
 	}
 	return "Waiting for approval: " + wire.Clip(a.Action)

@@ -403,8 +403,12 @@ func (x *ListCustomersArgs) validate(c *wire.Checker) {
 // stripe_list_customers tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listCustomersLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*ListCustomersArgs)
-	if !ok || a == nil || a.Email == nil {
+	if !ok || a == nil || a.Email == nil || bad.Rejected("email") {
 		return "Pulling recent Stripe customers"
 	}
 	return "Looking up " + wire.Clip(string(*a.Email)) + " in Stripe"
@@ -544,12 +548,16 @@ func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 // stripe_list_payments tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listPaymentsLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*ListPaymentsArgs)
 	if !ok || a == nil {
 		return "stripe_list_payments"
 	}
 	p1 := "the account"
-	if a.Customer != nil {
+	if a.Customer != nil && !bad.Rejected("customer") {
 		p1 = wire.Clip(string(*a.Customer))
 	}
 	return "Listing Stripe payments for " + p1
@@ -774,8 +782,12 @@ func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 // stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func listSubscriptionsLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*ListSubscriptionsArgs)
-	if !ok || a == nil || a.Status == nil {
+	if !ok || a == nil || a.Status == nil || bad.Rejected("status") {
 		return "Listing Stripe subscriptions"
 	}
 	return "Listing " + wire.Clip(string(*a.Status)) + " Stripe subscriptions"
@@ -1226,12 +1238,16 @@ func checkCreateInvoiceDaysUntilDue(c *wire.Checker, v int64) {
 // stripe_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*CreateInvoiceArgs)
 	if !ok || a == nil {
 		return "stripe_create_invoice"
 	}
 	p1 := "the customer"
-	if a.CustomerEmail != nil {
+	if a.CustomerEmail != nil && !bad.Rejected("customer_email") {
 		p1 = wire.Clip(string(*a.CustomerEmail))
 	}
 	return "Drafting invoice for " + p1
@@ -1512,8 +1528,12 @@ func checkCreateSubscriptionDaysUntilDue(c *wire.Checker, v int64) {
 // stripe_create_subscription tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func createSubscriptionLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*CreateSubscriptionArgs)
-	if !ok || a == nil || string(a.Customer) == "" || string(a.Price) == "" {
+	if !ok || a == nil || string(a.Customer) == "" || bad.Rejected("customer") || string(a.Price) == "" || bad.Rejected("price") {
 		return "Creating a Stripe subscription"
 	}
 	return "Subscribing " + wire.Clip(string(a.Customer)) + " to " + wire.Clip(string(a.Price))

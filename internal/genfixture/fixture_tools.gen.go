@@ -944,12 +944,16 @@ func checkCreateInvoiceAttachmentsCount(c *wire.Checker, v int64) {
 // fx_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*CreateInvoiceArgs)
-	if !ok || a == nil || a.Email == "" {
+	if !ok || a == nil || a.Email == "" || bad.Rejected("email") {
 		return "Drafting an invoice"
 	}
 	p3 := "usd"
-	if string(a.Currency) != "" {
+	if string(a.Currency) != "" && !bad.Rejected("currency") {
 		p3 = wire.Clip(string(a.Currency))
 	}
 	return "Invoicing " + wire.Clip(a.Email) + " in " + p3
@@ -1124,8 +1128,12 @@ func checkSearchLimit(c *wire.Checker, v int64) {
 // searchLabel renders the status label of one call of the fx_search tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func searchLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*SearchArgs)
-	if !ok || a == nil || a.Query == "" {
+	if !ok || a == nil || a.Query == "" || bad.Rejected("query") {
 		return "fx_search"
 	}
 	return "Searching for " + wire.Clip(a.Query)

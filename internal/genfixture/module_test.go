@@ -41,13 +41,32 @@ func TestLabels(t *testing.T) {
 	if got != want || utf8.RuneCountInString(got) != len("Invoicing ")+60+len(" in eur") {
 		t.Errorf("long value: %q", got)
 	}
-	// A label over what a failed decode returned.
-	a, err := DecodeCreateInvoiceArgs([]byte(`{"email": "ada@example.com", "currency": "jpy"`))
-	if err == nil {
-		t.Fatal("want a syntax error")
+}
+
+// The label of a call whose arguments failed to decode shows only the
+// values that passed their checks: never what the call refused.
+func TestLabelOfARefusedCall(t *testing.T) {
+	reg := runtime.NewRegistry(runtime.Options{})
+	if err := reg.AddModule(Module(&Tools{})); err != nil {
+		t.Fatal(err)
 	}
-	if got := createInvoiceLabel(a); got != "Invoicing ada@example.com in jpy" {
-		t.Errorf("partial label %q", got)
+	for _, c := range []struct{ args, want string }{
+		// currency is refused: its placeholder's inline fallback shows.
+		{`{"email": "ada@example.com", "currency": "jpy"}`, "Invoicing ada@example.com in usd"},
+		// email is refused: the whole label falls back.
+		{`{"email": "teleport", "currency": "eur", "items": []}`, "Drafting an invoice"},
+		// A violation elsewhere leaves both values.
+		{`{"email": "ada@example.com", "currency": "eur", "memo": 7}`, "Invoicing ada@example.com in eur"},
+		// Malformed JSON says nothing about where: nothing is shown.
+		{`{"email": "ada@example.com", "currency": "eur"`, "Drafting an invoice"},
+	} {
+		out, err := reg.Dispatch(context.Background(), &runtime.Call{}, runtime.ToolCall{ID: "c", Name: "fx_create_invoice", Arguments: json.RawMessage(c.args)})
+		if err != nil || out.Err == nil || out.Err.Kind != runtime.ErrInvalidArgs {
+			t.Fatalf("%s: %+v, %v", c.args, out, err)
+		}
+		if out.Label != c.want {
+			t.Errorf("%s: label %q, want %q", c.args, out.Label, c.want)
+		}
 	}
 }
 
@@ -170,7 +189,8 @@ func TestDispatch(t *testing.T) {
 			t.Errorf("model text lacks %q:\n%s", want, text)
 		}
 	}
-	if out.Label != "Invoicing nope in usd" {
+	// The refused email is not shown: the label falls back.
+	if out.Label != "Drafting an invoice" {
 		t.Errorf("label of an invalid call %q", out.Label)
 	}
 

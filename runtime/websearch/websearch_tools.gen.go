@@ -171,8 +171,12 @@ func checkWebSearchQuery(c *wire.Checker, v string) {
 // webSearchLabel renders the status label of one call of the web_search tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func webSearchLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*WebSearchArgs)
-	if !ok || a == nil || a.Query == "" {
+	if !ok || a == nil || a.Query == "" || bad.Rejected("query") {
 		return "Searching the web"
 	}
 	return "Searching the web for " + wire.Clip(a.Query)

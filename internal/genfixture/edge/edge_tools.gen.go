@@ -856,12 +856,16 @@ func checkAllBig(c *wire.Checker, v int64) {
 // allLabel renders the status label of one call of the edge_all tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func allLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*AllArgs)
-	if !ok || a == nil {
+	if !ok || a == nil || bad.Rejected("flag") || bad.Rejected("ratio") || bad.Rejected("prio") {
 		return "edge_all"
 	}
 	p1 := "some time"
-	if !a.When.IsZero() {
+	if !a.When.IsZero() && !bad.Rejected("when") {
 		p1 = a.When.Format(time.RFC3339)
 	}
 	return "At " + p1 + ": " + strconv.FormatBool(a.Flag) + " " + wire.FormatNumber(a.Ratio) + " " + strconv.FormatInt(int64(a.Prio), 10)
@@ -1466,8 +1470,12 @@ func checkTrimByKeyValue(c *wire.Checker, v string) {
 // trimLabel renders the status label of one call of the edge_trim tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func trimLabel(args any) string {
+	bad, _ := args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
 	a, ok := args.(*TrimArgs)
-	if !ok || a == nil || a.Q == "" {
+	if !ok || a == nil || a.Q == "" || bad.Rejected("q") {
 		return "edge_trim"
 	}
 	return "Trimming " + wire.Clip(a.Q)
