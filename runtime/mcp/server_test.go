@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolgen/toolgen/generated/example"
 	"github.com/toolgen/toolgen/generated/hitl"
+	_ "github.com/toolgen/toolgen/generated/hitl/postgres"
 	_ "github.com/toolgen/toolgen/generated/hitl/sqlite"
 	"github.com/toolgen/toolgen/runtime"
 )
