@@ -297,11 +297,11 @@ func (c *checker) schema(s *site, o, n *spec.Schema) {
 	}
 	for _, np := range rn.Properties {
 		if op := ro.Property(np.Name); op != nil {
-			c.schema(s.child("."+np.Name, op, np), op.Schema, np.Schema)
+			c.schema(s.child("."+np.Name), op.Schema, np.Schema)
 		}
 	}
-	c.schema(s.child("[]", nil, nil), ro.Items, rn.Items)
-	c.schema(s.child(".*", nil, nil), ro.AdditionalPropertiesSchema, rn.AdditionalPropertiesSchema)
+	c.schema(s.child("[]"), ro.Items, rn.Items)
+	c.schema(s.child(".*"), ro.AdditionalPropertiesSchema, rn.AdditionalPropertiesSchema)
 }
 
 // site is where a pair of schemas is: in a tool's arguments or in a named
@@ -313,20 +313,16 @@ type site struct {
 	// args is set when the schema is part of some tool's arguments (a
 	// named type is when a parameter refers to it, in either version):
 	// the model's calls and stored pause points must fit it.
-	args bool
-	// old and new are the properties whose schemas these are, when they
-	// are properties.
-	old, new *spec.Property
-	depth    int
+	args  bool
+	depth int // how deep in the walk, for maxDepth
 }
 
-func (s *site) child(seg string, o, n *spec.Property) *site {
+func (s *site) child(seg string) *site {
 	c := *s
 	if c.path == "" {
 		seg = strings.TrimPrefix(seg, ".")
 	}
 	c.path += seg
-	c.old, c.new = o, n
 	c.depth++
 	return &c
 }

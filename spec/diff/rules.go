@@ -1059,9 +1059,9 @@ var ruleDefaultAdded = &Rule{
 
 // ---- Safety ----
 
-// risk is how much a flag value permits, for flags where true is the
-// safe value (read_only) or the risky one (destructive): 0 no, 1 decided
-// per input, 2 yes.
+// flagRank orders a flag's values: 0 false, 1 decided per input
+// (by_input), 2 true. For read_only going down is riskier, for
+// destructive going up.
 func flagRank(f spec.Flag) int {
 	switch {
 	case f.Mode == spec.ByInput:
@@ -1082,8 +1082,8 @@ func flagText(f spec.Flag) string {
 	return "false"
 }
 
-// flagRules makes the pair of rules of one flag: fewer is the rule for
-// the flag's rank going down, more for it going up.
+// flagRule makes the rule that finds the flag key's rank going up (up)
+// or down.
 func flagRule(id string, level Level, cats []Category, key string, up bool, doc, what string) *Rule {
 	return &Rule{
 		ID: id, Level: level, Categories: cats, Doc: doc,
