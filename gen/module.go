@@ -97,7 +97,7 @@ func (g *generator) moduleDecls() []jen.Code {
 	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(append(tools, batches...)...))
 	body := append(pre, jen.Return(moduleValue(toolList)))
 	out = append(out,
-		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl. Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()),
+		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl (not nil). Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()),
 		jen.Func().Id("Module").Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Module").Block(body...),
 		jen.Line(),
 	)
@@ -227,12 +227,8 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 	fl := t.Flags
 	lines = append(lines,
 		jen.Id("Flags").Op(":").Add(flagsValue(fl)),
-		jen.Id("Decode").Op(":").Func().Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
-			jen.Return(jen.Id("Decode"+args).Call(jen.Id("data"))),
-		),
-		jen.Id("DecodeWith").Op(":").Func().Params(jen.Id("data").Index().Byte(), jen.Id("mode").Qual(runtimePkg, "DecodeMode")).Params(jen.Any(), jen.Error()).Block(
-			decodeBody(args, jen.Id("d").Dot("ResetMode").Call(jen.Id("data"), jen.Id("mode")))...,
-		),
+		jen.Id("Decode").Op(":").Qual(runtimePkg, "TypedDecode").Call(jen.Id("Decode"+args)),
+		jen.Id("DecodeWith").Op(":").Qual(wirePkg, "DecodeWith").Call(jen.Parens(jen.Op("*").Id(args)).Dot("decode")),
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
 	)
 
@@ -301,17 +297,18 @@ func multi(items ...jen.Code) *jen.Statement {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
 }
 
-// execute is the Execute function of a tool. An ordinary tool's Execute asserts its
-// arguments and calls the executor method, encoding a typed result as JSON.
-// An agent tool's is runtime.AgentExecute over the executor method, which
+// execute is the Execute function of a tool. An ordinary tool's is the
+// executor method adapted by runtime.TypedExecute, or TypedExecuteJSON for a
+// typed result (encoded as JSON): the runtime, not each tool, asserts the
+// arguments' type. An agent tool's is runtime.AgentExecute over the executor method, which
 // makes the sub-agent, and the tool's prompt function (nil: the runtime's
 // default prompt).
 func (g *generator) execute(ti *toolIR, assertArgs func(onFail jen.Code) []jen.Code, argsErr jen.Code) jen.Code {
 	t := ti.tool
-	method := jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))
-	ctxParam := jen.Id("ctx").Qual("context", "Context")
-	callParam := jen.Id("call").Op("*").Qual(runtimePkg, "Call")
 	if isAgent(t) {
+		method := jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))
+		ctxParam := jen.Id("ctx").Qual("context", "Context")
+		callParam := jen.Id("call").Op("*").Qual(runtimePkg, "Call")
 		create := append(assertArgs(jen.Return(jen.Nil(), argsErr)), jen.Return(method))
 		prompt := jen.Nil()
 		if t.Prompt != "" {
@@ -323,15 +320,9 @@ func (g *generator) execute(ti *toolIR, assertArgs func(onFail jen.Code) []jen.C
 			prompt,
 		)
 	}
-	body := assertArgs(jen.Return(jen.Qual(runtimePkg, "Result").Values(), argsErr))
+	adapt := "TypedExecute"
 	if t.Result != nil {
-		body = append(body,
-			jen.List(jen.Id("res"), jen.Err()).Op(":=").Add(method),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Err())),
-			jen.Return(jen.Qual(runtimePkg, "JSON").Call(jen.Id("res"))),
-		)
-	} else {
-		body = append(body, jen.Return(method))
+		adapt = "TypedExecuteJSON"
 	}
-	return jen.Func().Params(ctxParam, callParam, jen.Id("args").Any()).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(body...)
+	return jen.Qual(runtimePkg, adapt).Call(jen.Id("impl").Dot(t.GoName))
 }

@@ -106,6 +106,28 @@ func TypedExecute[T any](f func(ctx context.Context, call *Call, args *T) (Resul
 	}
 }
 
+// TypedExecuteJSON is TypedExecute for a function with a typed result R:
+// a result without error is encoded as JSON, as JSON does. Generated tools
+// with a `result:` schema use it.
+func TypedExecuteJSON[T, R any](f func(ctx context.Context, call *Call, args *T) (R, error)) func(context.Context, *Call, any) (Result, error) {
+	return TypedExecute(func(ctx context.Context, call *Call, args *T) (Result, error) {
+		res, err := f(ctx, call, args)
+		if err != nil {
+			return Result{}, err
+		}
+		return JSON(res)
+	})
+}
+
+// TypedDecode adapts a decoder that returns a *T, such as a generated
+// Decode<Tool>Args function, to Tool.Decode. The *T is returned even with
+// an error, as the decoder returned it (for the status label).
+func TypedDecode[T any](decode func(data []byte) (*T, error)) func(data []byte) (any, error) {
+	return func(data []byte) (any, error) {
+		return decode(data)
+	}
+}
+
 // TypedLabel adapts a function over *T to Tool.Label. Label receives an
 // *InvalidArgs when decoding failed; f is only called with a non-nil *T
 // (the arguments decoded), and "" (the tool's name) is used otherwise.

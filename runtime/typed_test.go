@@ -90,6 +90,34 @@ func TestTypedAdapters(t *testing.T) {
 			t.Fatalf("%#v: err %v", bad, err)
 		}
 	}
+	execJSON := TypedExecuteJSON(func(ctx context.Context, call *Call, a *typedArgs) (typedInner, error) {
+		if a.Name == "" {
+			return typedInner{}, errors.New("no name")
+		}
+		return typedInner{Count: len(a.Tags)}, nil
+	})
+	if res, err := execJSON(context.Background(), nil, &typedArgs{Name: "x", Tags: []string{"a", "b"}}); err != nil || res.String() != `{"count":2}` {
+		t.Fatal(res, err)
+	}
+	if res, err := execJSON(context.Background(), nil, &typedArgs{}); err == nil || err.Error() != "no name" || res.String() != "" {
+		t.Fatal(res, err)
+	}
+	if _, err := execJSON(context.Background(), nil, "x"); err == nil || !strings.Contains(err.Error(), "*runtime.typedArgs") {
+		t.Fatalf("err %v", err)
+	}
+	decode := TypedDecode(func(data []byte) (*typedArgs, error) {
+		a := &typedArgs{Name: string(data)}
+		if a.Name == "" {
+			return a, errors.New("empty")
+		}
+		return a, nil
+	})
+	if v, err := decode([]byte("n")); err != nil || v.(*typedArgs).Name != "n" {
+		t.Fatal(v, err)
+	}
+	if v, err := decode(nil); err == nil || v.(*typedArgs) == nil {
+		t.Fatal("the partial value is returned with the error:", v, err)
+	}
 	label := TypedLabel(func(a *typedArgs) string { return "Tagging " + a.Name })
 	if got := label(&typedArgs{Name: "x"}); got != "Tagging x" {
 		t.Fatal(got)

@@ -5,7 +5,6 @@ package example
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 
@@ -43,8 +42,8 @@ type Executor interface {
 	Delete(ctx context.Context, call *runtime.Call, args *DeleteArgs) (runtime.Result, error)
 }
 
-// Module returns a fresh module of the tasks tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the tasks tools, run by impl (not nil). Add
+// it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -60,24 +59,10 @@ func Module(impl Executor) *runtime.Module {
 					Idempotent:      true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeListArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(ListArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: listLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*ListArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_list: arguments of type %T, want *ListArgs", args)
-					}
-					return impl.List(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeListArgs),
+				DecodeWith: wire.DecodeWith((*ListArgs).decode),
+				Label:      listLabel,
+				Execute:    runtime.TypedExecute(impl.List),
 			},
 			{
 				Name:        ToolAdd,
@@ -85,24 +70,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(addSchema),
 				Flags:       runtime.Flags{Enabled: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeAddArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(AddArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: addLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*AddArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_add: arguments of type %T, want *AddArgs", args)
-					}
-					return impl.Add(ctx, call, a)
-				},
+				Decode:      runtime.TypedDecode(DecodeAddArgs),
+				DecodeWith:  wire.DecodeWith((*AddArgs).decode),
+				Label:       addLabel,
+				Execute:     runtime.TypedExecute(impl.Add),
 			},
 			{
 				Name:        ToolComplete,
@@ -110,24 +81,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(completeSchema),
 				Flags:       runtime.Flags{Enabled: true, Idempotent: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCompleteArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CompleteArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: completeLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CompleteArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_complete: arguments of type %T, want *CompleteArgs", args)
-					}
-					return impl.Complete(ctx, call, a)
-				},
+				Decode:      runtime.TypedDecode(DecodeCompleteArgs),
+				DecodeWith:  wire.DecodeWith((*CompleteArgs).decode),
+				Label:       completeLabel,
+				Execute:     runtime.TypedExecute(impl.Complete),
 			},
 			{
 				Name:        ToolDelete,
@@ -135,24 +92,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(deleteSchema),
 				Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeDeleteArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(DeleteArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: deleteLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*DeleteArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_delete: arguments of type %T, want *DeleteArgs", args)
-					}
-					return impl.Delete(ctx, call, a)
-				},
+				Decode:      runtime.TypedDecode(DecodeDeleteArgs),
+				DecodeWith:  wire.DecodeWith((*DeleteArgs).decode),
+				Label:       deleteLabel,
+				Execute:     runtime.TypedExecute(impl.Delete),
 			},
 		},
 	}

@@ -5,7 +5,6 @@ package hitl
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 
@@ -35,8 +34,8 @@ type Executor interface {
 	WaitForApproval(ctx context.Context, call *runtime.Call, args *WaitForApprovalArgs) (runtime.Result, error)
 }
 
-// Module returns a fresh module of the hitl tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the hitl tools, run by impl (not nil). Add
+// it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -47,24 +46,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(waitForApprovalSchema),
 				Flags:       runtime.Flags{Enabled: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeWaitForApprovalArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(WaitForApprovalArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: waitForApprovalLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*WaitForApprovalArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("wait_for_approval: arguments of type %T, want *WaitForApprovalArgs", args)
-					}
-					return impl.WaitForApproval(ctx, call, a)
-				},
+				Decode:      runtime.TypedDecode(DecodeWaitForApprovalArgs),
+				DecodeWith:  wire.DecodeWith((*WaitForApprovalArgs).decode),
+				Label:       waitForApprovalLabel,
+				Execute:     runtime.TypedExecute(impl.WaitForApproval),
 			},
 		},
 	}

@@ -5,7 +5,6 @@ package stripe
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strconv"
 	"unicode/utf8"
@@ -65,8 +64,8 @@ type Executor interface {
 	RevenueMetrics(ctx context.Context, call *runtime.Call, args *RevenueMetricsArgs) (runtime.Result, error)
 }
 
-// Module returns a fresh module of the stripe tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the stripe tools, run by impl (not nil). Add
+// it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -85,24 +84,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeListCustomersArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(ListCustomersArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: listCustomersLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*ListCustomersArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_list_customers: arguments of type %T, want *ListCustomersArgs", args)
-					}
-					return impl.ListCustomers(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeListCustomersArgs),
+				DecodeWith: wire.DecodeWith((*ListCustomersArgs).decode),
+				Label:      listCustomersLabel,
+				Execute:    runtime.TypedExecute(impl.ListCustomers),
 			},
 			{
 				Name:        ToolListPayments,
@@ -118,24 +103,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeListPaymentsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(ListPaymentsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: listPaymentsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*ListPaymentsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_list_payments: arguments of type %T, want *ListPaymentsArgs", args)
-					}
-					return impl.ListPayments(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeListPaymentsArgs),
+				DecodeWith: wire.DecodeWith((*ListPaymentsArgs).decode),
+				Label:      listPaymentsLabel,
+				Execute:    runtime.TypedExecute(impl.ListPayments),
 			},
 			{
 				Name:        ToolListSubscriptions,
@@ -151,24 +122,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeListSubscriptionsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(ListSubscriptionsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: listSubscriptionsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*ListSubscriptionsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_list_subscriptions: arguments of type %T, want *ListSubscriptionsArgs", args)
-					}
-					return impl.ListSubscriptions(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeListSubscriptionsArgs),
+				DecodeWith: wire.DecodeWith((*ListSubscriptionsArgs).decode),
+				Label:      listSubscriptionsLabel,
+				Execute:    runtime.TypedExecute(impl.ListSubscriptions),
 			},
 			{
 				Name:        ToolCreatePaymentLink,
@@ -183,24 +140,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:        true,
 					RequiresApproval: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCreatePaymentLinkArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CreatePaymentLinkArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: createPaymentLinkLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CreatePaymentLinkArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_create_payment_link: arguments of type %T, want *CreatePaymentLinkArgs", args)
-					}
-					return impl.CreatePaymentLink(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeCreatePaymentLinkArgs),
+				DecodeWith: wire.DecodeWith((*CreatePaymentLinkArgs).decode),
+				Label:      createPaymentLinkLabel,
+				Execute:    runtime.TypedExecute(impl.CreatePaymentLink),
 			},
 			{
 				Name:        ToolCreateInvoice,
@@ -215,24 +158,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:        true,
 					RequiresApproval: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCreateInvoiceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CreateInvoiceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: createInvoiceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CreateInvoiceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_create_invoice: arguments of type %T, want *CreateInvoiceArgs", args)
-					}
-					return impl.CreateInvoice(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeCreateInvoiceArgs),
+				DecodeWith: wire.DecodeWith((*CreateInvoiceArgs).decode),
+				Label:      createInvoiceLabel,
+				Execute:    runtime.TypedExecute(impl.CreateInvoice),
 			},
 			{
 				Name:        ToolCreateSubscription,
@@ -247,24 +176,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:        true,
 					RequiresApproval: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCreateSubscriptionArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CreateSubscriptionArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: createSubscriptionLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CreateSubscriptionArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_create_subscription: arguments of type %T, want *CreateSubscriptionArgs", args)
-					}
-					return impl.CreateSubscription(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeCreateSubscriptionArgs),
+				DecodeWith: wire.DecodeWith((*CreateSubscriptionArgs).decode),
+				Label:      createSubscriptionLabel,
+				Execute:    runtime.TypedExecute(impl.CreateSubscription),
 			},
 			{
 				Name:        ToolRevenueMetrics,
@@ -280,24 +195,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeRevenueMetricsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(RevenueMetricsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: revenueMetricsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*RevenueMetricsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_revenue_metrics: arguments of type %T, want *RevenueMetricsArgs", args)
-					}
-					return impl.RevenueMetrics(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodeRevenueMetricsArgs),
+				DecodeWith: wire.DecodeWith((*RevenueMetricsArgs).decode),
+				Label:      revenueMetricsLabel,
+				Execute:    runtime.TypedExecute(impl.RevenueMetrics),
 			},
 		},
 	}

@@ -115,7 +115,7 @@ func TestModuleWiring(t *testing.T) {
 	if err != nil || res.String() != `{"invoice_id":"in_1","total":15000,"status":"open"}` {
 		t.Errorf("execute: %v %v", res, err)
 	}
-	if _, err := inv.Execute(context.Background(), nil, &SearchArgs{}); err == nil || !strings.Contains(err.Error(), "want *CreateInvoiceArgs") {
+	if _, err := inv.Execute(context.Background(), nil, &SearchArgs{}); err == nil || !strings.Contains(err.Error(), "want *genfixture.CreateInvoiceArgs") {
 		t.Errorf("execute with wrong args: %v", err)
 	}
 

@@ -5,7 +5,6 @@ package websearch
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,8 +33,8 @@ type Executor interface {
 	WebSearch(ctx context.Context, call *runtime.Call, args *WebSearchArgs) (*WebSearchResult, error)
 }
 
-// Module returns a fresh module of the websearch tools, run by impl. Add it to
-// a registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the websearch tools, run by impl (not nil).
+// Add it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -53,28 +52,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeWebSearchArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(WebSearchArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: webSearchLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*WebSearchArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("web_search: arguments of type %T, want *WebSearchArgs", args)
-					}
-					res, err := impl.WebSearch(ctx, call, a)
-					if err != nil {
-						return runtime.Result{}, err
-					}
-					return runtime.JSON(res)
-				},
+				Decode:     runtime.TypedDecode(DecodeWebSearchArgs),
+				DecodeWith: wire.DecodeWith((*WebSearchArgs).decode),
+				Label:      webSearchLabel,
+				Execute:    runtime.TypedExecuteJSON(impl.WebSearch),
 			},
 		},
 	}

@@ -5,7 +5,6 @@ package edge
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -42,8 +41,8 @@ type Executor interface {
 	Trim(ctx context.Context, call *runtime.Call, args *TrimArgs) (runtime.Result, error)
 }
 
-// Module returns a fresh module of the edge tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the edge tools, run by impl (not nil). Add
+// it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -55,28 +54,10 @@ func Module(impl Executor) *runtime.Module {
 				Schema:       json.RawMessage(allSchema),
 				ResultSchema: json.RawMessage(allResultSchema),
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeAllArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(AllArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: allLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*AllArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("edge_all: arguments of type %T, want *AllArgs", args)
-					}
-					res, err := impl.All(ctx, call, a)
-					if err != nil {
-						return runtime.Result{}, err
-					}
-					return runtime.JSON(res)
-				},
+				Decode:       runtime.TypedDecode(DecodeAllArgs),
+				DecodeWith:   wire.DecodeWith((*AllArgs).decode),
+				Label:        allLabel,
+				Execute:      runtime.TypedExecuteJSON(impl.All),
 			},
 			{
 				Name:         ToolTime,
@@ -85,28 +66,10 @@ func Module(impl Executor) *runtime.Module {
 				Schema:       json.RawMessage(timeSchema),
 				ResultSchema: json.RawMessage(timeResultSchema),
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeTimeArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(TimeArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: timeLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*TimeArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("edge_time: arguments of type %T, want *TimeArgs", args)
-					}
-					res, err := impl.Time(ctx, call, a)
-					if err != nil {
-						return runtime.Result{}, err
-					}
-					return runtime.JSON(res)
-				},
+				Decode:       runtime.TypedDecode(DecodeTimeArgs),
+				DecodeWith:   wire.DecodeWith((*TimeArgs).decode),
+				Label:        timeLabel,
+				Execute:      runtime.TypedExecuteJSON(impl.Time),
 			},
 			{
 				Name:        ToolTrim,
@@ -114,24 +77,10 @@ func Module(impl Executor) *runtime.Module {
 				Kind:        runtime.KindTool,
 				Schema:      json.RawMessage(trimSchema),
 				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeTrimArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(TrimArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: trimLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*TrimArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("edge_trim: arguments of type %T, want *TrimArgs", args)
-					}
-					return impl.Trim(ctx, call, a)
-				},
+				Decode:      runtime.TypedDecode(DecodeTrimArgs),
+				DecodeWith:  wire.DecodeWith((*TrimArgs).decode),
+				Label:       trimLabel,
+				Execute:     runtime.TypedExecute(impl.Trim),
 			},
 		},
 	}
