@@ -48,40 +48,31 @@ func Code(f *spec.File) ([]byte, error) {
 	if pkg == "" {
 		pkg = f.Provider
 	}
-	file := jen.NewFile(pkg)
-	file.HeaderComment(GeneratedHeader(f.Path))
-	file.ImportName(runtimePkg, "runtime")
-	file.ImportName(wirePkg, "wire")
-	file.ImportName(httpapiPkg, "httpapi")
-
-	add := func(codes []jen.Code) {
-		for _, c := range codes {
-			file.Add(c)
-		}
+	// The file in sections: the module wiring, each tool's declarations,
+	// the named types.
+	sections := [][]jen.Code{append(g.moduleDecls(), g.httpDecls()...)}
+	banner := func(title string) []jen.Code {
+		return []jen.Code{jen.Comment(strings.Repeat("-", 8) + " " + title + " " + strings.Repeat("-", 8)), jen.Line()}
 	}
-	add(g.moduleDecls())
-	add(g.httpDecls())
 	for _, t := range g.tools {
-		file.Comment(strings.Repeat("-", 8) + " " + t.tool.Name + " " + strings.Repeat("-", 8))
-		file.Line()
-		add(g.toolDecls(t))
-		add(g.httpToolDecls(t))
+		sec := append(banner(t.tool.Name), g.toolDecls(t)...)
+		sections = append(sections, append(sec, g.httpToolDecls(t)...))
 	}
 	if len(g.namedOrder) > 0 {
-		file.Comment(strings.Repeat("-", 8) + " named types " + strings.Repeat("-", 8))
-		file.Line()
+		named := banner("named types")
 		for _, t := range g.namedOrder {
-			add(g.typeDecls(t, nil))
+			named = append(named, g.typeDecls(t, nil)...)
 		}
+		sections = append(sections, named)
 	}
 	if err := g.err(); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if err := file.Render(&buf); err != nil {
+	src, err := render(pkg, GeneratedHeader(f.Path), sections, chunkSections)
+	if err != nil {
 		return nil, fmt.Errorf("gen: rendering %s: %w", specBase(f.Path), err)
 	}
-	return groupImports(buf.Bytes()), nil
+	return groupImports(src), nil
 }
 
 // groupImports separates the standard library's imports from the others

@@ -1,0 +1,189 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"path"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// Rendering: jennifer writes Go source and gofmt's it (go/format), which is
+// most of what generating a large spec costs. A file's sections (the module
+// wiring, one per tool, the named types) are independent declarations, so
+// they are rendered and formatted in chunks, in parallel, and joined: gofmt
+// formats each top-level declaration on its own, and the chunks' imports are
+// merged into one block, so the bytes are those of rendering the whole file
+// at once (TestRenderChunked holds it to that).
+
+// chunkSections is how many sections one chunk renders. It is fixed, not
+// derived from the machine, so that the output never depends on the number
+// of CPUs.
+var chunkSections = 32
+
+// render renders sections as one file of package pkg under the header
+// comment, chunk sections at a time.
+func render(pkg, header string, sections [][]jen.Code, chunk int) ([]byte, error) {
+	newFile := func(codes [][]jen.Code, first bool) *jen.File {
+		f := jen.NewFile(pkg)
+		if first {
+			f.HeaderComment(header)
+		}
+		f.ImportName(runtimePkg, "runtime")
+		f.ImportName(wirePkg, "wire")
+		f.ImportName(httpapiPkg, "httpapi")
+		for _, sec := range codes {
+			for _, c := range sec {
+				f.Add(c)
+			}
+		}
+		return f
+	}
+	whole := func() ([]byte, error) {
+		var buf bytes.Buffer
+		if err := newFile(sections, true).Render(&buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	if chunk <= 0 || len(sections) <= chunk {
+		return whole()
+	}
+
+	n := (len(sections) + chunk - 1) / chunk
+	out := make([][]byte, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var buf bytes.Buffer
+			part := sections[i*chunk : min((i+1)*chunk, len(sections))]
+			errs[i] = newFile(part, i == 0).Render(&buf)
+			out[i] = buf.Bytes()
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+
+	// Split each chunk into its head (up to the package clause), imports
+	// and body; merge the imports.
+	imports := map[string]string{} // path → its line in the import block
+	names := map[string]string{}   // package name → path
+	var head []byte
+	bodies := make([][]byte, n)
+	for i, src := range out {
+		h, lines, body, ok := splitFile(src, pkg)
+		if !ok {
+			return whole()
+		}
+		if i == 0 {
+			head = h
+		}
+		for _, line := range lines {
+			l := string(line)
+			p, name, ok := importOf(line)
+			if !ok {
+				return whole()
+			}
+			if prev, seen := imports[p]; seen {
+				if prev != l {
+					return whole() // one path imported under two names
+				}
+				continue
+			}
+			if other, clash := names[name]; clash && other != p {
+				return whole() // two paths under one name: jennifer would rename one
+			}
+			imports[p], names[name] = l, p
+		}
+		bodies[i] = body
+	}
+
+	var buf bytes.Buffer
+	buf.Write(head)
+	paths := make([]string, 0, len(imports))
+	for p := range imports {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	switch len(paths) {
+	case 0:
+	case 1:
+		buf.WriteString("import " + imports[paths[0]] + "\n\n")
+	default:
+		buf.WriteString("import (\n")
+		for _, p := range paths {
+			buf.WriteString("\t" + imports[p] + "\n")
+		}
+		buf.WriteString(")\n\n")
+	}
+	for i, b := range bodies {
+		if i > 0 {
+			buf.WriteByte('\n')
+		}
+		buf.Write(b)
+	}
+	return buf.Bytes(), nil
+}
+
+// splitFile splits a formatted file into its head (everything up to and
+// including the package clause and the blank line after it), the lines of
+// its import declaration (without indentation) and its body.
+func splitFile(src []byte, pkg string) (head []byte, imports [][]byte, body []byte, ok bool) {
+	clause := []byte("package " + pkg + "\n")
+	i := bytes.Index(src, clause)
+	if i < 0 || (i > 0 && src[i-1] != '\n') {
+		return nil, nil, nil, false
+	}
+	head, rest := src[:i+len(clause)], src[i+len(clause):]
+	rest = bytes.TrimLeft(rest, "\n")
+	head = append(head[:len(head):len(head)], '\n')
+	switch {
+	case bytes.HasPrefix(rest, []byte("import (\n")):
+		end := bytes.Index(rest, []byte("\n)\n"))
+		if end < 0 {
+			return nil, nil, nil, false
+		}
+		for _, l := range bytes.Split(rest[len("import (\n"):end], []byte("\n")) {
+			if l = bytes.TrimSpace(l); len(l) > 0 {
+				imports = append(imports, l)
+			}
+		}
+		rest = rest[end+len("\n)\n"):]
+	case bytes.HasPrefix(rest, []byte("import ")):
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			return nil, nil, nil, false
+		}
+		imports = append(imports, bytes.TrimSpace(rest[len("import "):end]))
+		rest = rest[end+1:]
+	}
+	return head, imports, bytes.TrimLeft(rest, "\n"), true
+}
+
+// importOf reads an import line, `"path"` or `name "path"`: its path and
+// the name it is known by (for an unnamed import, the path's last element,
+// which is the package name of every package generated code imports).
+func importOf(line []byte) (p, name string, ok bool) {
+	alias, quoted, found := bytes.Cut(line, []byte(" "))
+	if !found {
+		quoted, alias = line, nil
+	}
+	p, err := strconv.Unquote(string(quoted))
+	if err != nil {
+		return "", "", false
+	}
+	if alias != nil {
+		return p, string(alias), true
+	}
+	return p, path.Base(p), true
+}
