@@ -35,10 +35,14 @@ func specBase(path string) string {
 //
 // Code fails when the spec would produce Go that does not compile (two
 // generated names that collide, an unsupported default); the error lists
-// every such problem.
+// every such problem. A spec with more than MaxSchemas schemas fails first,
+// with the place where it passes the limit, before any code is generated.
 func Code(f *spec.File) ([]byte, error) {
 	if f == nil {
 		return nil, errors.New("gen: nil spec")
+	}
+	if err := checkSize(f); err != nil {
+		return nil, err
 	}
 	g, err := build(f)
 	if err != nil {

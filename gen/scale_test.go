@@ -2,8 +2,10 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/scale"
@@ -66,6 +68,59 @@ func TestRenderChunked(t *testing.T) {
 			if !bytes.Equal(got, whole) {
 				t.Errorf("%s in chunks of %d sections differs from the whole render:\n%s", name, n, firstDiff(got, whole))
 			}
+		}
+	}
+}
+
+// TestSizeLimit: a spec past MaxSchemas fails before any code is generated,
+// located at the tool that passes the limit, with the count and what to do;
+// one at the limit passes.
+func TestSizeLimit(t *testing.T) {
+	// Each tool: itself, its argument object and two parameters, one an
+	// array with its item: five schemas.
+	params := &spec.Schema{Type: spec.TypeObject, Properties: []*spec.Property{
+		{Name: "q", GoName: "Q", Schema: &spec.Schema{Type: spec.TypeString}},
+		{Name: "tags", GoName: "Tags", Schema: &spec.Schema{Type: spec.TypeArray, Items: &spec.Schema{Type: spec.TypeString}}},
+	}}
+	file := func(n int) *spec.File {
+		f := &spec.File{Path: "big.tools.yaml", Provider: "big"}
+		for i := range n {
+			name := fmt.Sprintf("big_t%d", i)
+			f.Tools = append(f.Tools, &spec.Tool{
+				Pos:  spec.Pos{File: "big.tools.yaml", Line: 10 + 4*i, Col: 5},
+				Name: name, GoName: fmt.Sprintf("T%d", i), Description: "d", Kind: spec.KindTool,
+				Params: params, Flags: spec.Flags{Enabled: spec.Flag{Value: true}},
+			})
+		}
+		return f
+	}
+	if countSchemas(params) != 4 {
+		t.Fatalf("countSchemas = %d, want 4", countSchemas(params))
+	}
+	if err := checkSize(file(MaxSchemas / 5)); err != nil {
+		t.Fatalf("a spec at the limit: %v", err)
+	}
+	over := MaxSchemas/5 + 3
+	_, err := Code(file(over))
+	var list spec.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 {
+		t.Fatalf("error %T %v, want one located error", err, err)
+	}
+	e := list[0]
+	// Tool i (from 0) brings the count to 5(i+1): MaxSchemas/5 is the first past it.
+	wantPos := spec.Pos{File: "big.tools.yaml", Line: 10 + 4*(MaxSchemas/5), Col: 5}
+	if e.Pos != wantPos {
+		t.Errorf("at %v, want %v", e.Pos, wantPos)
+	}
+	for _, want := range []string{
+		"too large for one generated package",
+		group(5*over) + " schemas",
+		"more than the " + group(MaxSchemas),
+		fmt.Sprintf("the tool big_t%d, here, passes the limit", MaxSchemas/5),
+		"split the tools into several specs",
+	} {
+		if !strings.Contains(e.Msg, want) {
+			t.Errorf("message %q does not say %q", e.Msg, want)
 		}
 	}
 }
