@@ -38,7 +38,7 @@ func BenchmarkCode(b *testing.B) {
 
 // TestRenderChunked: rendering a file in chunks, in parallel, gives the bytes
 // of rendering it whole, for every golden case, the fixtures and a spec of
-// 100 tools, whatever the chunk size.
+// 40 tools, whatever the chunk size.
 func TestRenderChunked(t *testing.T) {
 	files := map[string]*spec.File{}
 	for _, c := range append(goldenCases, "http") {
@@ -47,7 +47,7 @@ func TestRenderChunked(t *testing.T) {
 	for _, fx := range fixtures {
 		files[fx[1]] = loadSpec(t, filepath.Join(fx[0], fx[1]+".tools.yaml"))
 	}
-	big, err := spec.Parse("big.tools.yaml", scale.Spec(100))
+	big, err := spec.Parse("big.tools.yaml", scale.Spec(40))
 	if err != nil {
 		t.Fatal(err)
 	}
