@@ -35,7 +35,7 @@ quickstart:
 
 # The whole thing end to end: install the pinned stripe-mock if it is missing
 # (without it the demo explains why and skips its Stripe part), regenerate
-# the modules, and play a scripted model turn over stripe, hitl (SQLite), the
+# the modules, and play a scripted conversation over stripe, hitl (SQLite), the
 # example module and the native fallback. Exits 1 if a step goes off script.
 demo:
 	@bash .ci/stripe-mock.sh || true

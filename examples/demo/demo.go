@@ -141,7 +141,7 @@ func (askBeforeDestructive) Permission(_ context.Context, _ *runtime.Call, t *ru
 }
 
 func (d *demo) intro(opts options) {
-	d.p.printf("toolgen demo: one scripted model turn through the runtime, no LLM\n\n")
+	d.p.printf("toolgen demo: a scripted conversation through the runtime: the model's calls, turn by turn, come from a script (no LLM)\n\n")
 	var mods []string
 	for _, m := range []string{stripe.Provider, hitl.Provider, example.Provider} {
 		n := 0
@@ -154,7 +154,8 @@ func (d *demo) intro(opts options) {
 	}
 	d.p.note("registry     modules %s, then the native catalog (%s) for names no module owns",
 		strings.Join(mods, ", "), strings.Join(d.legacy.Names(), ", "))
-	d.p.note("host policy  a person approves every destructive call")
+	d.p.note("approvals    a person approves each call of a tool whose spec says requires_approval (stripe's create tools),")
+	d.p.note("             and the host's policy asks one for every other destructive call (tasks_delete)")
 	d.p.note("pause points SQLite, %s", d.dbPath)
 	if d.stripe {
 		d.p.note("Stripe       stripe-mock at %s; %s has connected Stripe, %s has not", opts.StripeURL, userWithStripe, userWithoutStripe)
@@ -231,6 +232,7 @@ func stripeNames(names []string) []string {
 
 func (d *demo) catalogWithoutStripe(ctx context.Context) error {
 	d.p.heading(fmt.Sprintf("The catalog the model is shown for %s, who has not connected Stripe", userWithoutStripe))
+	d.p.note("(a summary, one line per tool: the model gets each tool's name, description and JSON Schema; step 3 shows one as it is sent)")
 	names, err := d.catalog(ctx, d.sam)
 	if err != nil {
 		return err
@@ -286,9 +288,28 @@ func (d *demo) catalogWithStripe(ctx context.Context) error {
 	if s := stripeNames(names); len(s) != 7 {
 		return fmt.Errorf("%s's catalog has stripe tools %v, want all seven", userWithStripe, s)
 	}
-	t, _ := d.reg.Get(stripe.ToolListCustomers)
-	d.p.note("What the model gets for %s:", t.Name)
-	d.p.note("  %s", t.Definition().Parameters)
+	// The payload itself, as a host sends it to Anthropic's Messages API
+	// (the native catalog's tools go after the registry's): one entry of it.
+	payload, err := d.reg.EncodeCatalog(ctx, d.ada, runtime.DialectAnthropic, runtime.EncodeOptions{})
+	if err != nil {
+		return err
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(payload, &entries); err != nil {
+		return fmt.Errorf("the encoded catalog: %w", err)
+	}
+	var entry json.RawMessage
+	for _, e := range entries {
+		var head struct{ Name string }
+		if json.Unmarshal(e, &head) == nil && head.Name == stripe.ToolListCustomers {
+			entry = e
+		}
+	}
+	if entry == nil {
+		return fmt.Errorf("the encoded catalog lacks %s", stripe.ToolListCustomers)
+	}
+	d.p.note("What is sent: EncodeCatalog encodes the registry's %d tools for Anthropic as one JSON array (%d bytes; the host appends the native catalog's); its %s entry:", len(entries), len(payload), stripe.ToolListCustomers)
+	d.p.note("  %s", entry)
 	return nil
 }
 
@@ -337,8 +358,9 @@ func (d *demo) parallelStep(ctx context.Context) error {
 		if err := json.Unmarshal([]byte(outs[1].Result.String()), &rev); err != nil || !strings.Contains(outs[1].Result.String(), `"mrr"`) {
 			return fmt.Errorf("stripe_revenue_metrics returned no MRR: %s", outs[1].Result.String())
 		}
-		d.p.note("stripe-mock answers every list with one canned sample object (created in 2009); of those, revenue")
-		d.p.note("metrics counted %d active subscription(s), %d charge(s) of the last 30 days and %d open invoice(s).",
+		d.p.note("stripe-mock ignores the lists' filters and answers each with its one canned sample object: the same")
+		d.p.note("active subscription for both statuses, a charge and an invoice from 2009 (the invoice a draft). So the")
+		d.p.note("figures are subscriptions_counted %d, charges_counted %d and open_invoices %d, as the last progress line says.",
 			rev.Subscriptions, rev.Charges, rev.OpenInvoices)
 	}
 	return nil

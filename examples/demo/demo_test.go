@@ -19,7 +19,10 @@ import (
 
 // moments are what every transcript shows, Stripe or not.
 var moments = []string{
+	"toolgen demo: a scripted conversation through the runtime: the model's calls, turn by turn, come from a script (no LLM)\n",
+	"   approvals    a person approves each call of a tool whose spec says requires_approval (stripe's create tools),\n",
 	"── 1. The catalog the model is shown for sam, who has not connected Stripe\n",
+	"   (a summary, one line per tool: the model gets each tool's name, description and JSON Schema; step 3 shows one as it is sent)\n",
 	"   hitl     wait_for_approval ",
 	"   native   get_time ",
 	"(no stripe_* tool: the stripe gate is closed for sam",
@@ -106,13 +109,18 @@ func TestDemoWithStripe(t *testing.T) {
 		"── 3. The catalog for ada, who has connected Stripe\n",
 		"   stripe   stripe_create_invoice ",
 		"   stripe   stripe_revenue_metrics ",
-		`What the model gets for stripe_list_customers:`,
+		"What is sent: EncodeCatalog encodes the registry's 12 tools for Anthropic as one JSON array (",
+		`     {"name":"stripe_list_customers","description":"List recent customers, newest first; filter by exact email.","input_schema":{"additionalProperties":false,`,
 		// One step, several calls: labels as they render, then the results.
 		"RunCalls: the two read-only ones run in parallel",
 		`model → {"id":"call_2","name":"stripe_list_customers","arguments":{"limit":3}}`,
 		"   ▸ Pulling recent Stripe customers  [call_2]\n",
 		"   ▸ Computing Stripe revenue metrics  [call_3]\n",
-		"     · Read 1 active subscription  [call_3]\n",
+		"     · Stripe returned 1 subscription for status active  [call_3]\n",
+		"     · Stripe returned 1 charge for the last 30 days  [call_3]\n",
+		// The last progress line and the figures agree.
+		"     · Counted 1 subscription, 0 succeeded charges of the last 30 days and 0 open invoices; left out: 1 subscription listed twice or neither active nor past_due, 1 charge not succeeded or not of the last 30 days, 1 invoice not open  [call_3]\n",
+		`"subscriptions_counted":1,"charges_counted":0,"open_invoices":0,`,
 		"   ▸ Adding task Invoice Jenny for the March consulting  [call_4]\n",
 		`tool ← [call_2] ok: {"customers":[{"id":"cus_`,
 		`tool ← [call_3] ok: {"as_of":`,
@@ -131,8 +139,8 @@ func TestDemoWithStripe(t *testing.T) {
 		"   ■ Drafting invoice for jenny.rosen@example.com: ok in ",
 		`tool ← [call_7] ok: {"id":"in_`,
 		// The canned answers of stripe-mock are explained.
-		"stripe-mock answers every list with one canned sample object",
-		"metrics counted 1 active subscription(s), 0 charge(s) of the last 30 days and 0 open invoice(s).\n",
+		"stripe-mock ignores the lists' filters and answers each with its one canned sample object: the same\n",
+		"figures are subscriptions_counted 1, charges_counted 0 and open_invoices 0, as the last progress line says.\n",
 		"a real Stripe account would return the sent invoice: open, 2400.00 USD, due in 14 days.\n",
 	), []string{"SKIPPED"})
 

@@ -1,5 +1,6 @@
-// Command demo plays one scripted model turn through toolgen's runtime, with
-// no LLM, and prints what happens for a person to read. It is what
+// Command demo plays a scripted conversation (the model's calls, turn by
+// turn, come from a script: no LLM) through toolgen's runtime, and prints
+// what happens for a person to read. It is what
 // `make demo` runs.
 //
 // One registry holds the three modules this repository ships — stripe

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,10 +19,13 @@ import (
 // active and past_due subscriptions (with all their items), the charges
 // created in the window before now, and the open invoices. The four lists
 // are read at once; the first error stops the others.
-func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now time.Time) (RevenueInput, error) {
+//
+// Its progress messages say what Stripe returned for each list, not what
+// counts: ComputeRevenue decides that, and RevenueMetrics reports it
+// (revenueCounted). listed is how many records each list returned.
+func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now time.Time) (in RevenueInput, listed revenueListed, err error) {
 	var (
 		mu  sync.Mutex
-		in  RevenueInput
 		sub = make(map[string][]loadedSubscription) // by status, kept apart for a stable order
 	)
 	g, ctx := errgroup.WithContext(ctx)
@@ -47,9 +51,10 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 				}
 				recs[i].Items = items
 			}
-			call.Progress("Read " + plural(len(recs), status+" subscription", status+" subscriptions"))
+			call.Progress("Stripe returned " + plural(len(recs), "subscription", "subscriptions") + " for status " + status)
 			mu.Lock()
 			sub[status] = recs
+			listed.Subscriptions += len(recs)
 			mu.Unlock()
 			return nil
 		})
@@ -67,9 +72,10 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 		if err != nil {
 			return stripeError("listing charges", err)
 		}
-		call.Progress("Read " + plural(len(recs), "charge", "charges") + " of the last 30 days")
+		call.Progress("Stripe returned " + plural(len(recs), "charge", "charges") + " for the last 30 days")
 		mu.Lock()
 		in.Charges = recs
+		listed.Charges = len(recs)
 		mu.Unlock()
 		return nil
 	})
@@ -83,14 +89,15 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 		if err != nil {
 			return stripeError("listing open invoices", err)
 		}
-		call.Progress("Read " + plural(len(recs), "open invoice", "open invoices"))
+		call.Progress("Stripe returned " + plural(len(recs), "invoice", "invoices") + " for status open")
 		mu.Lock()
 		in.Invoices = recs
+		listed.Invoices = len(recs)
 		mu.Unlock()
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		return RevenueInput{}, err
+		return RevenueInput{}, revenueListed{}, err
 	}
 	// A subscription whose status changed while the lists were read may
 	// appear in both; it counts once.
@@ -103,7 +110,34 @@ func loadRevenue(ctx context.Context, sc *client.API, call *runtime.Call, now ti
 			}
 		}
 	}
-	return in, nil
+	return in, listed, nil
+}
+
+// revenueListed counts the records Stripe's lists returned (a subscription
+// listed for both statuses counts twice).
+type revenueListed struct{ Subscriptions, Charges, Invoices int }
+
+// revenueCounted is the progress message that ties what the lists
+// returned to the figures of the result: how many records counted, and,
+// when some did not, why they can not have.
+func revenueCounted(r Revenue, listed revenueListed) string {
+	msg := "Counted " + plural(r.Subscriptions, "subscription", "subscriptions") + ", " +
+		plural(r.Charges, "succeeded charge", "succeeded charges") + " of the last 30 days and " +
+		plural(r.Invoices, "open invoice", "open invoices")
+	var left []string
+	if n := listed.Subscriptions - r.Subscriptions; n > 0 {
+		left = append(left, plural(n, "subscription", "subscriptions")+" listed twice or neither active nor past_due")
+	}
+	if n := listed.Charges - r.Charges; n > 0 {
+		left = append(left, plural(n, "charge", "charges")+" not succeeded or not of the last 30 days")
+	}
+	if n := listed.Invoices - r.Invoices; n > 0 {
+		left = append(left, plural(n, "invoice", "invoices")+" not open")
+	}
+	if len(left) > 0 {
+		msg += "; left out: " + strings.Join(left, ", ")
+	}
+	return msg
 }
 
 // plural writes n and the noun in the right number: "1 charge", "2 charges".

@@ -396,9 +396,11 @@ func (t *Tools) RevenueMetrics(ctx context.Context, call *runtime.Call, args *Re
 		return runtime.Result{}, err
 	}
 	now := t.now()
-	in, err := loadRevenue(ctx, sc, call, now)
+	in, listed, err := loadRevenue(ctx, sc, call, now)
 	if err != nil {
 		return runtime.Result{}, err
 	}
-	return runtime.JSON(toRevenueResult(ComputeRevenue(now, in)))
+	r := ComputeRevenue(now, in)
+	call.Progress(revenueCounted(r, listed))
+	return runtime.JSON(toRevenueResult(r))
 }
