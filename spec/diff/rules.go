@@ -19,7 +19,7 @@ var Rules = []*Rule{
 	ruleBatchRemoved, ruleBatchAdded,
 	ruleDescriptionChanged, rulePromptChanged,
 	ruleGateAdded, ruleGateRemoved, ruleGateChanged,
-	ruleResultChanged,
+	ruleResultChanged, ruleHTTPChanged,
 	// Types and parameters.
 	ruleNamedTypeRemoved, ruleGoTypeChanged,
 	ruleParamRemoved, ruleParamAddedRequired, ruleParamAdded,
@@ -350,6 +350,22 @@ var ruleResultChanged = &Rule{
 			a.atOld(o.KeyPos("result"), "the typed result of tool %q was removed: its Executor method returns a runtime.Result", n.Name)
 		case canonical(o.Result) != canonical(n.Result):
 			a.at(n.KeyPos("result"), "the result schema of tool %q changed: its Go result type changes", n.Name)
+		}
+	},
+}
+
+var ruleHTTPChanged = &Rule{
+	ID: "HTTP_CHANGED", Level: Warning, Categories: []Category{Safety},
+	Doc: "The HTTP operation a tool calls changed (method or path), or the tool gained or lost its HTTP binding: what a call does changed, with nothing else to show it.",
+	tool: func(a adder, o, n *spec.Tool) {
+		switch {
+		case o.HTTP == nil && n.HTTP == nil:
+		case o.HTTP == nil:
+			a.at(n.KeyPos("http"), "tool %q now calls %s %s (its executor is generated)", n.Name, n.HTTP.Method, n.HTTP.Path)
+		case n.HTTP == nil:
+			a.at(n.Pos, "tool %q no longer calls %s %s: its executor is hand-written", n.Name, o.HTTP.Method, o.HTTP.Path)
+		case o.HTTP.Method != n.HTTP.Method || o.HTTP.Path != n.HTTP.Path:
+			a.at(n.KeyPos("http"), "tool %q now calls %s %s (was %s %s)", n.Name, n.HTTP.Method, n.HTTP.Path, o.HTTP.Method, o.HTTP.Path)
 		}
 	},
 }
