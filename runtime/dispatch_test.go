@@ -1058,7 +1058,8 @@ func TestDispatchContext(t *testing.T) {
 	})
 	t.Run("deadline during execution", func(t *testing.T) {
 		p := newPipe(t)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		// Long enough to reach the executor on a loaded machine.
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 		defer cancel()
 		p.exec = func(ctx context.Context, _ *Call, _ *pipeArgs) (Result, error) {
 			<-ctx.Done()
