@@ -1,10 +1,12 @@
 package diff
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/scale"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -54,5 +56,27 @@ func BenchmarkCompare(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Compare(Pair{o, n})
+	}
+}
+
+// BenchmarkCompareScale compares specs of 100 and 1,000 tools shaped like
+// an imported API (internal/scale) with themselves, every rule running on
+// every pair: the time per tool should stay flat as the spec grows.
+func BenchmarkCompareScale(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			f, err := spec.Parse("big.tools.yaml", scale.Spec(n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			g, _ := spec.Parse("big.tools.yaml", scale.Spec(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				if fs := Compare(Pair{f, g}); len(fs) != 0 {
+					b.Fatal(fs[0])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
+		})
 	}
 }

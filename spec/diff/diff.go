@@ -150,7 +150,7 @@ type Pair struct {
 // Compare runs every rule over the pairs and returns the findings, sorted
 // by file, line, column and rule ID.
 func Compare(pairs ...Pair) []Finding {
-	c := &checker{}
+	c := &checker{tools: map[*spec.File]map[string]*spec.Tool{}, types: map[*spec.File]map[string]*spec.NamedType{}}
 	for _, p := range pairs {
 		c.files(p.Old, p.New)
 	}
@@ -170,6 +170,41 @@ func Compare(pairs ...Pair) []Finding {
 type checker struct {
 	findings []Finding
 	file     *spec.File // the new file of the pair being compared
+	// tools and types index the files' tools and named types by name.
+	tools map[*spec.File]map[string]*spec.Tool
+	types map[*spec.File]map[string]*spec.NamedType
+}
+
+// tool returns f's tool called name, or nil; f may be nil.
+func (c *checker) tool(f *spec.File, name string) *spec.Tool {
+	if f == nil {
+		return nil
+	}
+	m, ok := c.tools[f]
+	if !ok {
+		m = make(map[string]*spec.Tool, len(f.Tools))
+		for _, t := range f.Tools {
+			m[t.Name] = t
+		}
+		c.tools[f] = m
+	}
+	return m[name]
+}
+
+// typ returns f's named type called name, or nil; f may be nil.
+func (c *checker) typ(f *spec.File, name string) *spec.NamedType {
+	if f == nil {
+		return nil
+	}
+	m, ok := c.types[f]
+	if !ok {
+		m = make(map[string]*spec.NamedType, len(f.Types))
+		for _, t := range f.Types {
+			m[t.Name] = t
+		}
+		c.types[f] = m
+	}
+	return m[name]
 }
 
 // adder is what a handler reports through: bound to its rule, the tool
@@ -253,7 +288,7 @@ func (c *checker) files(o, n *spec.File) {
 		return
 	}
 	for _, nt := range n.Tools {
-		ot := findTool(o, nt.Name)
+		ot := c.tool(o, nt.Name)
 		if ot == nil {
 			continue
 		}
@@ -266,7 +301,7 @@ func (c *checker) files(o, n *spec.File) {
 	}
 	oldArgs, newArgs := argTypes(o), argTypes(n)
 	for _, ntyp := range n.Types {
-		otyp := findType(o, ntyp.Name)
+		otyp := c.typ(o, ntyp.Name)
 		if otyp == nil {
 			continue
 		}
@@ -371,24 +406,6 @@ func (s *site) shapes(o, n *spec.Schema) (ro, rn *spec.Schema, ok bool) {
 	}
 	ro, rn = o.Resolved(), n.Resolved()
 	return ro, rn, ro != nil && rn != nil
-}
-
-func findTool(f *spec.File, name string) *spec.Tool {
-	for _, t := range f.Tools {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-func findType(f *spec.File, name string) *spec.NamedType {
-	for _, t := range f.Types {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // argTypes are the named types reachable from some tool's arguments.

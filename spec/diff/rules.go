@@ -66,7 +66,7 @@ var ruleToolRemoved = &Rule{
 		if o == nil {
 			return
 		}
-		gone, added := toolsOnlyIn(o, n), toolsOnlyIn(n, o)
+		gone, added := toolsOnlyIn(a.c, o, n), toolsOnlyIn(a.c, n, o)
 		if n != nil {
 			a.anchor = n.KeyPos("tools")
 		}
@@ -89,7 +89,7 @@ var ruleToolAdded = &Rule{
 	ID: "TOOL_ADDED", Level: Warning, Categories: []Category{Model},
 	Doc: "A tool was added to the catalog the model is shown.",
 	file: func(a adder, o, n *spec.File) {
-		for _, t := range toolsOnlyIn(n, o) {
+		for _, t := range toolsOnlyIn(a.c, n, o) {
 			a.tool = t.Name
 			a.at(t.Pos, "tool %q was added to the catalog", t.Name)
 		}
@@ -97,13 +97,13 @@ var ruleToolAdded = &Rule{
 }
 
 // toolsOnlyIn lists the tools of f that g (possibly nil) does not have.
-func toolsOnlyIn(f, g *spec.File) []*spec.Tool {
+func toolsOnlyIn(c *checker, f, g *spec.File) []*spec.Tool {
 	if f == nil {
 		return nil
 	}
 	var out []*spec.Tool
 	for _, t := range f.Tools {
-		if g == nil || findTool(g, t.Name) == nil {
+		if c.tool(g, t.Name) == nil {
 			out = append(out, t)
 		}
 	}
@@ -153,7 +153,7 @@ var ruleGoNameChanged = &Rule{
 			return
 		}
 		for _, nt := range n.Types {
-			if ot := findType(o, nt.Name); ot != nil && ot.GoName != nt.GoName {
+			if ot := a.c.typ(o, nt.Name); ot != nil && ot.GoName != nt.GoName {
 				pos := nt.Pos
 				if nt.Schema != nil {
 					pos = goNamePos(nt.Schema.Keys, pos)
@@ -381,7 +381,7 @@ var ruleNamedTypeRemoved = &Rule{
 		}
 		a.anchor = n.KeyPos("types")
 		for _, t := range o.Types {
-			if findType(n, t.Name) == nil {
+			if a.c.typ(n, t.Name) == nil {
 				a.atOld(t.Pos, "type %q was removed: the Go type %s goes", t.Name, t.GoName)
 			}
 		}
