@@ -30,4 +30,20 @@
 // (sdk.StdioTransport), Server.HTTPHandler streamable HTTP, optionally
 // stateless so several instances can share one client, given one shared
 // Approvals store.
+//
+// Importing: Import connects to an MCP server (Command for stdio, HTTP for
+// streamable HTTP), lists its tools (every page) and adds them to a
+// registry as MCP tools that run through the same pipeline as local ones:
+// their arguments are validated against the server's inputSchema, compiled
+// once per tool by a JSON Schema 2020-12 validator (a $ref outside the
+// schema is refused); tools/call gets the call's context (cancellation is
+// forwarded), progress reaches the call's events, content becomes result
+// parts and isError a tool error. Annotations are untrusted hints: absent
+// ones mean not read-only, destructive, open world, and readOnlyHint counts
+// only with ImportOptions.TrustReadOnly. Names get an optional prefix; a
+// name the providers refuse gets a deterministic alias (Alias, and
+// Remote.RemoteName back); a name already registered is the registry's
+// duplicate error. The Remote lists the tools again on tools/list_changed
+// and reconnects after a dropped connection; while the server is gone its
+// tools fail as tool errors.
 package mcp
