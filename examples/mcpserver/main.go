@@ -154,10 +154,6 @@ func newServer(ctx context.Context, c config, logger *slog.Logger) (*mcp.Server,
 			_, err := store.Resolve(ctx, id, hitl.Resolution{Approve: approve, Note: note, By: call.UserID})
 			return err
 		},
-		Owner: func(ctx context.Context, id string) (string, error) {
-			p, err := store.Get(ctx, id)
-			return p.UserID, err
-		},
 		Logger: logger,
 	})
 	return srv, func() { srv.Close(); store.Close() }, nil

@@ -219,7 +219,7 @@ func TestServerStatelessAcrossInstances(t *testing.T) {
 			}
 			return c, err
 		}
-		srv := NewServer(f.reg, ServerOptions{Identify: identify, Resolve: f.resolver(), Owner: f.owner})
+		srv := NewServer(f.reg, ServerOptions{Identify: identify, Resolve: f.resolver()})
 		t.Cleanup(srv.Close)
 		rr.hs = append(rr.hs, srv.HTTPHandler(&sdk.StreamableHTTPOptions{Stateless: true}))
 	}
@@ -278,7 +278,7 @@ func TestServerStatelessAcrossInstances(t *testing.T) {
 	if _, err := stores[0].Resolve(context.Background(), id, hitl.Resolution{Approve: true, By: "alice"}); err != nil {
 		t.Fatal(err)
 	}
-	if r := callToolMeta(t, mallory, "needs_approval", sdk.Meta{MetaResume: id}); !r.IsError || !strings.Contains(text(r), "another user") {
+	if r := callToolMeta(t, mallory, "needs_approval", sdk.Meta{MetaResume: id}); !r.IsError || !strings.Contains(text(r), "neither its owner nor authorised") {
 		t.Errorf("mallory resumed alice's approved call: %q", text(r))
 	}
 	if r := callToolMeta(t, plain, "needs_approval", sdk.Meta{MetaResume: id}); text(r) != "ran after approval" || total() != 3 {

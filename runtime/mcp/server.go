@@ -26,7 +26,8 @@ const (
 	// MetaResume, set in a tools/call request's _meta to a pause point id,
 	// resumes that paused call (Registry.Resume) instead of running a new
 	// one, once a person has decided. The request's name and arguments are
-	// ignored: the stored call runs.
+	// ignored: the stored call runs. Only the pause point's owner (the
+	// Call's UserID that Identify gives) may resume it.
 	MetaResume = "toolgen/resume"
 	// MetaErrorKind is set in the _meta of a tool-error result to its
 	// runtime.ErrorKind, and MetaViolations to the violations of invalid
@@ -79,16 +80,6 @@ type ServerOptions struct {
 	// to them by elicitation. Nil: no elicitation; a paused call's result
 	// says it waits, and the host resumes it with MetaResume.
 	Resolve Resolver
-	// Owner returns the user a pause point belongs to. Resuming by
-	// MetaResume needs it: the server resumes only the caller's own pause
-	// points (Registry.Resume itself does not check who calls). Nil:
-	// MetaResume is refused. With a hitl.Store:
-	//
-	//	func(ctx context.Context, id string) (string, error) {
-	//		p, err := store.Get(ctx, id)
-	//		return p.UserID, err
-	//	}
-	Owner func(ctx context.Context, pausePointID string) (string, error)
 	// Encode tunes the tools/list encoding (runtime.DialectMCP). The
 	// server always sets MCPOutputSchema, since it returns typed results as
 	// structuredContent.
@@ -319,11 +310,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 			return s.decide(ctx, call, p.RequestState, resp)
 		}
 	}
-	// A host resuming a call a person decided on elsewhere.
+	// A host resuming a call a person decided on elsewhere (Resume
+	// refuses a caller who does not own the pause point).
 	if id, ok := p.Meta[MetaResume].(string); ok && id != "" {
-		if msg := s.checkOwner(ctx, call, id); msg != "" {
-			return errorResult(msg, nil), nil
-		}
 		out, err := s.reg.Resume(ctx, call, id)
 		if err != nil && out.Status == "" {
 			// Claim refused: not found, still pending, already consumed.
@@ -338,32 +327,12 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	return s.result(ctx, req, out, err)
 }
 
-// checkOwner returns why call may not resume pause point id, or "".
-func (s *Server) checkOwner(ctx context.Context, call *runtime.Call, id string) string {
-	if s.opts.Owner == nil {
-		return "this server does not resume pause points by " + MetaResume
-	}
-	owner, err := s.opts.Owner(ctx, id)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("pause point %q cannot be resumed: %v", id, err)
-	case owner != call.UserID:
-		return fmt.Sprintf("pause point %q belongs to another user", id)
-	}
-	return ""
-}
-
 // decide records the person's answer to an approval elicitation and
 // resumes the call.
 func (s *Server) decide(ctx context.Context, call *runtime.Call, id string, resp sdk.InputResponse) (*sdk.CallToolResult, error) {
 	er, ok := resp.(*sdk.ElicitResult)
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the approval answer is not an elicitation result"}
-	}
-	if s.opts.Owner != nil {
-		if msg := s.checkOwner(ctx, call, id); msg != "" {
-			return errorResult(msg, nil), nil
-		}
 	}
 	approve := er.Action == "accept"
 	note, _ := er.Content["note"].(string)

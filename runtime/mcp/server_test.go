@@ -132,11 +132,6 @@ func byClientName(_ context.Context, r Request) (*runtime.Call, error) {
 	return &runtime.Call{UserID: user, ConversationID: "mcp"}, nil
 }
 
-func (f *fixture) owner(ctx context.Context, id string) (string, error) {
-	p, err := f.store.Get(ctx, id)
-	return p.UserID, err
-}
-
 func (f *fixture) resolver() Resolver {
 	return func(ctx context.Context, c *runtime.Call, id string, approve bool, note string) error {
 		_, err := f.store.Resolve(ctx, id, hitl.Resolution{Approve: approve, Note: note, By: c.UserID})
@@ -426,7 +421,7 @@ func TestServerApprovalElicitation(t *testing.T) {
 
 func TestServerApprovalWithoutElicitation(t *testing.T) {
 	f := newFixture(t, nil)
-	srv := NewServer(f.reg, ServerOptions{Identify: byClientName, Resolve: f.resolver(), Owner: f.owner})
+	srv := NewServer(f.reg, ServerOptions{Identify: byClientName, Resolve: f.resolver()})
 	defer srv.Close()
 	cs := connect(t, srv, "alice", nil, "") // no elicitation capability
 	mallory := connect(t, srv, "mallory", nil, "")
@@ -448,7 +443,7 @@ func TestServerApprovalWithoutElicitation(t *testing.T) {
 	if _, err := f.store.Resolve(context.Background(), id, hitl.Resolution{Approve: true, By: "alice"}); err != nil {
 		t.Fatal(err)
 	}
-	if r := callToolMeta(t, mallory, "needs_approval", sdk.Meta{MetaResume: id}); !r.IsError || !strings.Contains(text(r), "another user") {
+	if r := callToolMeta(t, mallory, "needs_approval", sdk.Meta{MetaResume: id}); !r.IsError || !strings.Contains(text(r), "neither its owner nor authorised") {
 		t.Errorf("mallory resuming alice's approved call: %q", text(r))
 	}
 	if r := resume(); r.IsError || text(r) != "ran after approval" {
