@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -133,5 +134,6 @@ func paths(vs []runtime.Violation) []string {
 	for _, v := range vs {
 		out = append(out, v.Path)
 	}
+	slices.Sort(out)
 	return out
 }

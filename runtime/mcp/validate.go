@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,6 +70,9 @@ func (v *validator) decode(data []byte) (any, error) {
 	}
 	var out []runtime.Violation
 	leaves(ve, &out)
+	// The validator visits properties in map order: sort by path, so the
+	// same arguments always give the same text.
+	slices.SortStableFunc(out, func(a, b runtime.Violation) int { return strings.Compare(a.Path, b.Path) })
 	return json.RawMessage(data), &runtime.ValidationError{Violations: out}
 }
 
