@@ -404,6 +404,8 @@ func TestVersion(t *testing.T) {
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, "devel 0123456789ab (2026-01-02T03:04:05Z)"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"})}, "devel 0123456789ab+dirty (2026-01-02T03:04:05Z)"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel (no VCS revision: built with -buildvcs=false, or outside a repository)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0", Replace: &debug.Module{Path: "/src/toolgen", Version: "(devel)"}}}, "devel (local checkout /src/toolgen, required as v0.0.0)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.0.0", Replace: &debug.Module{Path: "example.com/fork", Version: "v1.0.1"}}}, "v1.0.1 (example.com/fork, replacing v1.0.0)"},
 	} {
 		if got := versionOf(c.info); got != c.want {
 			t.Errorf("versionOf(%+v) = %q, want %q", c.info.Main, got, c.want)

@@ -7,9 +7,10 @@ import (
 
 // version is toolgen's version as the build recorded it: the module
 // version when toolgen was built from a published version (go install
-// …@v1.2.3, go tool with a required version), otherwise "devel" with the
-// VCS revision and time, and "+dirty" for uncommitted changes, when the
-// build stamped them. It never goes into generated files.
+// …@v1.2.3, go tool with a required version); "devel" and the directory
+// for a local checkout a go.mod replace points at; otherwise "devel" with
+// the VCS revision and time, and "+dirty" for uncommitted changes, when
+// the build stamped them. It never goes into generated files.
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -20,6 +21,14 @@ func version() string {
 
 // versionOf is version for the given build information.
 func versionOf(info *debug.BuildInfo) string {
+	// A local checkout that a consuming module's go.mod replaces toolgen
+	// with: the required version is only a placeholder.
+	if r := info.Main.Replace; r != nil && (r.Version == "" || r.Version == "(devel)") {
+		return "devel (local checkout " + r.Path + ", required as " + info.Main.Version + ")"
+	}
+	if r := info.Main.Replace; r != nil && r.Version != "" {
+		return r.Version + " (" + r.Path + ", replacing " + info.Main.Version + ")"
+	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
