@@ -125,3 +125,27 @@ func TestDrivers(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolSizes: Open sizes the pool by default and as Options say; SQLite
+// writes through one connection of their own.
+func TestPoolSizes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		def, set := open(Options{}), open(Options{MaxOpenConns: 7})
+		want := DefaultPostgresConns
+		if def.dialect == SQLite {
+			want = sqliteReaders()
+			if def.w == def.db || def.w.Stats().MaxOpenConnections != 1 {
+				t.Errorf("SQLite writes do not have one connection of their own")
+			}
+		}
+		if got := def.DB().Stats().MaxOpenConnections; got != want {
+			t.Errorf("default pool: %d connections, want %d", got, want)
+		}
+		if got := set.DB().Stats().MaxOpenConnections; got != 7 {
+			t.Errorf("MaxOpenConns 7: %d connections", got)
+		}
+	})
+	if _, err := Open(context.Background(), "sqlite", ":memory:", Options{MaxOpenConns: -1}); err == nil {
+		t.Error("a negative pool size was accepted")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"time"
 
@@ -42,17 +43,19 @@ type Options struct {
 	// for 5 minutes), so a busy host reuses connections instead of dialling
 	// and logging in again per query; for a SQLite file one writer
 	// connection (writers queue in the process instead of sleeping on the
-	// busy timeout) and MaxOpenConns readers (default 8). A negative value
-	// is an error.
+	// busy timeout) and MaxOpenConns readers (default GOMAXPROCS, at least
+	// 2: SQLite's reads are CPU-bound, and more readers than cores only
+	// take the writer's CPU). A negative value is an error.
 	MaxOpenConns int
 	MaxIdleConns int
 }
 
-// Default pool sizes of Open (see Options.MaxOpenConns).
-const (
-	DefaultPostgresConns = 32
-	DefaultSQLiteReaders = 8
-)
+// DefaultPostgresConns is Open's PostgreSQL pool size (see
+// Options.MaxOpenConns).
+const DefaultPostgresConns = 32
+
+// sqliteReaders is Open's default number of SQLite reader connections.
+func sqliteReaders() int { return max(2, goruntime.GOMAXPROCS(0)) }
 
 // Store keeps pause points in a SQL database (SQLite or PostgreSQL) and
 // implements runtime.Approvals. It is safe for concurrent use, also by
@@ -125,8 +128,8 @@ func Open(ctx context.Context, driver, dsn string, opts Options) (*Store, error)
 		}
 		w.SetMaxOpenConns(1)
 		w.SetMaxIdleConns(1)
-		db.SetMaxOpenConns(cmp.Or(opts.MaxOpenConns, DefaultSQLiteReaders))
-		db.SetMaxIdleConns(cmp.Or(opts.MaxIdleConns, opts.MaxOpenConns, DefaultSQLiteReaders))
+		db.SetMaxOpenConns(cmp.Or(opts.MaxOpenConns, sqliteReaders()))
+		db.SetMaxIdleConns(cmp.Or(opts.MaxIdleConns, opts.MaxOpenConns, sqliteReaders()))
 	default:
 		db.SetMaxOpenConns(cmp.Or(opts.MaxOpenConns, DefaultPostgresConns))
 		db.SetMaxIdleConns(cmp.Or(opts.MaxIdleConns, opts.MaxOpenConns, DefaultPostgresConns))
