@@ -179,6 +179,9 @@ func (x *run) pipeline(ctx context.Context, tc ToolCall, pre *preDecoded) (Outco
 			argErr = decodePanicError(t.Name, pv)
 		case err != nil:
 			argErr = invalidArgumentsError(t.Name, err)
+			if approval != nil {
+				argErr = resumedArgumentsError(argErr, approval.PausePointID)
+			}
 		}
 	}
 	// A call that failed to decode is labelled from what passed its

@@ -49,6 +49,18 @@ func argumentsTooLargeError(tool string, size, limit int) *ToolError {
 		"arguments for %s are too large: %d bytes, the limit is %d bytes.", tool, size, limit)}
 }
 
+// resumedArgumentsError is invalidArgumentsError for a call resumed after
+// a person approved it: its arguments decoded when it paused, so the
+// tool's argument schema changed while it waited (toolgen diff lists such
+// changes under "approvals"). The message says so and names the pause
+// point; the violations follow as usual.
+func resumedArgumentsError(te *ToolError, pausePointID string) *ToolError {
+	list := strings.TrimPrefix(te.Message, "invalid arguments for "+te.Tool+":")
+	te.Message = fmt.Sprintf("invalid arguments for %s: a person approved this call (pause point %q), but its arguments no longer fit the tool's schema, which changed while the call waited:%s",
+		te.Tool, pausePointID, list)
+	return te
+}
+
 // invalidArgumentsError reports a Decode failure. A *ValidationError lists
 // every violation on its own line; any other error is shown as one line.
 func invalidArgumentsError(tool string, err error) *ToolError {

@@ -43,7 +43,9 @@ func (r *Registry) Resume(ctx context.Context, call *Call, pausePointID string) 
 //     gate and permission all run again, since the tool may have been
 //     removed or disabled, its gate closed or the host's policy changed in
 //     the meantime; an ask is satisfied by the approval, a deny still
-//     denies. The executor sees Call.Approval set.
+//     denies. Stored arguments the tool's schema no longer accepts get an
+//     ErrInvalidArgs error that says the schema changed while the call
+//     waited, naming the pause point. The executor sees Call.Approval set.
 //   - denied: returns an ErrDenied tool error saying a person denied the
 //     call, with their note.
 //

@@ -139,7 +139,7 @@ func TestResumeAsksThePipelineAgain(t *testing.T) {
 				}
 				return nil
 			})
-		}, ErrInvalidArgs, "Error: invalid arguments for tasks_delete:\n- $.id: must be at least 3 characters"},
+		}, ErrInvalidArgs, "Error: invalid arguments for tasks_delete: a person approved this call (pause point \"pp-1\"), but its arguments no longer fit the tool's schema, which changed while the call waited:\n- $.id: must be at least 3 characters"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newWrapHarness(t)
