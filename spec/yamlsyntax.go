@@ -62,6 +62,11 @@ func locateSyntax(lines []string, line int, msg string) (int, int, string) {
 		if l, col := tooDeep(lines); l > 0 {
 			return l, col, msg + ": \"[\" and \"{\" nest more than that here"
 		}
+		// Block nesting: indentation levels. yaml.v3 names the line; on
+		// it, the "- " past the limit, or the line's first token.
+		if line <= len(lines) {
+			return line, deepIndent(lines[line-1]), msg + ": lists and mappings nest more than that here"
+		}
 		return line, 0, msg + " (lists and mappings nest too deeply)"
 	case msg == "found unexpected end of stream":
 		if line <= len(lines) {
@@ -262,4 +267,35 @@ func strayColon(text string) int {
 		return cols[0]
 	}
 	return cols[1]
+}
+
+// deepIndent returns the 1-based column on text where block nesting goes
+// past maxFlowDepth levels when the line alone opens that many ("- - - …"),
+// else the column of the line's first token (the key nested too deeply).
+func deepIndent(text string) int {
+	first := 0
+	n := 0
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == ' ':
+			continue
+		case text[i] == '-' && (i+1 == len(text) || text[i+1] == ' '):
+			if first == 0 {
+				first = i + 1
+			}
+			n++
+			if n > maxFlowDepth {
+				return 1 + utf8.RuneCountInString(text[:i])
+			}
+			continue
+		}
+		if first == 0 {
+			first = 1 + utf8.RuneCountInString(text[:i])
+		}
+		break
+	}
+	if first == 0 {
+		first = 1
+	}
+	return first
 }

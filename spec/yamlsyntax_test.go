@@ -24,6 +24,7 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		{"too deep", "a: 1\nb: " + strings.Repeat("[", 10001) + "\n", "f:2:10004: invalid YAML: exceeded max depth of 10000: \"[\" and \"{\" nest more than that here"},
 		{"too deep, no line", strings.Repeat("[", 20000), "f:1:10001: "},
 		{"too deep across lines", "a:\n" + strings.Repeat("  [\n", 10001), "f:10002:3: "},
+		{"too deep, block sequences", strings.Repeat("- ", 20000), "f:1:20001: invalid YAML: exceeded max depth of 10000: lists and mappings nest more than that here"},
 		{"colon in a value", "a: 1\nb: c: d\n", "f:2:5: invalid YAML: mapping values are not allowed in this context"},
 		{"misplaced key", "a: 1\nb: [x] y\n", "f:2:1: invalid YAML: did not find expected key"},
 		{"misplaced dash", "a:\n  - 1\n - 2\n", "f:3:2: invalid YAML: did not find expected key"},
@@ -40,3 +41,4 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		})
 	}
 }
+
