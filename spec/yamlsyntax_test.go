@@ -41,4 +41,3 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		})
 	}
 }
-
