@@ -213,6 +213,13 @@ func (p *parser) checkNames(f *File) {
 		}
 		typeNames[nt.GoName] = owner{what, nt.Pos}
 	}
+	for _, it := range p.itemTypes {
+		if first, dup := typeNames[it.name]; dup {
+			p.errorAt(it.pos, "go_name %s of %s is already the Go name of %s%s; choose another", it.name, it.what, first.what, lineOf(first.pos))
+			continue
+		}
+		typeNames[it.name] = owner{it.what, it.pos}
+	}
 }
 
 // lineOf is " (line N)" for a position in the file, "" for none.

@@ -173,6 +173,15 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 			p.errorf(e.Key, "go_name %s names nothing: the Go name of a tool's %s comes from the tool (give the tool a go_name)", in, map[string]string{"result": "result type", "extra": "extra parameters"}[sub.kind])
 		} else {
 			s.GoName = p.goNameKey(e.Val, in)
+			// The go_name of array items or map values names a Go type:
+			// checkNames compares it with the others.
+			if s.GoName != "" && (strings.HasSuffix(sub.path, "[]") || strings.HasSuffix(sub.path, ".*")) {
+				what := "the items of "
+				if strings.HasSuffix(sub.path, ".*") {
+					what = "the values of "
+				}
+				p.itemTypes = append(p.itemTypes, itemType{name: s.GoName, pos: p.pos(e.Val), what: what + sub.String()})
+			}
 		}
 	}
 	if v := m.val("nullable"); v != nil {

@@ -23,9 +23,19 @@ type parser struct {
 	aliases int
 	// extra are the module's own initialisms, for Go names.
 	extra []string
+	// itemTypes are the Go type names that go_name gives array items and
+	// map values, for checkNames.
+	itemTypes []itemType
 	// later holds checks that need the whole file resolved (references,
 	// parameter types); they run after the walk.
 	later []func()
+}
+
+// itemType is a Go type name a go_name gives array items or map values.
+type itemType struct {
+	name string
+	pos  Pos
+	what string
 }
 
 func (p *parser) pos(n *yaml.Node) Pos {
