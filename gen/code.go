@@ -155,7 +155,8 @@ func (g *generator) typeDecls(t *goType, after []jen.Code) []jen.Code {
 				out = append(out, g.validateMethods(t)...)
 			}
 		}
-		if t.decode && t.check != "" {
+		if t.decode && t.check != "" && !g.checkDone[t.check] {
+			g.checkDone[t.check] = true // shared: declared once, at its first use
 			out = append(out, g.checkFunc(t)...)
 		}
 		for _, f := range t.fields {
@@ -182,6 +183,13 @@ type generator struct {
 	named      map[*spec.NamedType]*goType
 	namedOrder []*goType
 	tools      []*toolIR
+
+	// checks maps what a check function depends on (checkKey) to its
+	// name, so that schemas with the same checks share one; checkUses
+	// counts the schemas using each, checkDone the ones emitted.
+	checks    map[string]string
+	checkUses map[string]int
+	checkDone map[string]bool
 }
 
 // toolIR is one tool as the generator sees it.

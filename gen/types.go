@@ -84,7 +84,8 @@ type enumValue struct {
 // build lowers the spec into the generator's model, declaring every
 // package-level name.
 func build(f *spec.File) (*generator, error) {
-	g := &generator{f: f, names: map[string]string{}, named: map[*spec.NamedType]*goType{}}
+	g := &generator{f: f, names: map[string]string{}, named: map[*spec.NamedType]*goType{},
+		checks: map[string]string{}, checkUses: map[string]int{}, checkDone: map[string]bool{}}
 	g.declare("Provider", "the Provider constant")
 	g.declare(InterfaceName, "the executor interface")
 	g.declare("Module", "the Module function")
@@ -271,10 +272,12 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 		}
 	}
 	if hasChecks(t) {
-		t.check = "check" + name
-		g.declare(t.check, "the check function of "+where.String())
-		if s.Pattern != "" {
-			g.declare(patternVar(t), "the pattern of "+where.String())
+		var owner bool
+		if t.check, owner = g.sharedCheck(t, name); owner {
+			g.declare(t.check, "the check function of "+where.String())
+			if s.Pattern != "" {
+				g.declare(patternVar(t), "the pattern of "+where.String())
+			}
 		}
 	}
 	return t

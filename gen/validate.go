@@ -242,6 +242,9 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 			jen.Line())
 	}
 	doc := t.check + " records the violations of the constraints of v in c."
+	if g.checkUses[t.check] > 1 {
+		doc += " Every schema with these constraints shares it."
+	}
 	if t.kind == kString && s.Trim {
 		doc += " Decoding trims v (trim: true) before this check; a value built in Go with white space at either end is reported, then checked trimmed."
 	}

@@ -614,7 +614,8 @@ func (x *CompleteArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// checkCompleteID records the violations of the constraints of v in c.
+// checkCompleteID records the violations of the constraints of v in c. Every
+// schema with these constraints shares it.
 func checkCompleteID(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -676,7 +677,7 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 			hasID = true
 			d.Enter("id")
 			if v, ok := d.Int(); ok {
-				checkDeleteID(&d.Checker, v)
+				checkCompleteID(&d.Checker, v)
 				x.ID = v
 			}
 			d.Leave()
@@ -704,15 +705,8 @@ func (x *DeleteArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Enter("id")
-	checkDeleteID(c, x.ID)
+	checkCompleteID(c, x.ID)
 	c.Leave()
-}
-
-// checkDeleteID records the violations of the constraints of v in c.
-func checkDeleteID(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
 }
 
 // deleteLabel renders the status label of one call of the tasks_delete tool

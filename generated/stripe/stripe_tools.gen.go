@@ -1125,7 +1125,7 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 }
 
 // checkCreateInvoiceDaysUntilDue records the violations of the constraints of v
-// in c.
+// in c. Every schema with these constraints shares it.
 func checkCreateInvoiceDaysUntilDue(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1236,7 +1236,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			hasQuantity = true
 			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
-				checkCreateSubscriptionQuantity(&d.Checker, v)
+				checkPaymentLinkItemQuantity(&d.Checker, v)
 				x.Quantity = v
 			}
 			d.Leave()
@@ -1282,7 +1282,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 			hasDaysUntilDue = true
 			d.EnterOptional("days_until_due")
 			if v, ok := d.Int(); ok {
-				checkCreateSubscriptionDaysUntilDue(&d.Checker, v)
+				checkCreateInvoiceDaysUntilDue(&d.Checker, v)
 				x.DaysUntilDue = v
 			}
 			d.Leave()
@@ -1335,7 +1335,7 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	checkPriceID(c, string(x.Price))
 	c.Leave()
 	c.Enter("quantity")
-	checkCreateSubscriptionQuantity(c, x.Quantity)
+	checkPaymentLinkItemQuantity(c, x.Quantity)
 	c.Leave()
 	if x.TrialPeriodDays != nil {
 		c.Enter("trial_period_days")
@@ -1346,13 +1346,13 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	checkCreateSubscriptionCollectionMethod(c, x.CollectionMethod)
 	c.Leave()
 	c.Enter("days_until_due")
-	checkCreateSubscriptionDaysUntilDue(c, x.DaysUntilDue)
+	checkCreateInvoiceDaysUntilDue(c, x.DaysUntilDue)
 	c.Leave()
 }
 
-// checkCreateSubscriptionQuantity records the violations of the constraints of
-// v in c.
-func checkCreateSubscriptionQuantity(c *wire.Checker, v int64) {
+// checkPaymentLinkItemQuantity records the violations of the constraints of v
+// in c. Every schema with these constraints shares it.
+func checkPaymentLinkItemQuantity(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
 	}
@@ -1411,17 +1411,6 @@ func createSubscriptionCollectionMethodOf(b []byte) CreateSubscriptionCollection
 func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscriptionCollectionMethod) {
 	if !v.Valid() {
 		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
-	}
-}
-
-// checkCreateSubscriptionDaysUntilDue records the violations of the constraints
-// of v in c.
-func checkCreateSubscriptionDaysUntilDue(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 365 {
-		c.Add("must be at most 365, got " + strconv.FormatInt(v, 10))
 	}
 }
 
@@ -1724,7 +1713,7 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 }
 
 // checkPaymentLinkItemAmountMinor records the violations of the constraints of
-// v in c.
+// v in c. Every schema with these constraints shares it.
 func checkPaymentLinkItemAmountMinor(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1742,17 +1731,6 @@ func checkPaymentLinkItemName(c *wire.Checker, v string) {
 	}
 	if n > 250 {
 		c.Add("must be at most 250 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPaymentLinkItemQuantity records the violations of the constraints of v
-// in c.
-func checkPaymentLinkItemQuantity(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10000 {
-		c.Add("must be at most 10000, got " + strconv.FormatInt(v, 10))
 	}
 }
 
@@ -1796,7 +1774,7 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 			hasAmountMinor = true
 			d.Enter("amount_minor")
 			if v, ok := d.Int(); ok {
-				checkInvoiceLineAmountMinor(&d.Checker, v)
+				checkPaymentLinkItemAmountMinor(&d.Checker, v)
 				x.AmountMinor = v
 			}
 			d.Leave()
@@ -1811,7 +1789,7 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 			hasQuantity = true
 			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
-				checkInvoiceLineQuantity(&d.Checker, v)
+				checkPaymentLinkItemQuantity(&d.Checker, v)
 				x.Quantity = v
 			}
 			d.Leave()
@@ -1848,10 +1826,10 @@ func (x *InvoiceLine) validate(c *wire.Checker) {
 	checkInvoiceLineDescription(c, x.Description)
 	c.Leave()
 	c.Enter("amount_minor")
-	checkInvoiceLineAmountMinor(c, x.AmountMinor)
+	checkPaymentLinkItemAmountMinor(c, x.AmountMinor)
 	c.Leave()
 	c.Enter("quantity")
-	checkInvoiceLineQuantity(c, x.Quantity)
+	checkPaymentLinkItemQuantity(c, x.Quantity)
 	c.Leave()
 }
 
@@ -1864,26 +1842,5 @@ func checkInvoiceLineDescription(c *wire.Checker, v string) {
 	}
 	if n > 500 {
 		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkInvoiceLineAmountMinor records the violations of the constraints of v in
-// c.
-func checkInvoiceLineAmountMinor(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 99999999 {
-		c.Add("must be at most 99999999, got " + strconv.FormatInt(v, 10))
-	}
-}
-
-// checkInvoiceLineQuantity records the violations of the constraints of v in c.
-func checkInvoiceLineQuantity(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10000 {
-		c.Add("must be at most 10000, got " + strconv.FormatInt(v, 10))
 	}
 }

@@ -1075,7 +1075,7 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 					d.EnterIndex(i)
 					x.Items = append(x.Items, "")
 					if v1, ok := d.TrimmedString(); ok {
-						checkTrimItem(&d.Checker, v1)
+						checkTrimNestedName(&d.Checker, v1)
 						x.Items[i] = v1
 					}
 					d.Leave()
@@ -1201,7 +1201,7 @@ func (x *TrimArgs) validate(c *wire.Checker) {
 		checkTrimItems(c, x.Items)
 		for i := range x.Items {
 			c.EnterIndex(i)
-			checkTrimItem(c, x.Items[i])
+			checkTrimNestedName(c, x.Items[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -1368,8 +1368,9 @@ func (x *TrimNested) validate(c *wire.Checker) {
 }
 
 // checkTrimNestedName records the violations of the constraints of v in c.
-// Decoding trims v (trim: true) before this check; a value built in Go with
-// white space at either end is reported, then checked trimmed.
+// Every schema with these constraints shares it. Decoding trims v (trim: true)
+// before this check; a value built in Go with white space at either end is
+// reported, then checked trimmed.
 func checkTrimNestedName(c *wire.Checker, v string) {
 	if t := strings.TrimSpace(v); t != v {
 		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
@@ -1385,20 +1386,6 @@ func checkTrimNestedName(c *wire.Checker, v string) {
 func checkTrimItems(c *wire.Checker, v []string) {
 	if i, j, dup := wire.Duplicate(v); dup {
 		c.Add(wire.UniqueMessage(i, j))
-	}
-}
-
-// checkTrimItem records the violations of the constraints of v in c. Decoding
-// trims v (trim: true) before this check; a value built in Go with white space
-// at either end is reported, then checked trimmed.
-func checkTrimItem(c *wire.Checker, v string) {
-	if t := strings.TrimSpace(v); t != v {
-		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
-		v = t
-	}
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
-		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
 	}
 }
 
