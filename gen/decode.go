@@ -92,22 +92,16 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		if f.nullable {
 			read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
 		}
-		enter := "Enter"
+		// Field skips a duplicate and steps in; OptionalField also gives a
+		// null the hint to leave it out (and reads it as absent in
+		// NullAsAbsent mode).
+		enter := "Field"
 		if !f.required && !f.nullable {
-			enter = "EnterOptional" // a null here gets a hint to leave it out
+			enter = "OptionalField"
 		}
-		var block []jen.Code
-		if enter == "EnterOptional" { // in NullAsAbsent mode, a null here is no value
-			block = append(block, jen.If(jen.Id("d").Dot("AbsentNull").Call()).Block(jen.Continue()))
-		}
-		block = append(block,
-			jen.If(jen.Id(hasVar)).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
-			jen.Id(hasVar).Op("=").True(),
-			jen.Id("d").Dot(enter).Call(jen.Lit(f.json)),
-		)
-		block = append(block, read...)
-		block = append(block, jen.Id("d").Dot("Leave").Call())
-		cases = append(cases, jen.Case(jen.Lit(f.json)).Block(block...))
+		block := append(read, jen.Id("d").Dot("Leave").Call())
+		cases = append(cases, jen.Case(jen.Lit(f.json)).Block(
+			jen.If(jen.Id("d").Dot(enter).Call(jen.Op("&").Id(hasVar), jen.Lit(f.json))).Block(block...)))
 	}
 	cases = append(cases, jen.Default().Block(g.decodeExtra(t)...))
 	if len(t.fields) == 0 {

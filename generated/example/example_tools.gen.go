@@ -136,51 +136,30 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasQuery, "query") {
+				if v, ok := d.String(); ok {
+					checkListQuery(&d.Checker, v)
+					x.Query = &v
+				}
+				d.Leave()
 			}
-			if hasQuery {
-				d.Duplicate()
-				continue
-			}
-			hasQuery = true
-			d.EnterOptional("query")
-			if v, ok := d.String(); ok {
-				checkListQuery(&d.Checker, v)
-				x.Query = &v
-			}
-			d.Leave()
 		case "status":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatus, "status") {
+				if b, ok := d.Bytes(); ok {
+					v := listStatusOf(b)
+					checkListStatus(&d.Checker, v)
+					x.Status = &v
+				}
+				d.Leave()
 			}
-			if hasStatus {
-				d.Duplicate()
-				continue
-			}
-			hasStatus = true
-			d.EnterOptional("status")
-			if b, ok := d.Bytes(); ok {
-				v := listStatusOf(b)
-				checkListStatus(&d.Checker, v)
-				x.Status = &v
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					checkListLimit(&d.Checker, v)
+					x.Limit = v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				checkListLimit(&d.Checker, v)
-				x.Limit = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("query", "status", "limit")
 		}
@@ -332,72 +311,47 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "title":
-			if hasTitle {
-				d.Duplicate()
-				continue
-			}
-			hasTitle = true
-			d.Enter("title")
-			if v, ok := d.String(); ok {
-				checkAddTitle(&d.Checker, v)
-				x.Title = v
-			}
-			d.Leave()
-		case "priority":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPriority {
-				d.Duplicate()
-				continue
-			}
-			hasPriority = true
-			d.EnterOptional("priority")
-			if b, ok := d.Bytes(); ok {
-				v := addPriorityOf(b)
-				checkAddPriority(&d.Checker, v)
-				x.Priority = v
-			}
-			d.Leave()
-		case "due":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDue {
-				d.Duplicate()
-				continue
-			}
-			hasDue = true
-			d.EnterOptional("due")
-			if v, ok := d.String(); ok {
-				checkAddDue(&d.Checker, v)
-				x.Due = &v
-			}
-			d.Leave()
-		case "tags":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTags {
-				d.Duplicate()
-				continue
-			}
-			hasTags = true
-			d.EnterOptional("tags")
-			if d.BeginArray() {
-				x.Tags = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tags = append(x.Tags, "")
-					if v1, ok := d.String(); ok {
-						checkAddTag(&d.Checker, v1)
-						x.Tags[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasTitle, "title") {
+				if v, ok := d.String(); ok {
+					checkAddTitle(&d.Checker, v)
+					x.Title = v
 				}
-				checkAddTags(&d.Checker, x.Tags)
+				d.Leave()
 			}
-			d.Leave()
+		case "priority":
+			if d.OptionalField(&hasPriority, "priority") {
+				if b, ok := d.Bytes(); ok {
+					v := addPriorityOf(b)
+					checkAddPriority(&d.Checker, v)
+					x.Priority = v
+				}
+				d.Leave()
+			}
+		case "due":
+			if d.OptionalField(&hasDue, "due") {
+				if v, ok := d.String(); ok {
+					checkAddDue(&d.Checker, v)
+					x.Due = &v
+				}
+				d.Leave()
+			}
+		case "tags":
+			if d.OptionalField(&hasTags, "tags") {
+				if d.BeginArray() {
+					x.Tags = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tags = append(x.Tags, "")
+						if v1, ok := d.String(); ok {
+							checkAddTag(&d.Checker, v1)
+							x.Tags[i] = v1
+						}
+						d.Leave()
+					}
+					checkAddTags(&d.Checker, x.Tags)
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("title", "priority", "due", "tags")
 		}
@@ -575,17 +529,13 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if hasID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasID, "id") {
+				if v, ok := d.Int(); ok {
+					checkCompleteID(&d.Checker, v)
+					x.ID = v
+				}
+				d.Leave()
 			}
-			hasID = true
-			d.Enter("id")
-			if v, ok := d.Int(); ok {
-				checkCompleteID(&d.Checker, v)
-				x.ID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("id")
 		}
@@ -670,17 +620,13 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if hasID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasID, "id") {
+				if v, ok := d.Int(); ok {
+					checkCompleteID(&d.Checker, v)
+					x.ID = v
+				}
+				d.Leave()
 			}
-			hasID = true
-			d.Enter("id")
-			if v, ok := d.Int(); ok {
-				checkCompleteID(&d.Checker, v)
-				x.ID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("id")
 		}

@@ -95,48 +95,30 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "action":
-			if hasAction {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAction, "action") {
+				if v, ok := d.String(); ok {
+					checkWaitForApprovalAction(&d.Checker, v)
+					x.Action = v
+				}
+				d.Leave()
 			}
-			hasAction = true
-			d.Enter("action")
-			if v, ok := d.String(); ok {
-				checkWaitForApprovalAction(&d.Checker, v)
-				x.Action = v
-			}
-			d.Leave()
 		case "details":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDetails, "details") {
+				if v, ok := d.String(); ok {
+					checkWaitForApprovalDetails(&d.Checker, v)
+					x.Details = &v
+				}
+				d.Leave()
 			}
-			if hasDetails {
-				d.Duplicate()
-				continue
-			}
-			hasDetails = true
-			d.EnterOptional("details")
-			if v, ok := d.String(); ok {
-				checkWaitForApprovalDetails(&d.Checker, v)
-				x.Details = &v
-			}
-			d.Leave()
 		case "risk":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRisk, "risk") {
+				if b, ok := d.Bytes(); ok {
+					v := waitForApprovalRiskOf(b)
+					checkWaitForApprovalRisk(&d.Checker, v)
+					x.Risk = v
+				}
+				d.Leave()
 			}
-			if hasRisk {
-				d.Duplicate()
-				continue
-			}
-			hasRisk = true
-			d.EnterOptional("risk")
-			if b, ok := d.Bytes(); ok {
-				v := waitForApprovalRiskOf(b)
-				checkWaitForApprovalRisk(&d.Checker, v)
-				x.Risk = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("action", "details", "risk")
 		}

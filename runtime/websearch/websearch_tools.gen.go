@@ -93,17 +93,13 @@ func (x *WebSearchArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if hasQuery {
-				d.Duplicate()
-				continue
+			if d.Field(&hasQuery, "query") {
+				if v, ok := d.TrimmedString(); ok {
+					checkWebSearchQuery(&d.Checker, v)
+					x.Query = v
+				}
+				d.Leave()
 			}
-			hasQuery = true
-			d.Enter("query")
-			if v, ok := d.TrimmedString(); ok {
-				checkWebSearchQuery(&d.Checker, v)
-				x.Query = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("query")
 		}
