@@ -46,8 +46,9 @@ func (s *Store) RequestApproval(ctx context.Context, req runtime.ApprovalRequest
 // retried after a timeout (whose claim the database may have applied
 // anyway) still runs the approved call. A pending point fails with
 // ErrNotResolved, an expired one with ErrExpired, an unknown id with
-// ErrNotFound, a database error with ErrUnavailable. Concurrent Claims are
-// decided by one conditional UPDATE: exactly one attempt wins.
+// ErrNotFound, a database error with ErrUnavailable; an empty c.Attempt is
+// an error (Registry.Resume always gives one). Concurrent Claims are decided
+// by one conditional UPDATE: exactly one attempt wins.
 //
 // The claim is taken before the approved call runs and finished after it,
 // so a destructive call never runs twice for two attempts: if the process

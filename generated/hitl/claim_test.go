@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -148,4 +149,73 @@ func TestPoolSizes(t *testing.T) {
 	if _, err := Open(context.Background(), "sqlite", ":memory:", Options{MaxOpenConns: -1}); err == nil {
 		t.Error("a negative pool size was accepted")
 	}
+}
+
+// TestMigrateV1ToV2: a version 1 database with duplicate pending points of
+// one tool call (which version 1 allowed) and a consumed point migrates:
+// the newest duplicate stays pending, the older ones expire, and the
+// consumed point counts as finished.
+func TestMigrateV1ToV2(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(Options{})
+		db := s.DB()
+		for _, q := range []string{`DROP TABLE pause_points`, `DROP TABLE pause_points_schema`} {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v1 := migrations()[0]
+		for _, stmt := range v1.stmts {
+			if _, err := db.ExecContext(ctx, strings.ReplaceAll(stmt, "{time}", s.dialect.timeType())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d := s.dialect
+		if _, err := db.ExecContext(ctx, `CREATE TABLE pause_points_schema (version INTEGER PRIMARY KEY, applied_at `+d.timeType()+` NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		now := s.now()
+		if _, err := db.ExecContext(ctx, d.rebind(`INSERT INTO pause_points_schema VALUES (1, ?)`), d.timeArg(now)); err != nil {
+			t.Fatal(err)
+		}
+		insert := d.rebind(`INSERT INTO pause_points (id, user_id, conversation_id, tool_call_id, tool_name, status, created_at, resolved_at, expires_at, consumed_at)
+			VALUES (?, 'ada', 'c', ?, 't', ?, ?, ?, ?, ?)`)
+		for i, row := range []struct {
+			id, call, status string
+			age              time.Duration
+			consumed         bool
+		}{
+			{"old", "dup", "pending", 2 * time.Minute, false},
+			{"older", "dup", "pending", 3 * time.Minute, false},
+			{"new", "dup", "pending", time.Minute, false},
+			{"done", "x", "approved", time.Minute, true},
+		} {
+			created := now.Add(-row.age)
+			var resolved, consumed any
+			if row.consumed {
+				resolved, consumed = d.timeArg(created), d.timeArg(created)
+			}
+			if _, err := db.ExecContext(ctx, insert, row.id, row.call, row.status, d.timeArg(created), resolved, d.timeArg(now.Add(time.Hour)), consumed); err != nil {
+				t.Fatalf("row %d: %v", i, err)
+			}
+		}
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for id, want := range map[string]Status{"old": StatusExpired, "older": StatusExpired, "new": StatusPending, "done": StatusApproved} {
+			p, err := s.Get(ctx, id)
+			if err != nil || p.Status != want {
+				t.Errorf("%s: %s %v, want %s", id, p.Status, err, want)
+			}
+			if id == "done" && p.FinishedAt.IsZero() {
+				t.Error("a point consumed before version 2 is not finished")
+			}
+		}
+		// The surviving point is the tool call's: Create finds it.
+		p, err := s.Create(ctx, PausePoint{UserID: "ada", ConversationID: "c", ToolCallID: "dup", Tool: "t"})
+		if err != nil || p.ID != "new" {
+			t.Errorf("Create after the migration: %q %v, want the pending point new", p.ID, err)
+		}
+	})
 }
