@@ -28,6 +28,7 @@ Usage:
 	                                  tool's method still uses its types)
 	toolgen version                   print toolgen's version (also --version)
 	toolgen diff OLD NEW              what a spec change breaks (toolgen diff -h)
+	toolgen import mcp -- CMD ARG...  snapshot an MCP server's tools as a spec (-h)
 	toolgen help                      show this help
 
 A PATH is a spec file, a directory (the spec in it), or dir/... (every spec in
@@ -90,6 +91,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		case "diff":
 			return runDiff(args[1:], stdout, stderr)
+		case "import":
+			if len(args) > 1 && args[1] == "mcp" {
+				return runImportMCP(args[2:], stdout, stderr)
+			}
 		}
 	}
 	fset := flag.NewFlagSet("toolgen "+cmd, flag.ContinueOnError)

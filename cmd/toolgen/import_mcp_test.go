@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// importServerEnv makes the test binary importServer over stdio.
+const importServerEnv = "TOOLGEN_IMPORT_MCP_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(importServerEnv) != "" {
+		if err := importServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// importServer is a go-sdk server with schemas inside and outside the spec
+// format's subset.
+func importServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "Remote Files", Version: "2.1"}, &sdk.ServerOptions{PageSize: 1})
+	h := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+	}
+	no := false
+	s.AddTool(&sdk.Tool{Name: "lookup", Description: "Look a record up.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer","minimum":1},` +
+			`"mode":{"const":"fast"},"tags":{"type":"array","items":{"type":"string","format":"hostname"}},` +
+			`"at":{"$ref":"#/$defs/point"},"note":{"anyOf":[{"type":"string"},{"type":"null"}]}},` +
+			`"required":["id"],"additionalProperties":false,` +
+			`"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}}, h)
+	s.AddTool(&sdk.Tool{Name: "files.pick", Description: "Pick a file.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"choice":{"anyOf":[{"const":"a"},{"type":"integer"}]},` +
+			`"path":{"type":"string"}},"required":["path"]}`)}, h)
+	return s
+}
+
+func TestImportMCP(t *testing.T) {
+	root := e2eRepoRoot(t) // before cliRun changes directory
+	srv := importServer()
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
+
+	dir := t.TempDir()
+	out := filepath.Join(dir, "remote", "remote.tools.yaml")
+	code, _, stderr := cliRun(t, dir, "import", "mcp", "-provider", "remote", "-url", hs.URL, "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"tool files.pick: renamed files_pick_",
+		"tool files.pick: inputSchema.properties.choice: anyOf of several schemas cannot be carried by the spec format",
+		"tool files.pick: inputSchema.properties.choice: accepted as a free-form value",
+		"tool lookup: inputSchema.properties.tags.items: format hostname is not checked by the spec format; dropped",
+		"wrote " + out + " (2 tools)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	f, err := spec.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Tools) != 2 || f.Provider != "remote" {
+		t.Fatalf("tools %d, provider %q", len(f.Tools), f.Provider)
+	}
+	pick, lookup := f.Tools[0], f.Tools[1] // the SDK lists tools by name
+	if lookup.Name != "lookup" || !strings.HasPrefix(pick.Name, "files_pick_") {
+		t.Fatalf("names %q, %q", lookup.Name, pick.Name)
+	}
+	data, _ := os.ReadFile(out)
+	for _, want := range []string{
+		"read_only: true", "open_world: false",
+		"id: {type: integer, minimum: 1}",
+		"mode: {type: string, enum: [fast]}",
+		"note: {type: string, nullable: true}",
+		"x: {type: number}",
+		"required: [id]",
+		"destructive: true", // files.pick has no annotations: the safe default
+		"path: {type: string}",
+		"required: [path]",
+		"additionalProperties: true", // choice, free-form
+		"Imported from Remote Files 2.1",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the spec lacks %q:\n%s", want, data)
+		}
+	}
+
+	// The spec generates, and the arguments are typed: the generated
+	// package builds, and a value of the wrong Go type does not compile.
+	if testing.Short() {
+		return
+	}
+	mod := filepath.Join(dir, "consumer")
+	e2eWrite(t, filepath.Join(mod, "go.mod"), "module example.com/consumer\n\ngo 1.26\n\n"+
+		"require github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => "+root+"\n")
+	e2eWrite(t, filepath.Join(mod, "remote", "remote.tools.yaml"), string(data))
+	e2eWrite(t, filepath.Join(mod, "remote", "doc.go"), "// Package remote calls the remote server.\npackage remote\n")
+	if code, _, stderr := cliRun(t, mod, "generate", "./remote"); code != exitOK {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	e2eWrite(t, filepath.Join(mod, "main.go"), "package main\n\nimport \"example.com/consumer/remote\"\n\n"+
+		"func main() { _ = remote.LookupArgs{ID: 3} }\n")
+	e2eGo(t, mod, "mod", "tidy")
+	e2eGo(t, mod, "vet", "./...")
+	e2eWrite(t, filepath.Join(mod, "main.go"), "package main\n\nimport \"example.com/consumer/remote\"\n\n"+
+		"func main() { _ = remote.LookupArgs{ID: \"three\"} }\n")
+	if code, _, stderr := e2eRun(t, mod, "go", "build", "."); code == 0 || !strings.Contains(stderr, "cannot use") {
+		t.Errorf("a string for the integer id compiled (exit %d):\n%s", code, stderr)
+	}
+}
+
+func TestImportMCPStdio(t *testing.T) {
+	t.Setenv(importServerEnv, "1") // the child process inherits it
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cliRun(t, t.TempDir(), "import", "mcp", "--", bin, "-test.run=^$")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	f, err := spec.Parse(filepath.Join("remote", "remote.tools.yaml"), []byte(stdout))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if f.Provider != "remote_files" || len(f.Tools) != 2 {
+		t.Errorf("provider %q (from the server's name), %d tools", f.Provider, len(f.Tools))
+	}
+}
+
+func TestImportMCPUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"import", "mcp"},
+		{"import", "mcp", "-url", "http://127.0.0.1:1", "--", "cmd"},
+		{"import", "mcp", "-o", "x.yaml", "--", "cmd"},
+	} {
+		if code, _, stderr := cliRun(t, dir, args...); code != exitUsage || stderr == "" {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	if code, stdout, _ := cliRun(t, dir, "import", "mcp", "-h"); code != exitOK || !strings.Contains(stdout, "toolgen import mcp") {
+		t.Errorf("-h: exit %d", code)
+	}
+	// A command that is no MCP server.
+	if code, _, stderr := cliRun(t, dir, "import", "mcp", "-timeout", "5s", "--", "true"); code != exitError || !strings.Contains(stderr, "connecting") {
+		t.Errorf("a command that is no server: exit %d\n%s", code, stderr)
+	}
+}
