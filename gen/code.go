@@ -150,12 +150,12 @@ func (g *generator) typeDecls(t *goType, after []jen.Code) []jen.Code {
 			if top {
 				out = append(out, after...)
 			}
-			if t.decode {
+			if t.decode && t.same == nil {
 				out = append(out, g.decodeMethods(t)...)
 				out = append(out, g.validateMethods(t)...)
 			}
 		}
-		if t.decode && t.check != "" && !g.checkDone[t.check] {
+		if t.decode && t.check != "" && !g.checkDone[t.check] && t.same == nil {
 			g.checkDone[t.check] = true // shared: declared once, at its first use
 			out = append(out, g.checkFunc(t)...)
 		}
@@ -190,6 +190,9 @@ type generator struct {
 	checks    map[string]string
 	checkUses map[string]int
 	checkDone map[string]bool
+	// shapes maps the shape of a nested struct or enum (shapeKey) to the
+	// first type declared with it.
+	shapes map[string]*goType
 }
 
 // toolIR is one tool as the generator sees it.

@@ -227,7 +227,7 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 			check(jen.Id(v)), set)}
 	case kEnum:
 		return []jen.Code{jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Id("d").Dot(readBytes).Call(), jen.Id("ok")).Block(
-			jen.Id(v).Op(":=").Id(lowerFirst(t.name)+"Of").Call(jen.Id("b")),
+			jen.Id(v).Op(":=").Id(ofName(t)).Call(jen.Id("b")),
 			check(jen.Id(v)),
 			setLocal(),
 		)}

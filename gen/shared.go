@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // Shared code for repeated shapes: an API repeats its constraints (every
@@ -68,4 +70,84 @@ func floatp(p *float64) string {
 		return "-"
 	}
 	return fmt.Sprint(*p)
+}
+
+// Nested types of the same shape: an object or enum nested in a tool's
+// arguments (an address, a date range, a currency) that an earlier one
+// matches exactly — the same properties with the same Go types, checks,
+// defaults and docs, or the same values — is declared as an alias of it
+// (`type CreateInvoiceAddress = CreateCustomerAddress`; an enum keeps its
+// own constants), so its decoder, validator and enum parser are written
+// once. The names stay: code that uses them compiles as before. Argument
+// structs, results and named types are never aliased: each keeps its own
+// type.
+
+// sameStruct returns the earlier struct t can be an alias of, or nil
+// (recording t as the first of its shape).
+func (g *generator) sameStruct(t *goType, where loc) *goType {
+	if where.path == "$" {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("struct{")
+	for _, f := range t.fields {
+		fmt.Fprintf(&b, "%q %q %v %v %v %v %#v %q %s;", f.json, f.name, f.required, f.nullable, f.ptr, f.hasDef, f.def, f.doc, typeID(f.typ))
+	}
+	fmt.Fprintf(&b, "} extra %q %v %s", t.extraName, t.extraPtr, typeID(t.extra))
+	return g.same(t, b.String())
+}
+
+// sameEnum is sameStruct for an enum: the same values and checks.
+func (g *generator) sameEnum(t *goType, where loc) *goType {
+	if where.path == "$" {
+		return nil
+	}
+	s := t.schema
+	key := fmt.Sprintf("enum%q|len%s,%s|pat%q|fmt%q|trim%v", s.Enum, intp(s.MinLength), intp(s.MaxLength), s.Pattern, s.Format, s.Trim)
+	return g.same(t, key)
+}
+
+func (g *generator) same(t *goType, key string) *goType {
+	if first, ok := g.shapes[key]; ok {
+		return first
+	}
+	g.shapes[key] = t
+	return nil
+}
+
+// typeID identifies the Go type of t and the code that reads and checks
+// it: a declared type by the name of the type it is (or aliases), others by
+// their kind, check function and elements.
+func typeID(t *goType) string {
+	if t == nil {
+		return "-"
+	}
+	if t.same != nil {
+		return typeID(t.same)
+	}
+	if t.name != "" {
+		return "T:" + t.name
+	}
+	return fmt.Sprintf("%d:%s:%v[%s]", t.kind, t.check, t.elemPtr, typeID(t.elem))
+}
+
+// ofName is the enum parser of t (the one of the type it aliases).
+func ofName(t *goType) string {
+	if t.same != nil {
+		return ofName(t.same)
+	}
+	return lowerFirst(t.name) + "Of"
+}
+
+// aliasDecl declares t as an alias of the type of the same shape.
+func (g *generator) aliasDecl(t *goType) jen.Code {
+	text := strings.TrimSpace(t.doc)
+	switch {
+	case text == "":
+		text = t.name + " is " + t.what + "."
+	case !strings.HasPrefix(text, t.name+" "):
+		text = t.name + " is " + t.what + ": " + text
+	}
+	text += " It is an alias of " + t.same.name + ", which has the same shape."
+	return comment(text).Line().Add(jen.Type().Id(t.name).Op("=").Id(t.same.name)).Line()
 }

@@ -60,6 +60,12 @@ type goType struct {
 	// decode is set on types reachable from arguments: they get decoders
 	// and validators.
 	decode bool
+
+	// same is the type t is an alias of: a nested struct or enum of the same
+	// shape declared before it (see shared.go). t is then declared as
+	// `type <name> = <same.name>` (an enum with its own constants), and
+	// decodes and validates with same's code.
+	same *goType
 }
 
 // field is one property of a struct.
@@ -85,7 +91,8 @@ type enumValue struct {
 // package-level name.
 func build(f *spec.File) (*generator, error) {
 	g := &generator{f: f, names: map[string]string{}, named: map[*spec.NamedType]*goType{},
-		checks: map[string]string{}, checkUses: map[string]int{}, checkDone: map[string]bool{}}
+		checks: map[string]string{}, checkUses: map[string]int{}, checkDone: map[string]bool{},
+		shapes: map[string]*goType{}}
 	g.declare("Provider", "the Provider constant")
 	g.declare(InterfaceName, "the executor interface")
 	g.declare("Module", "the Module function")
@@ -154,6 +161,7 @@ func mark(t *goType) {
 		return
 	}
 	t.decode = true
+	mark(t.same)
 	for _, f := range t.fields {
 		mark(f.typ)
 	}
@@ -223,7 +231,10 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 			t.doc = s.Description
 			t.what = where.typeOf()
 			g.declare(name, "the enum type of "+where.String())
-			g.declare(lowerFirst(name)+"Of", "the enum parser of "+where.String())
+			t.same = g.sameEnum(t, where)
+			if t.same == nil {
+				g.declare(lowerFirst(name)+"Of", "the enum parser of "+where.String())
+			}
 			used := map[string]bool{}
 			for i, v := range s.Enum {
 				str, _ := v.(string)
@@ -271,7 +282,9 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 			t.elem = &goType{kind: kRaw}
 		}
 	}
-	if hasChecks(t) {
+	if t.same != nil {
+		t.check = t.same.check
+	} else if hasChecks(t) {
 		var owner bool
 		if t.check, owner = g.sharedCheck(t, name); owner {
 			g.declare(t.check, "the check function of "+where.String())
@@ -326,6 +339,7 @@ func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *g
 			t.extra = &goType{kind: kRaw}
 		}
 	}
+	t.same = g.sameStruct(t, where)
 	return t
 }
 
@@ -400,6 +414,9 @@ func (g *generator) fieldExpr(f *field) *jen.Statement {
 // typeDecl declares a named type: a struct, an enum (with its constants,
 // Valid method and parser) or a defined type over a built-in type.
 func (g *generator) typeDecl(t *goType) []jen.Code {
+	if t.same != nil && t.kind == kStruct {
+		return []jen.Code{g.aliasDecl(t)}
+	}
 	switch t.kind {
 	case kStruct:
 		var fields []jen.Code
@@ -479,7 +496,15 @@ func (g *generator) enumDecl(t *goType) []jen.Code {
 		consts = append(consts, jen.Id(v.name).Id(t.name).Op("=").Lit(v.value))
 		parse = append(parse, jen.Case(jen.Lit(v.value)).Block(jen.Return(jen.Id(v.name))))
 	}
-	of := lowerFirst(t.name) + "Of"
+	if t.same != nil {
+		return []jen.Code{
+			g.aliasDecl(t),
+			comment("The values of " + t.name + "."),
+			jen.Const().Defs(consts...),
+			jen.Line(),
+		}
+	}
+	of := ofName(t)
 	out := []jen.Code{
 		doc(t.name, t.what, t.doc, jen.Type().Id(t.name).String()),
 		jen.Line(),
