@@ -52,11 +52,13 @@ file:line:col: message, all of them.
 
 Flags:
 
-	-v  list the files written (generate) or checked (check)
+	-v      list the files written (generate) or checked (check)
+	-stamp  write toolgen's version into each generated file (generate and
+	        check: give it to both, from the same toolgen)
 	-h  show this help
 
-Generated files carry no toolgen version: the same spec gives the same bytes
-whichever toolgen build wrote them.
+Generated files carry no toolgen version unless -stamp asks: the same spec
+gives the same bytes whichever toolgen build wrote them.
 
 Exit status: 0 success; 1 spec or generation errors, or (check) files out of
 date or a package that will not build; 2 usage errors.
@@ -100,6 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("toolgen "+cmd, flag.ContinueOnError)
 	fset.SetOutput(io.Discard)
 	verbose := fset.Bool("v", false, "list the files written or checked")
+	stamp := fset.Bool("stamp", false, "write toolgen's version into each generated file")
 	// Flags may come before or after the paths.
 	var paths []string
 	for {
@@ -144,6 +147,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	outs, ok := generateAll(found.specs, stderr)
 	if !ok {
 		return exitError
+	}
+	if *stamp {
+		stampVersion(outs, version())
 	}
 	// Generated files whose spec is gone: in the spec directories, and in
 	// directories a pattern walked that have no spec any more.

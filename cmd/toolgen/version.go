@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"runtime/debug"
 	"strings"
+
+	"github.com/toolgen/toolgen/gen"
 )
 
 // version is toolgen's version as the build recorded it: the module
@@ -59,4 +62,28 @@ func versionOf(info *debug.BuildInfo) string {
 		b.WriteString(" (" + at + ")")
 	}
 	return b.String()
+}
+
+// stampVersion adds a line naming toolgen's version v under the "Code
+// generated" line of each generated Go file: what -stamp asks for. Without
+// it generated files name no version, so two toolgen builds that generate
+// the same code write the same bytes (and check agrees across them); with
+// it, generate and check must both be given -stamp by the same toolgen.
+func stampVersion(outs []*gen.Output, v string) {
+	for _, out := range outs {
+		for i, f := range out.Files {
+			if f.Kind != gen.FileGenerated {
+				continue
+			}
+			nl := bytes.IndexByte(f.Content, '\n')
+			if nl < 0 {
+				continue
+			}
+			var b bytes.Buffer
+			b.Write(f.Content[:nl+1])
+			b.WriteString("// toolgen version: " + strings.ReplaceAll(v, "\n", " ") + "\n")
+			b.Write(f.Content[nl+1:])
+			out.Files[i].Content = b.Bytes()
+		}
+	}
 }
