@@ -1,5 +1,5 @@
 # Each target is a one-liner over the Go toolchain.
-.PHONY: generate check test bench scale quickstart demo
+.PHONY: generate check test bench proptest quickstart demo
 
 # Regenerate every module from its spec (*.tools.yaml).
 generate:
@@ -15,19 +15,19 @@ check:
 test:
 	@bash .ci/test
 
+# The property-based test of the generated decoders, longer than make test
+# runs it: ROUNDS random specs (60 tools each) from SEED, compiled and
+# compared with an independent JSON Schema validator.
+ROUNDS ?= 40
+SEED ?= 1
+proptest:
+	go test -count=1 -run=RandomSpecs -timeout=60m ./internal/proptest -proptest.rounds=$(ROUNDS) -proptest.seed=$(SEED) -v
+
 # Every benchmark, with allocations; BENCH picks some, as in
 # make bench BENCH=Decode (generated decode vs encoding/json, side by side).
 BENCH ?= .
 bench:
 	go test -run=^$$ -bench='$(BENCH)' -benchmem ./...
-
-# Generated code at API scale: generate and go build specs of 10, 100 and
-# 1,000 tools (internal/scale), with times, peak RSS and generated lines;
-# TOOLS and RUNS pick other sizes, as in make scale TOOLS=1000 RUNS=1.
-TOOLS ?= 10,100,1000
-RUNS ?= 3
-scale:
-	go run ./internal/scale/run -tools '$(TOOLS)' -runs '$(RUNS)'
 
 # The quick start: a registry, the example module, a few calls.
 quickstart:

@@ -275,19 +275,19 @@ func catalogConstraints(s *spec.Schema) string {
 		add("matches %s", catalogCode(s.Pattern))
 	}
 	if s.Minimum != nil {
-		add("≥ %s", catalogNum(*s.Minimum))
+		add("≥ %s", s.Minimum.String())
 	}
 	if s.ExclusiveMinimum != nil {
-		add("> %s", catalogNum(*s.ExclusiveMinimum))
+		add("> %s", s.ExclusiveMinimum.String())
 	}
 	if s.Maximum != nil {
-		add("≤ %s", catalogNum(*s.Maximum))
+		add("≤ %s", s.Maximum.String())
 	}
 	if s.ExclusiveMaximum != nil {
-		add("< %s", catalogNum(*s.ExclusiveMaximum))
+		add("< %s", s.ExclusiveMaximum.String())
 	}
 	if s.MultipleOf != nil {
-		add("multiple of %s", catalogNum(*s.MultipleOf))
+		add("multiple of %s", s.MultipleOf.String())
 	}
 	catalogRange(&cs, s.MinItems, s.MaxItems, "item", "items")
 	if s.UniqueItems {
@@ -432,8 +432,6 @@ func catalogFirstLine(s string) string {
 	}
 	return s
 }
-
-func catalogNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // catalogJSON renders a spec value (default or enum member) as JSON.
 func catalogJSON(v any) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/wire"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -120,7 +121,7 @@ func TestCatalogToolVariants(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestCatalogWords(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
+	f := func(v float64) *wire.Decimal { return wire.Dec(strconv.FormatFloat(v, 'g', -1, 64)) }
 	i := func(v int) *int { return &v }
 	for _, tc := range []struct {
 		s    *spec.Schema

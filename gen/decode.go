@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/runtime/wire"
 )
 
 // The decoders: per struct an unexported decode method that reads the
@@ -212,6 +214,25 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 		readBytes = "TrimmedBytes"
 	}
 	switch t.kind {
+	case kInt, kFloat:
+		if t.check == "" {
+			break
+		}
+		var set jen.Code
+		if ptr && t.name == "" {
+			set = target().Op("=").Op("&").Id(v)
+		} else {
+			set = assign(conv(jen.Id(v)))
+		}
+		if t.kind == kInt {
+			return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot("Int").Call(), jen.Id("ok")).Block(
+				numberCheck(t, checker(), jen.Id(v), nil), set)}
+		}
+		// The check needs the number's text: float64 cannot decide every bound.
+		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("tok"), jen.Id("ok")).Op(":=").Id("d").Dot("Number").Call(), jen.Id("ok")).Block(
+			numberCheck(t, checker(), jen.Id(v), jen.Id("tok")), set)}
+	}
+	switch t.kind {
 	case kString, kInt, kFloat, kBool:
 		read := map[kind]string{kString: "String", kInt: "Int", kFloat: "Float", kBool: "Bool"}[t.kind]
 		if trim {
@@ -236,7 +257,7 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 			jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Qual(wirePkg, "ParseDateTime").Call(jen.Id("b")), jen.Id("ok")).Block(
 				setLocal(),
 			).Else().Block(
-				jen.Id("d").Dot("Add").Call(jen.Lit(formatMessage["date-time"]+", got ").Op("+").Qual(wirePkg, "Quote").Call(jen.String().Parens(jen.Id("b")))),
+				jen.Id("d").Dot("Add").Call(jen.Lit(wire.FormatMessage("date-time")+", got ").Op("+").Qual(wirePkg, "Quote").Call(jen.String().Parens(jen.Id("b")))),
 			),
 		)}
 	case kRaw:
@@ -278,18 +299,31 @@ func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, ptr boo
 		jen.Id("d").Dot("EnterIndex").Call(jen.Id(i)),
 		target().Op("=").Append(target(), g.zero(t.elem, t.elemPtr)),
 	}
+	u := "u" + suffix(lvl)
+	spans := uniqueBySpans(t)
+	if spans {
+		loop = append(loop, jen.Id(u).Dot("Begin").Call(dRef()))
+	}
 	loop = append(loop, read...)
+	if spans {
+		loop = append(loop, jen.Id(u).Dot("End").Call(dRef()))
+	}
 	loop = append(loop, jen.Id("d").Dot("Leave").Call())
 	first := target().Op("=").Add(g.typeExpr(t)).Values()
 	if ptr {
 		first = target().Op(":=").Add(g.typeExpr(t)).Values()
 	}
-	inner := []jen.Code{
-		first,
-		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...),
+	inner := []jen.Code{first}
+	if spans {
+		// uniqueItems compares the items as sent (JSON equality).
+		inner = append(inner, jen.Var().Id(u).Qual(wirePkg, "Unique"))
 	}
+	inner = append(inner, jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...))
 	if t.check != "" {
 		inner = append(inner, jen.Id(t.check).Call(checker(), target()))
+	}
+	if spans {
+		inner = append(inner, jen.Id(u).Dot("Check").Call(dRef()))
 	}
 	inner = append(inner, set)
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(inner...)}

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/wire"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -19,7 +21,7 @@ import (
 // named type.
 func fixtureSpec(dir string) *spec.File {
 	i := func(n int) *int { return &n }
-	fl := func(n float64) *float64 { return &n }
+	fl := func(n float64) *wire.Decimal { return wire.Dec(strconv.FormatFloat(n, 'g', -1, 64)) }
 	static := func(v bool) spec.Flag { return spec.Flag{Value: v} }
 	flags := func(readOnly, destructive, approval bool) spec.Flags {
 		return spec.Flags{

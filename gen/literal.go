@@ -3,9 +3,10 @@ package gen
 import (
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/runtime/wire"
 )
 
 // Go literals for spec default values. A default is written out in full
@@ -41,6 +42,9 @@ func (g *generator) literal(t *goType, v any) jen.Code {
 		}
 		return jen.Id(t.name).Parens(jen.Lit(s))
 	case kInt:
+		if i, ok := v.(int64); ok {
+			return jen.Op(strconv.FormatInt(i, 10)) // exactly, not through float64
+		}
 		f, _ := toFloat(v)
 		return numLit(f, true)
 	case kFloat:
@@ -51,8 +55,8 @@ func (g *generator) literal(t *goType, v any) jen.Code {
 		return jen.Lit(b)
 	case kTime:
 		s, _ := v.(string)
-		tm, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
+		tm, ok := wire.ParseDateTime(s) // as the decoder reads it
+		if !ok {
 			g.errs = append(g.errs, "default "+strconv.Quote(s)+" is not an RFC 3339 date-time")
 			return jen.Qual("time", "Time").Values()
 		}

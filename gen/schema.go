@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/toolgen/toolgen/runtime/wire"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -57,9 +58,9 @@ func schemaValue(site *spec.Schema) map[string]any {
 			m[key] = *v
 		}
 	}
-	setNum := func(key string, v *float64) {
+	setNum := func(key string, v *wire.Decimal) {
 		if v != nil {
-			m[key] = *v
+			m[key] = json.Number(v.String()) // digit for digit
 		}
 	}
 	setInt("minLength", r.MinLength)

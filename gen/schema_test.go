@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/wire"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -86,15 +88,15 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 	if !reflect.DeepEqual(js["type"], wantType) {
 		fail("type", js["type"], wantType)
 	}
-	num := func(key string, want *float64) {
+	num := func(key string, want *wire.Decimal) {
 		got, ok := js[key]
 		switch {
 		case want == nil && ok:
 			fail(key, got, nil)
 		case want != nil:
-			n, _ := got.(json.Number)
-			if f, err := n.Float64(); err != nil || f != *want {
-				fail(key, got, *want)
+			// Digit for digit, not merely the same float64.
+			if n, _ := got.(json.Number); string(n) != want.String() {
+				fail(key, got, want.String())
 			}
 		}
 	}
@@ -103,8 +105,7 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 			num(key, nil)
 			return
 		}
-		f := float64(*want)
-		num(key, &f)
+		num(key, wire.Dec(strconv.Itoa(*want)))
 	}
 	count("minLength", r.MinLength)
 	count("maxLength", r.MaxLength)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/runtime/wire"
 )
 
 // Shared code for repeated shapes: an API repeats its constraints (every
@@ -23,6 +25,9 @@ func (g *generator) sharedCheck(t *goType, name string) (check string, owner boo
 		}
 	}
 	check = "check" + name
+	if t.kind == kInt || t.kind == kFloat {
+		check = lowerFirst(name) + "Rules" // a wire.NumberRules value
+	}
 	if ok {
 		g.checks[key] = check
 		g.checkUses[check] = 1
@@ -45,7 +50,7 @@ func checkKey(t *goType) (key string, ok bool) {
 	fmt.Fprintf(&b, "|num%s,%s,%s,%s,%s", floatp(s.Minimum), floatp(s.Maximum),
 		floatp(s.ExclusiveMinimum), floatp(s.ExclusiveMaximum), floatp(s.MultipleOf))
 	if t.kind == kSlice {
-		fmt.Fprintf(&b, "|items%s,%s,%v,%v", intp(s.MinItems), intp(s.MaxItems), s.UniqueItems, comparable(t.elem))
+		fmt.Fprintf(&b, "|items%s,%s,%v,%v", intp(s.MinItems), intp(s.MaxItems), s.UniqueItems, uniqueBySpans(t))
 	}
 	return b.String(), true
 }
@@ -65,11 +70,11 @@ func intp(p *int) string {
 	return fmt.Sprint(*p)
 }
 
-func floatp(p *float64) string {
+func floatp(p *wire.Decimal) string {
 	if p == nil {
 		return "-"
 	}
-	return fmt.Sprint(*p)
+	return p.String()
 }
 
 // Nested types of the same shape: an object or enum nested in a tool's

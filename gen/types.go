@@ -42,6 +42,8 @@ type goType struct {
 	// what the type is ("the type of $.status in the arguments of the
 	// tasks_list tool"): the doc comment is "<name> is <what>: <doc>".
 	doc, what string
+	// where locates the schema ("$.limit in the arguments of the x tool").
+	where string
 
 	// struct
 	fields    []*field
@@ -286,8 +288,13 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 		t.check = t.same.check
 	} else if hasChecks(t) {
 		var owner bool
+		t.where = where.String()
 		if t.check, owner = g.sharedCheck(t, name); owner {
-			g.declare(t.check, "the check function of "+where.String())
+			what := "the check function of "
+			if t.kind == kInt || t.kind == kFloat {
+				what = "the numeric rules of "
+			}
+			g.declare(t.check, what+where.String())
 			if s.Pattern != "" {
 				g.declare(patternVar(t), "the pattern of "+where.String())
 			}
@@ -333,7 +340,7 @@ func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *g
 			t.extraName = "ExtraProperties"
 		}
 		if v := s.AdditionalPropertiesSchema; v != nil {
-			t.extra = g.typeOf(v, owner+"Extra", owner+"Extra", where.child(".*"))
+			t.extra = g.typeOf(v, owner+t.extraName, owner+t.extraName, where.child(".*"))
 			t.extraPtr = v.Nullable || v.Resolved().Nullable
 		} else {
 			t.extra = &goType{kind: kRaw}
@@ -354,10 +361,8 @@ func hasChecks(t *goType) bool {
 	case kInt, kFloat:
 		return len(s.Enum) > 0 || s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil ||
 			s.ExclusiveMaximum != nil || s.MultipleOf != nil
-	case kBool:
-		return len(s.Enum) > 0
 	case kSlice:
-		return s.MinItems != nil || s.MaxItems != nil || s.UniqueItems
+		return s.MinItems != nil || s.MaxItems != nil || (s.UniqueItems && !uniqueBySpans(t))
 	}
 	return false
 }

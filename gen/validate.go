@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -14,15 +13,6 @@ import (
 // the decoder (which calls it as each value is read) and by the Validate
 // methods (which walk a value built in Go); per struct a validate method
 // and the exported Validate.
-
-// formatMessage is what a value of each format must be.
-var formatMessage = map[string]string{
-	"date-time": `must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z"`,
-	"date":      `must be a date written YYYY-MM-DD, such as "2024-01-31"`,
-	"email":     "must be an email address",
-	"uri":       `must be an absolute URI, such as "https://example.com/"`,
-	"uuid":      `must be a UUID, such as "123e4567-e89b-12d3-a456-426614174000"`,
-}
 
 // formatFunc is the wire checker of each format.
 var formatFunc = map[string]string{
@@ -105,9 +95,24 @@ func needsValidate(t *goType) bool {
 	case kStruct:
 		return true
 	case kSlice, kMap:
-		return t.check != "" || needsValidate(t.elem)
+		return t.check != "" || uniqueBySpans(t) || needsValidate(t.elem)
 	}
 	return t.check != ""
+}
+
+// uniqueBySpans reports whether the uniqueItems of the array t compares
+// the items' JSON text (wire.Unique when decoding, wire.DuplicateJSON in
+// Validate) rather than the decoded values: objects, arrays, times and
+// nullable items, whose Go values do not tell apart what JSON does (null
+// and absent, "Z" and "z").
+func uniqueBySpans(t *goType) bool {
+	return t.kind == kSlice && t.schema.UniqueItems && (t.elemPtr || !comparable(t.elem))
+}
+
+// uniqueCheck is the uniqueItems check of the slice v with wire.<dup>.
+func uniqueCheck(dup string, v jen.Code) jen.Code {
+	return jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(wirePkg, dup).Call(v), jen.Id("dup")).Block(
+		jen.Id("c").Dot("Add").Call(jen.Qual(wirePkg, "UniqueMessage").Call(jen.Id("i"), jen.Id("j"))))
 }
 
 // validateValue checks the value expr of type t (a pointer when ptr, known
@@ -129,6 +134,9 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 		if t.name != "" {
 			arg = g.underlying(t).Parens(val())
 		}
+		if t.kind == kInt || t.kind == kFloat {
+			return []jen.Code{numberCheck(t, jen.Id("c"), arg, jen.Nil())}
+		}
 		return []jen.Code{jen.Id(t.check).Call(jen.Id("c"), arg)}
 	case kEnum:
 		return []jen.Code{jen.Id(t.check).Call(jen.Id("c"), val())}
@@ -136,6 +144,11 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 		var out []jen.Code
 		if t.check != "" {
 			out = append(out, jen.Id(t.check).Call(jen.Id("c"), val()))
+		}
+		if uniqueBySpans(t) {
+			// Decoding compares the items as sent; a value built in Go
+			// compares their JSON encodings.
+			out = append(out, uniqueCheck("DuplicateJSON", val()))
 		}
 		i := "i" + suffix(lvl)
 		item := func() *jen.Statement { return base().Index(jen.Id(i)) }
@@ -172,6 +185,9 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 
 // checkFunc is the check function of a value with constraints of its own.
 func (g *generator) checkFunc(t *goType) []jen.Code {
+	if t.kind == kInt || t.kind == kFloat {
+		return g.numberRules(t)
+	}
 	s := t.schema
 	var param jen.Code
 	switch t.kind {
@@ -206,8 +222,6 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 			))
 		}
 		body = append(body, g.stringChecks(t, v)...)
-	case kInt, kFloat, kBool:
-		body = append(body, g.numberChecks(t)...)
 	case kSlice:
 		plural := func(n int) string {
 			if n == 1 {
@@ -224,13 +238,8 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 			body = append(body, jen.If(jen.Len(v()).Op(">").Lit(*s.MaxItems)).Block(
 				add(jen.Lit("must have at most "+plural(*s.MaxItems)+", got ").Op("+").Add(got()))))
 		}
-		if s.UniqueItems {
-			dup := "Duplicate"
-			if t.elemPtr || !comparable(t.elem) {
-				dup = "DuplicateJSON"
-			}
-			body = append(body, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(wirePkg, dup).Call(v()), jen.Id("dup")).Block(
-				add(jen.Qual(wirePkg, "UniqueMessage").Call(jen.Id("i"), jen.Id("j")))))
+		if s.UniqueItems && !uniqueBySpans(t) {
+			body = append(body, uniqueCheck("Duplicate", v()))
 		}
 	}
 	body = append(pre, body...)
@@ -298,84 +307,53 @@ func (g *generator) stringChecks(t *goType, str func() *jen.Statement) []jen.Cod
 	}
 	if fn, ok := formatFunc[s.Format]; ok {
 		out = append(out, jen.If(jen.Op("!").Qual(wirePkg, fn).Call(str())).Block(
-			add(jen.Lit(formatMessage[s.Format]+", got ").Op("+").Qual(wirePkg, "Quote").Call(str()))))
+			add(jen.Lit(wire.FormatMessage(s.Format)+", got ").Op("+").Qual(wirePkg, "Quote").Call(str()))))
 	}
 	return out
 }
 
-// numberChecks checks bounds, multipleOf and enum of the number (or
-// boolean) v.
-func (g *generator) numberChecks(t *goType) []jen.Code {
+// numberRules declares the NumberRules of an integer or number: the one
+// value both the decoder and Validate check it with.
+func (g *generator) numberRules(t *goType) []jen.Code {
 	s := t.schema
-	var out []jen.Code
-	add := func(msg jen.Code) jen.Code { return jen.Id("c").Dot("Add").Call(msg) }
-	got := func() jen.Code {
-		if t.kind == kInt {
-			return jen.Qual("strconv", "FormatInt").Call(jen.Id("v"), jen.Lit(10))
+	fields := jen.Dict{}
+	dec := func(d *wire.Decimal) jen.Code { return jen.Qual(wirePkg, "Dec").Call(jen.Lit(d.String())) }
+	set := func(key string, d *wire.Decimal) {
+		if d != nil {
+			fields[jen.Id(key)] = dec(d)
 		}
-		return jen.Qual(wirePkg, "FormatNumber").Call(jen.Id("v"))
 	}
-	bound := func(b *float64, op, words string) {
-		if b == nil {
-			return
-		}
-		out = append(out, jen.If(g.compare(t, *b, op)).Block(
-			add(jen.Lit("must be "+words+" "+wire.FormatNumber(*b)+", got ").Op("+").Add(got()))))
-	}
-	// Each check states the violation: v below the minimum, and so on.
-	bound(s.Minimum, "<", "at least")
-	bound(s.ExclusiveMinimum, "<=", "greater than")
-	bound(s.Maximum, ">", "at most")
-	bound(s.ExclusiveMaximum, ">=", "less than")
-	if m := s.MultipleOf; m != nil {
-		var bad *jen.Statement
-		if t.kind == kInt && *m == math.Trunc(*m) && *m < 1<<62 {
-			bad = jen.Id("v").Op("%").Add(numLit(*m, true)).Op("!=").Lit(0)
-		} else {
-			v := jen.Id("v")
-			if t.kind == kInt {
-				v = jen.Float64().Parens(jen.Id("v"))
-			}
-			bad = jen.Op("!").Qual(wirePkg, "MultipleOf").Call(v, numLit(*m, false))
-		}
-		out = append(out, jen.If(bad).Block(add(jen.Lit("must be a multiple of "+wire.FormatNumber(*m)+", got ").Op("+").Add(got()))))
-	}
-	if len(s.Enum) > 0 {
+	r := s.NumberRules()
+	set("Minimum", r.Minimum)
+	set("ExclusiveMinimum", r.ExclusiveMinimum)
+	set("Maximum", r.Maximum)
+	set("ExclusiveMaximum", r.ExclusiveMaximum)
+	set("MultipleOf", r.MultipleOf)
+	if len(r.Enum) > 0 {
 		var vals []jen.Code
-		var shown []string
-		for _, e := range s.Enum {
-			switch x := e.(type) {
-			case bool:
-				vals = append(vals, jen.Lit(x))
-				shown = append(shown, strconv.FormatBool(x))
-			default:
-				f, _ := toFloat(e)
-				vals = append(vals, numLit(f, t.kind == kInt))
-				shown = append(shown, wire.FormatNumber(f))
-			}
+		for _, e := range r.Enum {
+			vals = append(vals, dec(e))
 		}
-		gotV := got()
-		if t.kind == kBool {
-			gotV = jen.Qual("strconv", "FormatBool").Call(jen.Id("v"))
-		}
-		out = append(out, jen.Switch(jen.Id("v")).Block(
-			jen.Case(vals...),
-			jen.Default().Block(add(jen.Lit("must be one of "+strings.Join(shown, ", ")+", got ").Op("+").Add(gotV))),
-		))
+		fields[jen.Id("Enum")] = jen.Index().Op("*").Qual(wirePkg, "Decimal").Values(vals...)
 	}
-	return out
+	doc := t.check + " are the numeric constraints of " + t.where + ", checked exactly by decoding and by Validate."
+	if g.checkUses[t.check] > 1 {
+		doc += " Every schema with these constraints shares them."
+	}
+	return []jen.Code{
+		comment(doc),
+		jen.Var().Id(t.check).Op("=").Qual(wirePkg, "NumberRules").Values(fields),
+		jen.Line(),
+	}
 }
 
-// compare is the condition "v op bound" for a number of type t. Integer
-// bounds within int64 compare as integers; others as float64.
-func (g *generator) compare(t *goType, b float64, op string) *jen.Statement {
+// numberCheck checks the number v (of kind kInt or kFloat) with t's rules
+// in the checker c; tok is its JSON text (nil for a value built in Go).
+func numberCheck(t *goType, c, v, tok jen.Code) jen.Code {
 	if t.kind == kInt {
-		if b == math.Trunc(b) && b >= -(1<<63) && b < 1<<63 {
-			return jen.Id("v").Op(op).Add(numLit(b, true))
-		}
-		return jen.Float64().Parens(jen.Id("v")).Op(op).Add(numLit(b, false))
+		return jen.Id(t.check).Dot("CheckInt").Call(c, v)
 	}
-	return jen.Id("v").Op(op).Add(numLit(b, false))
+	return jen.Id(t.check).Dot("CheckFloat").Call(c, v, tok)
 }
 
 // numLit is an untyped constant for f, written as an integer when asked.

@@ -268,12 +268,14 @@ func (r *Registry) arguments(t *Tool, data []byte) []byte {
 	return data
 }
 
-// normalizeArguments maps empty and null arguments to {}.
+// normalizeArguments maps empty and null arguments to {}. Only JSON white
+// space (space, tab, CR, LF) may surround them: "\v", "\f", U+00A0 or
+// U+2028 leave the arguments as they are, malformed.
 func normalizeArguments(data []byte) []byte {
 	if len(data) > 0 && data[0] == '{' {
 		return data
 	}
-	trimmed := bytes.TrimSpace(data)
+	trimmed := bytes.Trim(data, " \t\r\n")
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return []byte("{}")
 	}

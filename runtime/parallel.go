@@ -276,6 +276,10 @@ func (b *batchTool) decode(data []byte) (any, error) {
 		return nil, &ValidationError{Violations: []Violation{{Path: "$", Message: "expected an object with an \"items\" array, got null"}}}
 	}
 	var vs []Violation
+	if dup, ok := duplicateKey(data); ok {
+		// As generated decoders do: JSON Schema would read the last one.
+		vs = append(vs, Violation{Path: "$", Message: fmt.Sprintf("duplicate property %q", dup)})
+	}
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if k != "items" {
 			vs = append(vs, Violation{Path: "$", Message: fmt.Sprintf("unknown property %q (only \"items\" is allowed)", k)})
@@ -318,6 +322,32 @@ func (b *batchTool) decode(data []byte) (any, error) {
 		return args, &ValidationError{Violations: vs}
 	}
 	return args, nil
+}
+
+// duplicateKey returns the first key that repeats in the JSON object data
+// (valid JSON); ok is false when none does.
+func duplicateKey(data []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k, true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // rebasePath puts a violation path of an item ("$", "$.email", "$[0]")

@@ -112,7 +112,7 @@ func TestLoadStripe(t *testing.T) {
 		t.Errorf("email = %+v, schema %+v", email, email.Schema)
 	}
 	ls := limit.Schema
-	if ls.Type != TypeInteger || !reflect.DeepEqual(ls.Minimum, ptr(1.0)) || !reflect.DeepEqual(ls.Maximum, ptr(100.0)) ||
+	if ls.Type != TypeInteger || ls.Minimum.String() != "1" || ls.Maximum.String() != "100" ||
 		!ls.HasDefault || ls.Default != int64(10) {
 		t.Errorf("limit schema = %+v", ls)
 	}
@@ -143,7 +143,7 @@ func TestLoadStripe(t *testing.T) {
 	if !param(t, ci, "email").Required || !param(t, ci, "amount_cents").Required || param(t, ci, "currency").Required {
 		t.Error("Required not marked from the tool's required list")
 	}
-	if am := param(t, ci, "amount_cents"); am.GoName != "AmountCents" || !reflect.DeepEqual(am.Schema.ExclusiveMinimum, ptr(0.0)) {
+	if am := param(t, ci, "amount_cents"); am.GoName != "AmountCents" || am.Schema.ExclusiveMinimum.String() != "0" {
 		t.Errorf("amount_cents = %+v %+v", am, am.Schema)
 	}
 	if cur := param(t, ci, "currency").Schema; cur.Pattern != "^[a-z]{3}$" || cur.Default != "usd" {
@@ -242,7 +242,7 @@ func TestLoadShop(t *testing.T) {
 	if gn := param(t, co, "gift_note").Schema; !gn.HasDefault || gn.Default != "" {
 		t.Errorf("empty-string default = %+v", gn)
 	}
-	if pr := param(t, co, "priority").Schema; pr.Default != 1.0 || *pr.MultipleOf != 0.5 || *pr.ExclusiveMaximum != 10 {
+	if pr := param(t, co, "priority").Schema; pr.Default != 1.0 || pr.MultipleOf.String() != "0.5" || pr.ExclusiveMaximum.String() != "10" {
 		t.Errorf("number default is float64: %#v", pr.Default)
 	}
 	opts := param(t, co, "options").Schema

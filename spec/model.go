@@ -6,7 +6,11 @@
 // every error can be reported as `file:line:col: message`.
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/toolgen/toolgen/runtime/wire"
+)
 
 // Version is the spec format version this package reads (`toolgen: 1`).
 const Version = 1
@@ -259,12 +263,13 @@ type Schema struct {
 	// trimmed already.
 	Trim bool
 
-	// integer and number
-	Minimum          *float64
-	Maximum          *float64
-	ExclusiveMinimum *float64
-	ExclusiveMaximum *float64
-	MultipleOf       *float64
+	// integer and number: exact, kept digit for digit
+	// (9007199254740993 stays 9007199254740993).
+	Minimum          *wire.Decimal
+	Maximum          *wire.Decimal
+	ExclusiveMinimum *wire.Decimal
+	ExclusiveMaximum *wire.Decimal
+	MultipleOf       *wire.Decimal
 
 	// array
 	Items       *Schema

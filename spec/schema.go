@@ -2,11 +2,13 @@ package spec
 
 import (
 	"fmt"
-	"math"
+	"math/big"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/toolgen/toolgen/runtime/wire"
 )
 
 // subject says what a schema describes, for messages ("parameter
@@ -225,7 +227,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	}
 
 	// integer and number
-	bound := func(key string, dst **float64) {
+	bound := func(key string, dst **wire.Decimal) {
 		v := m.val(key)
 		if v == nil || !fits(key) {
 			return
@@ -238,23 +240,23 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 			p.errorf(v, "%s %s must be a number, not a boolean: in JSON Schema draft 2020-12 it is the bound itself (write %s: 0 instead of %s: 0 with %s: true)", key, in, key, other, key)
 			return
 		}
-		f, ok := p.number(v, key+" "+in)
+		f, ok := p.exactNumber(v, key+" "+in)
 		if !ok {
 			return
 		}
-		if s.Type == TypeInteger && f != math.Trunc(f) {
+		if s.Type == TypeInteger && !f.IsInt() {
 			p.errorf(v, "%s %s must be a whole number for type integer; found %s", key, in, deref(v).Value)
 			return
 		}
-		*dst = &f
+		*dst = f
 	}
 	bound("minimum", &s.Minimum)
 	bound("maximum", &s.Maximum)
 	bound("exclusiveMinimum", &s.ExclusiveMinimum)
 	bound("exclusiveMaximum", &s.ExclusiveMaximum)
 	bound("multipleOf", &s.MultipleOf)
-	if s.MultipleOf != nil && *s.MultipleOf <= 0 {
-		p.errorf(m.val("multipleOf"), "multipleOf %s must be greater than 0; found %s", in, fmtNum(*s.MultipleOf))
+	if s.MultipleOf != nil && s.MultipleOf.Cmp(wire.Dec("0")) <= 0 {
+		p.errorf(m.val("multipleOf"), "multipleOf %s must be greater than 0; found %s", in, s.MultipleOf)
 		s.MultipleOf = nil
 	}
 
@@ -447,20 +449,40 @@ func (p *parser) checkRanges(m *fields, s *Schema, in string) {
 	}
 	intRange("minLength", "maxLength", s.MinLength, s.MaxLength)
 	intRange("minItems", "maxItems", s.MinItems, s.MaxItems)
-	numRange := func(lo, hi string, a, b *float64, strict bool) {
+	numRange := func(lo, hi string, a, b *wire.Decimal, strict bool) {
 		if a == nil || b == nil {
 			return
 		}
-		if *a > *b || (strict && *a == *b) {
+		if c := a.Cmp(b); c > 0 || (strict && c == 0) {
 			rel := "greater than"
-			if *a == *b {
+			if c == 0 {
 				rel = "equal to"
 			}
-			p.errorf(m.val(lo), "%s %s is %s %s %s %s: no value fits", lo, fmtNum(*a), rel, hi, fmtNum(*b), in)
+			p.errorf(m.val(lo), "%s %s is %s %s %s %s: no value fits", lo, a, rel, hi, b, in)
 		}
 	}
 	numRange("minimum", "maximum", s.Minimum, s.Maximum, false)
 	numRange("exclusiveMinimum", "maximum", s.ExclusiveMinimum, s.Maximum, true)
 	numRange("minimum", "exclusiveMaximum", s.Minimum, s.ExclusiveMaximum, true)
 	numRange("exclusiveMinimum", "exclusiveMaximum", s.ExclusiveMinimum, s.ExclusiveMaximum, true)
+}
+
+// exactNumber reads a number keyword exactly, as the decimal it writes
+// (9007199254740993 is not rounded to a float64).
+func (p *parser) exactNumber(n *yaml.Node, what string) (*wire.Decimal, bool) {
+	d := deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode {
+		switch d.ShortTag() {
+		case "!!int":
+			if i, ok := new(big.Int).SetString(d.Value, 0); ok {
+				return wire.Dec(i.String()), true
+			}
+		case "!!float":
+			if x, ok := wire.ParseDecimal(d.Value); ok {
+				return x, true
+			}
+		}
+	}
+	p.errorf(n, "%s must be a finite number; found %s", what, describe(d))
+	return nil, false
 }

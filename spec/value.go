@@ -5,16 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/mail"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/toolgen/toolgen/runtime/wire"
 )
 
 // deflt is a `default:` waiting for references to be resolved.
@@ -48,6 +47,13 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 			p.errorf(n, "the integer %s is too large", d.Value)
 			return nil, false
 		case "!!float":
+			// A float written whole (5.0, 9.223372036854775807e18) is that
+			// integer exactly: an integer default or enum value keeps it.
+			if x, ok := wire.ParseDecimal(d.Value); ok {
+				if i, ok := x.Int64(); ok {
+					return i, true
+				}
+			}
 			var f float64
 			if err := d.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
 				return f, true
@@ -163,7 +169,7 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 		}
 		if r.Format != "" {
 			if why := checkFormat(r.Format, str); why != "" {
-				return fail("%s is not a valid %s: %s", fmtValue(v), r.Format, why)
+				return fail("%s %s", fmtValue(v), why)
 			}
 		}
 	case TypeInteger:
@@ -177,20 +183,25 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 		default:
 			return fail("%s is not an integer", fmtValue(v))
 		}
-		if why := checkNumber(r, float64(v.(int64))); why != "" {
+		if why := checkNumber(r, v, skipEnum); why != "" {
 			return fail("%s", why)
 		}
+		return v, nil
 	case TypeNumber:
-		switch x := v.(type) {
-		case int64:
-			v = float64(x)
-		case float64:
+		switch v.(type) {
+		case int64, float64:
 		default:
 			return fail("%s is not a number", fmtValue(v))
 		}
-		if why := checkNumber(r, v.(float64)); why != "" {
+		// Judged as written (a whole number exactly), as the decoder
+		// judges the number it reads; then the Go value, a float64.
+		if why := checkNumber(r, v, skipEnum); why != "" {
 			return fail("%s", why)
 		}
+		if x, ok := v.(int64); ok {
+			v = float64(x)
+		}
+		return v, nil
 	case TypeBoolean:
 		if _, ok := v.(bool); !ok {
 			return fail("%s is not a boolean", fmtValue(v))
@@ -279,54 +290,64 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 	return v, nil
 }
 
-// checkNumber checks a number against the numeric keywords of s.
-func checkNumber(s *Schema, f float64) string {
-	n := fmtNum(f)
-	switch {
-	case s.Minimum != nil && f < *s.Minimum:
-		return fmt.Sprintf("%s is below the minimum %s", n, fmtNum(*s.Minimum))
-	case s.Maximum != nil && f > *s.Maximum:
-		return fmt.Sprintf("%s is above the maximum %s", n, fmtNum(*s.Maximum))
-	case s.ExclusiveMinimum != nil && f <= *s.ExclusiveMinimum:
-		return fmt.Sprintf("%s is not above the exclusiveMinimum %s", n, fmtNum(*s.ExclusiveMinimum))
-	case s.ExclusiveMaximum != nil && f >= *s.ExclusiveMaximum:
-		return fmt.Sprintf("%s is not below the exclusiveMaximum %s", n, fmtNum(*s.ExclusiveMaximum))
-	case s.MultipleOf != nil:
-		q := f / *s.MultipleOf
-		if math.Abs(q-math.Round(q)) > 1e-9 {
-			return fmt.Sprintf("%s is not a multiple of %s", n, fmtNum(*s.MultipleOf))
-		}
+// checkNumber checks a number (int64 or float64) against the numeric
+// keywords of s with the rules the generated decoder checks (NumberRules),
+// giving the decoder's message; the enum too unless skipEnum.
+func checkNumber(s *Schema, v any, skipEnum bool) string {
+	rules := s.NumberRules()
+	if skipEnum {
+		rules.Enum = nil
+	}
+	var c wire.Checker
+	switch x := v.(type) {
+	case int64:
+		rules.CheckInt(&c, x)
+	case float64:
+		rules.CheckFloat(&c, x, nil)
+	}
+	if vs := c.Violations(); len(vs) > 0 {
+		return vs[0].Message
 	}
 	return ""
 }
 
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// NumberRules are the numeric keywords of s (integer or number) as the
+// generated code checks them.
+func (s *Schema) NumberRules() *wire.NumberRules {
+	r := &wire.NumberRules{
+		Minimum: s.Minimum, ExclusiveMinimum: s.ExclusiveMinimum,
+		Maximum: s.Maximum, ExclusiveMaximum: s.ExclusiveMaximum,
+		MultipleOf: s.MultipleOf,
+	}
+	for _, e := range s.Enum {
+		switch x := e.(type) {
+		case int64:
+			r.Enum = append(r.Enum, wire.Dec(strconv.FormatInt(x, 10)))
+		case float64:
+			r.Enum = append(r.Enum, wire.Dec(strconv.FormatFloat(x, 'g', -1, 64)))
+		}
+	}
+	return r
+}
 
-// checkFormat says why s is not a valid value of format, or "".
+// checkFormat says why s is not a valid value of format, or "": the
+// decoder's own format checks decide (one home for each format).
 func checkFormat(format, s string) string {
+	ok := true
 	switch format {
 	case "date-time":
-		if _, err := time.Parse(time.RFC3339, s); err != nil {
-			return "expected an RFC 3339 date-time such as 2024-05-01T12:00:00Z"
-		}
+		ok = wire.IsDateTime(s)
 	case "date":
-		if _, err := time.Parse(time.DateOnly, s); err != nil {
-			return "expected a date such as 2024-05-01"
-		}
+		ok = wire.IsDate(s)
 	case "email":
-		a, err := mail.ParseAddress(s)
-		if err != nil || a.Address != s {
-			return "expected an address such as name@example.com"
-		}
+		ok = wire.IsEmail(s)
 	case "uri":
-		u, err := url.Parse(s)
-		if err != nil || u.Scheme == "" {
-			return "expected an absolute URI such as https://example.com/"
-		}
+		ok = wire.IsURI(s)
 	case "uuid":
-		if !uuidRe.MatchString(s) {
-			return "expected a UUID such as 123e4567-e89b-12d3-a456-426614174000"
-		}
+		ok = wire.IsUUID(s)
+	}
+	if !ok {
+		return wire.FormatMessage(format)
 	}
 	return ""
 }

@@ -136,30 +136,51 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if d.OptionalField(&hasQuery, "query") {
-				if v, ok := d.String(); ok {
-					checkListQuery(&d.Checker, v)
-					x.Query = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasQuery {
+				d.Duplicate()
+				continue
+			}
+			hasQuery = true
+			d.EnterOptional("query")
+			if v, ok := d.String(); ok {
+				checkListQuery(&d.Checker, v)
+				x.Query = &v
+			}
+			d.Leave()
 		case "status":
-			if d.OptionalField(&hasStatus, "status") {
-				if b, ok := d.Bytes(); ok {
-					v := listStatusOf(b)
-					checkListStatus(&d.Checker, v)
-					x.Status = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasStatus {
+				d.Duplicate()
+				continue
+			}
+			hasStatus = true
+			d.EnterOptional("status")
+			if b, ok := d.Bytes(); ok {
+				v := listStatusOf(b)
+				checkListStatus(&d.Checker, v)
+				x.Status = &v
+			}
+			d.Leave()
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					checkListLimit(&d.Checker, v)
-					x.Limit = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasLimit {
+				d.Duplicate()
+				continue
+			}
+			hasLimit = true
+			d.EnterOptional("limit")
+			if v, ok := d.Int(); ok {
+				listLimitRules.CheckInt(&d.Checker, v)
+				x.Limit = v
+			}
+			d.Leave()
 		default:
 			d.Unknown("query", "status", "limit")
 		}
@@ -194,7 +215,7 @@ func (x *ListArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("limit")
-	checkListLimit(c, x.Limit)
+	listLimitRules.CheckInt(c, x.Limit)
 	c.Leave()
 }
 
@@ -247,14 +268,11 @@ func checkListStatus(c *wire.Checker, v ListStatus) {
 	}
 }
 
-// checkListLimit records the violations of the constraints of v in c.
-func checkListLimit(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 50 {
-		c.Add("must be at most 50, got " + strconv.FormatInt(v, 10))
-	}
+// listLimitRules are the numeric constraints of $.limit in the arguments of the
+// tasks_list tool, checked exactly by decoding and by Validate.
+var listLimitRules = wire.NumberRules{
+	Maximum: wire.Dec("50"),
+	Minimum: wire.Dec("1"),
 }
 
 // listLabel renders the status label of one call of the tasks_list tool from
@@ -311,47 +329,72 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "title":
-			if d.Field(&hasTitle, "title") {
-				if v, ok := d.String(); ok {
-					checkAddTitle(&d.Checker, v)
-					x.Title = v
-				}
-				d.Leave()
+			if hasTitle {
+				d.Duplicate()
+				continue
 			}
+			hasTitle = true
+			d.Enter("title")
+			if v, ok := d.String(); ok {
+				checkAddTitle(&d.Checker, v)
+				x.Title = v
+			}
+			d.Leave()
 		case "priority":
-			if d.OptionalField(&hasPriority, "priority") {
-				if b, ok := d.Bytes(); ok {
-					v := addPriorityOf(b)
-					checkAddPriority(&d.Checker, v)
-					x.Priority = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasPriority {
+				d.Duplicate()
+				continue
+			}
+			hasPriority = true
+			d.EnterOptional("priority")
+			if b, ok := d.Bytes(); ok {
+				v := addPriorityOf(b)
+				checkAddPriority(&d.Checker, v)
+				x.Priority = v
+			}
+			d.Leave()
 		case "due":
-			if d.OptionalField(&hasDue, "due") {
-				if v, ok := d.String(); ok {
-					checkAddDue(&d.Checker, v)
-					x.Due = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasDue {
+				d.Duplicate()
+				continue
+			}
+			hasDue = true
+			d.EnterOptional("due")
+			if v, ok := d.String(); ok {
+				checkAddDue(&d.Checker, v)
+				x.Due = &v
+			}
+			d.Leave()
 		case "tags":
-			if d.OptionalField(&hasTags, "tags") {
-				if d.BeginArray() {
-					x.Tags = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tags = append(x.Tags, "")
-						if v1, ok := d.String(); ok {
-							checkAddTag(&d.Checker, v1)
-							x.Tags[i] = v1
-						}
-						d.Leave()
-					}
-					checkAddTags(&d.Checker, x.Tags)
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasTags {
+				d.Duplicate()
+				continue
+			}
+			hasTags = true
+			d.EnterOptional("tags")
+			if d.BeginArray() {
+				x.Tags = []string{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Tags = append(x.Tags, "")
+					if v1, ok := d.String(); ok {
+						checkAddTag(&d.Checker, v1)
+						x.Tags[i] = v1
+					}
+					d.Leave()
+				}
+				checkAddTags(&d.Checker, x.Tags)
+			}
+			d.Leave()
 		default:
 			d.Unknown("title", "priority", "due", "tags")
 		}
@@ -529,13 +572,17 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.Field(&hasID, "id") {
-				if v, ok := d.Int(); ok {
-					checkCompleteID(&d.Checker, v)
-					x.ID = v
-				}
-				d.Leave()
+			if hasID {
+				d.Duplicate()
+				continue
 			}
+			hasID = true
+			d.Enter("id")
+			if v, ok := d.Int(); ok {
+				completeIDRules.CheckInt(&d.Checker, v)
+				x.ID = v
+			}
+			d.Leave()
 		default:
 			d.Unknown("id")
 		}
@@ -560,17 +607,13 @@ func (x *CompleteArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *CompleteArgs) validate(c *wire.Checker) {
 	c.Enter("id")
-	checkCompleteID(c, x.ID)
+	completeIDRules.CheckInt(c, x.ID)
 	c.Leave()
 }
 
-// checkCompleteID records the violations of the constraints of v in c. Every
-// schema with these constraints shares it.
-func checkCompleteID(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-}
+// completeIDRules are the numeric constraints of $.id in the arguments of the
+// tasks_complete tool, checked exactly by decoding and by Validate.
+var completeIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
 // completeLabel renders the status label of one call of the tasks_complete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
@@ -620,13 +663,17 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.Field(&hasID, "id") {
-				if v, ok := d.Int(); ok {
-					checkCompleteID(&d.Checker, v)
-					x.ID = v
-				}
-				d.Leave()
+			if hasID {
+				d.Duplicate()
+				continue
 			}
+			hasID = true
+			d.Enter("id")
+			if v, ok := d.Int(); ok {
+				deleteIDRules.CheckInt(&d.Checker, v)
+				x.ID = v
+			}
+			d.Leave()
 		default:
 			d.Unknown("id")
 		}
@@ -651,9 +698,13 @@ func (x *DeleteArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Enter("id")
-	checkCompleteID(c, x.ID)
+	deleteIDRules.CheckInt(c, x.ID)
 	c.Leave()
 }
+
+// deleteIDRules are the numeric constraints of $.id in the arguments of the
+// tasks_delete tool, checked exactly by decoding and by Validate.
+var deleteIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
 // deleteLabel renders the status label of one call of the tasks_delete tool
 // from its (possibly partial or nil) arguments. It cannot fail.

@@ -5,6 +5,7 @@ package genfixture
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -55,8 +56,8 @@ type Executor interface {
 	Ping(ctx context.Context, call *runtime.Call, args *PingArgs) (runtime.Result, error)
 }
 
-// Module returns a fresh module of the fx tools, run by impl (not nil). Add it
-// to a registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the fx tools, run by impl. Add it to a
+// registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -70,10 +71,21 @@ func Module(impl Executor) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
-				Decode:       runtime.TypedDecode(DecodeCreateInvoiceArgs),
-				DecodeWith:   wire.DecodeWith((*CreateInvoiceArgs).decode),
-				Label:        createInvoiceLabel,
-				Execute:      runtime.TypedExecuteJSON(impl.CreateInvoice),
+				Decode: func(data []byte) (any, error) {
+					return DecodeCreateInvoiceArgs(data)
+				},
+				Label: createInvoiceLabel,
+				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+					a, ok := args.(*CreateInvoiceArgs)
+					if !ok || a == nil {
+						return runtime.Result{}, fmt.Errorf("fx_create_invoice: arguments of type %T, want *CreateInvoiceArgs", args)
+					}
+					res, err := impl.CreateInvoice(ctx, call, a)
+					if err != nil {
+						return runtime.Result{}, err
+					}
+					return runtime.JSON(res)
+				},
 				Permission: func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
 					a, ok := args.(*CreateInvoiceArgs)
 					if !ok || a == nil {
@@ -90,10 +102,17 @@ func Module(impl Executor) *runtime.Module {
 				Gate:        Gate,
 				GateMessage: gateMessage,
 				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode:      runtime.TypedDecode(DecodeSearchArgs),
-				DecodeWith:  wire.DecodeWith((*SearchArgs).decode),
-				Label:       searchLabel,
-				Execute:     runtime.TypedExecute(impl.Search),
+				Decode: func(data []byte) (any, error) {
+					return DecodeSearchArgs(data)
+				},
+				Label: searchLabel,
+				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+					a, ok := args.(*SearchArgs)
+					if !ok || a == nil {
+						return runtime.Result{}, fmt.Errorf("fx_search: arguments of type %T, want *SearchArgs", args)
+					}
+					return impl.Search(ctx, call, a)
+				},
 				ReadOnlyFor: func(args any) bool {
 					a, ok := args.(*SearchArgs)
 					return ok && a != nil && impl.SearchReadOnly(a)
@@ -114,10 +133,17 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode:     runtime.TypedDecode(DecodePingArgs),
-				DecodeWith: wire.DecodeWith((*PingArgs).decode),
-				Label:      pingLabel,
-				Execute:    runtime.TypedExecute(impl.Ping),
+				Decode: func(data []byte) (any, error) {
+					return DecodePingArgs(data)
+				},
+				Label: pingLabel,
+				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+					a, ok := args.(*PingArgs)
+					if !ok || a == nil {
+						return runtime.Result{}, fmt.Errorf("fx_ping: arguments of type %T, want *PingArgs", args)
+					}
+					return impl.Ping(ctx, call, a)
+				},
 			},
 		},
 	}
@@ -144,7 +170,7 @@ type CreateInvoiceArgs struct {
 	// Send is optional, default true.
 	Send bool `json:"send"`
 	// The invoice lines. (Required.)
-	Items []CreateInvoiceItem `json:"items"`
+	Items []CreateInvoiceItemsItem `json:"items"`
 	// Metadata is optional; nil is absent.
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Website is optional; nil is absent.
@@ -178,133 +204,185 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
-			if d.Field(&hasEmail, "email") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceEmail(&d.Checker, v)
-					x.Email = v
-				}
-				d.Leave()
+			if hasEmail {
+				d.Duplicate()
+				continue
 			}
+			hasEmail = true
+			d.Enter("email")
+			if v, ok := d.String(); ok {
+				checkCreateInvoiceEmail(&d.Checker, v)
+				x.Email = v
+			}
+			d.Leave()
 		case "customer_id":
-			if d.OptionalField(&hasCustomerID, "customer_id") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceCustomerID(&d.Checker, v)
-					x.CustomerID = &v
-				}
-				d.Leave()
+			if hasCustomerID {
+				d.Duplicate()
+				continue
 			}
+			hasCustomerID = true
+			d.EnterOptional("customer_id")
+			if v, ok := d.String(); ok {
+				checkCreateInvoiceCustomerID(&d.Checker, v)
+				x.CustomerID = &v
+			}
+			d.Leave()
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if b, ok := d.Bytes(); ok {
-					v := createInvoiceCurrencyOf(b)
-					checkCreateInvoiceCurrency(&d.Checker, v)
-					x.Currency = v
-				}
-				d.Leave()
+			if hasCurrency {
+				d.Duplicate()
+				continue
 			}
+			hasCurrency = true
+			d.EnterOptional("currency")
+			if b, ok := d.Bytes(); ok {
+				v := createInvoiceCurrencyOf(b)
+				checkCreateInvoiceCurrency(&d.Checker, v)
+				x.Currency = v
+			}
+			d.Leave()
 		case "due":
-			if d.OptionalField(&hasDue, "due") {
-				if b, ok := d.Bytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.Due = &v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
+			if hasDue {
+				d.Duplicate()
+				continue
 			}
+			hasDue = true
+			d.EnterOptional("due")
+			if b, ok := d.Bytes(); ok {
+				if v, ok := wire.ParseDateTime(b); ok {
+					x.Due = &v
+				} else {
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+				}
+			}
+			d.Leave()
 		case "service_date":
-			if d.OptionalField(&hasServiceDate, "service_date") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceServiceDate(&d.Checker, v)
-					x.ServiceDate = &v
-				}
-				d.Leave()
+			if hasServiceDate {
+				d.Duplicate()
+				continue
 			}
+			hasServiceDate = true
+			d.EnterOptional("service_date")
+			if v, ok := d.String(); ok {
+				checkCreateInvoiceServiceDate(&d.Checker, v)
+				x.ServiceDate = &v
+			}
+			d.Leave()
 		case "memo":
-			if d.OptionalField(&hasMemo, "memo") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceMemo(&d.Checker, v)
-					x.Memo = &v
-				}
-				d.Leave()
+			if hasMemo {
+				d.Duplicate()
+				continue
 			}
+			hasMemo = true
+			d.EnterOptional("memo")
+			if v, ok := d.String(); ok {
+				checkCreateInvoiceMemo(&d.Checker, v)
+				x.Memo = &v
+			}
+			d.Leave()
 		case "discount_percent":
-			if d.OptionalField(&hasDiscountPercent, "discount_percent") {
-				if v, ok := d.Float(); ok {
-					checkCreateInvoiceDiscountPercent(&d.Checker, v)
-					x.DiscountPercent = &v
-				}
-				d.Leave()
+			if hasDiscountPercent {
+				d.Duplicate()
+				continue
 			}
+			hasDiscountPercent = true
+			d.EnterOptional("discount_percent")
+			if v, tok, ok := d.Number(); ok {
+				createInvoiceDiscountPercentRules.CheckFloat(&d.Checker, v, tok)
+				x.DiscountPercent = &v
+			}
+			d.Leave()
 		case "send":
-			if d.OptionalField(&hasSend, "send") {
-				if v, ok := d.Bool(); ok {
-					x.Send = v
-				}
-				d.Leave()
+			if hasSend {
+				d.Duplicate()
+				continue
 			}
+			hasSend = true
+			d.EnterOptional("send")
+			if v, ok := d.Bool(); ok {
+				x.Send = v
+			}
+			d.Leave()
 		case "items":
-			if d.Field(&hasItems, "items") {
-				if d.BeginArray() {
-					x.Items = []CreateInvoiceItem{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Items = append(x.Items, CreateInvoiceItem{})
-						x.Items[i].decode(d)
-						d.Leave()
-					}
-					checkCreateInvoiceItems(&d.Checker, x.Items)
-				}
-				d.Leave()
+			if hasItems {
+				d.Duplicate()
+				continue
 			}
+			hasItems = true
+			d.Enter("items")
+			if d.BeginArray() {
+				x.Items = []CreateInvoiceItemsItem{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Items = append(x.Items, CreateInvoiceItemsItem{})
+					x.Items[i].decode(d)
+					d.Leave()
+				}
+				checkCreateInvoiceItems(&d.Checker, x.Items)
+			}
+			d.Leave()
 		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							checkCreateInvoiceMetadataValue(&d.Checker, v1)
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
+			if hasMetadata {
+				d.Duplicate()
+				continue
 			}
+			hasMetadata = true
+			d.EnterOptional("metadata")
+			if d.BeginObject() {
+				m := map[string]string{}
+				for d.NextKey() {
+					k := string(d.Name())
+					if _, dup := m[k]; dup {
+						d.Duplicate()
+						continue
+					}
+					d.Enter(k)
+					var e string
+					if v1, ok := d.String(); ok {
+						checkCreateInvoiceMetadataValue(&d.Checker, v1)
+						e = v1
+					}
+					m[k] = e
+					d.Leave()
+				}
+				x.Metadata = m
+			}
+			d.Leave()
 		case "website":
-			if d.OptionalField(&hasWebsite, "website") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceWebsite(&d.Checker, v)
-					x.Website = &v
-				}
-				d.Leave()
+			if hasWebsite {
+				d.Duplicate()
+				continue
 			}
+			hasWebsite = true
+			d.EnterOptional("website")
+			if v, ok := d.String(); ok {
+				checkCreateInvoiceWebsite(&d.Checker, v)
+				x.Website = &v
+			}
+			d.Leave()
 		case "reference":
-			if d.Field(&hasReference, "reference") {
-				if !d.Null() {
-					if v, ok := d.String(); ok {
-						checkCreateInvoiceReference(&d.Checker, v)
-						x.Reference = &v
-					}
+			if hasReference {
+				d.Duplicate()
+				continue
+			}
+			hasReference = true
+			d.Enter("reference")
+			if !d.Null() {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceReference(&d.Checker, v)
+					x.Reference = &v
 				}
-				d.Leave()
 			}
+			d.Leave()
 		case "attachments":
-			if d.OptionalField(&hasAttachments, "attachments") {
-				x.Attachments = new(CreateInvoiceAttachments)
-				x.Attachments.decode(d)
-				d.Leave()
+			if hasAttachments {
+				d.Duplicate()
+				continue
 			}
+			hasAttachments = true
+			d.EnterOptional("attachments")
+			x.Attachments = new(CreateInvoiceAttachments)
+			x.Attachments.decode(d)
+			d.Leave()
 		default:
 			d.Unknown(
 				"email",
@@ -374,7 +452,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	}
 	if x.DiscountPercent != nil {
 		c.Enter("discount_percent")
-		checkCreateInvoiceDiscountPercent(c, *x.DiscountPercent)
+		createInvoiceDiscountPercentRules.CheckFloat(c, *x.DiscountPercent, nil)
 		c.Leave()
 	}
 	if x.Items == nil {
@@ -491,22 +569,17 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceDiscountPercent records the violations of the constraints
-// of v in c.
-func checkCreateInvoiceDiscountPercent(c *wire.Checker, v float64) {
-	if v < 0 {
-		c.Add("must be at least 0, got " + wire.FormatNumber(v))
-	}
-	if v > 100 {
-		c.Add("must be at most 100, got " + wire.FormatNumber(v))
-	}
-	if !wire.MultipleOf(v, 0.5) {
-		c.Add("must be a multiple of 0.5, got " + wire.FormatNumber(v))
-	}
+// createInvoiceDiscountPercentRules are the numeric constraints of
+// $.discount_percent in the arguments of the fx_create_invoice tool, checked
+// exactly by decoding and by Validate.
+var createInvoiceDiscountPercentRules = wire.NumberRules{
+	Maximum:    wire.Dec("100"),
+	Minimum:    wire.Dec("0"),
+	MultipleOf: wire.Dec("0.5"),
 }
 
 // checkCreateInvoiceItems records the violations of the constraints of v in c.
-func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItem) {
+func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
 	if len(v) < 1 {
 		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
 	}
@@ -515,9 +588,9 @@ func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItem) {
 	}
 }
 
-// CreateInvoiceItem is the type of $.items[*] in the arguments of the
+// CreateInvoiceItemsItem is the type of $.items[*] in the arguments of the
 // fx_create_invoice tool.
-type CreateInvoiceItem struct {
+type CreateInvoiceItemsItem struct {
 	// Description is required.
 	Description string `json:"description"`
 	// Quantity is optional, default 1.
@@ -532,7 +605,7 @@ type CreateInvoiceItem struct {
 
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
-func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
+func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
 		return
 	}
@@ -540,50 +613,70 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.Field(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceItemDescription(&d.Checker, v)
-					x.Description = v
-				}
-				d.Leave()
+			if hasDescription {
+				d.Duplicate()
+				continue
 			}
+			hasDescription = true
+			d.Enter("description")
+			if v, ok := d.String(); ok {
+				checkCreateInvoiceItemsItemDescription(&d.Checker, v)
+				x.Description = v
+			}
+			d.Leave()
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					checkCreateInvoiceItemQuantity(&d.Checker, v)
-					x.Quantity = v
-				}
-				d.Leave()
+			if hasQuantity {
+				d.Duplicate()
+				continue
 			}
+			hasQuantity = true
+			d.EnterOptional("quantity")
+			if v, ok := d.Int(); ok {
+				createInvoiceItemsItemQuantityRules.CheckInt(&d.Checker, v)
+				x.Quantity = v
+			}
+			d.Leave()
 		case "unit_price":
-			if d.Field(&hasUnitPrice, "unit_price") {
-				x.UnitPrice.decode(d)
-				d.Leave()
+			if hasUnitPrice {
+				d.Duplicate()
+				continue
 			}
+			hasUnitPrice = true
+			d.Enter("unit_price")
+			x.UnitPrice.decode(d)
+			d.Leave()
 		case "tags":
-			if d.OptionalField(&hasTags, "tags") {
-				if d.BeginArray() {
-					x.Tags = []Tag{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tags = append(x.Tags, "")
-						if v1, ok := d.String(); ok {
-							checkTag(&d.Checker, v1)
-							x.Tags[i] = Tag(v1)
-						}
-						d.Leave()
+			if hasTags {
+				d.Duplicate()
+				continue
+			}
+			hasTags = true
+			d.EnterOptional("tags")
+			if d.BeginArray() {
+				x.Tags = []Tag{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Tags = append(x.Tags, "")
+					if v1, ok := d.String(); ok {
+						checkTag(&d.Checker, v1)
+						x.Tags[i] = Tag(v1)
 					}
-					checkCreateInvoiceItemTags(&d.Checker, x.Tags)
+					d.Leave()
 				}
-				d.Leave()
+				checkCreateInvoiceItemsItemTags(&d.Checker, x.Tags)
 			}
+			d.Leave()
 		case "taxable":
-			if d.OptionalField(&hasTaxable, "taxable") {
-				if v, ok := d.Bool(); ok {
-					x.Taxable = &v
-				}
-				d.Leave()
+			if hasTaxable {
+				d.Duplicate()
+				continue
 			}
+			hasTaxable = true
+			d.EnterOptional("taxable")
+			if v, ok := d.Bool(); ok {
+				x.Taxable = &v
+			}
+			d.Leave()
 		default:
 			d.Unknown("description", "quantity", "unit_price", "tags", "taxable")
 		}
@@ -602,7 +695,7 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
-func (x *CreateInvoiceItem) Validate() error {
+func (x *CreateInvoiceItemsItem) Validate() error {
 	if x == nil {
 		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
 	}
@@ -612,19 +705,19 @@ func (x *CreateInvoiceItem) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *CreateInvoiceItem) validate(c *wire.Checker) {
+func (x *CreateInvoiceItemsItem) validate(c *wire.Checker) {
 	c.Enter("description")
-	checkCreateInvoiceItemDescription(c, x.Description)
+	checkCreateInvoiceItemsItemDescription(c, x.Description)
 	c.Leave()
 	c.Enter("quantity")
-	checkCreateInvoiceItemQuantity(c, x.Quantity)
+	createInvoiceItemsItemQuantityRules.CheckInt(c, x.Quantity)
 	c.Leave()
 	c.Enter("unit_price")
 	x.UnitPrice.validate(c)
 	c.Leave()
 	if x.Tags != nil {
 		c.Enter("tags")
-		checkCreateInvoiceItemTags(c, x.Tags)
+		checkCreateInvoiceItemsItemTags(c, x.Tags)
 		for i := range x.Tags {
 			c.EnterIndex(i)
 			checkTag(c, string(x.Tags[i]))
@@ -634,9 +727,9 @@ func (x *CreateInvoiceItem) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreateInvoiceItemDescription records the violations of the constraints
-// of v in c.
-func checkCreateInvoiceItemDescription(c *wire.Checker, v string) {
+// checkCreateInvoiceItemsItemDescription records the violations of the
+// constraints of v in c.
+func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
 		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
@@ -646,20 +739,17 @@ func checkCreateInvoiceItemDescription(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateInvoiceItemQuantity records the violations of the constraints of v
-// in c.
-func checkCreateInvoiceItemQuantity(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 1000 {
-		c.Add("must be at most 1000, got " + strconv.FormatInt(v, 10))
-	}
+// createInvoiceItemsItemQuantityRules are the numeric constraints of
+// $.items[*].quantity in the arguments of the fx_create_invoice tool, checked
+// exactly by decoding and by Validate.
+var createInvoiceItemsItemQuantityRules = wire.NumberRules{
+	Maximum: wire.Dec("1000"),
+	Minimum: wire.Dec("1"),
 }
 
-// checkCreateInvoiceItemTags records the violations of the constraints of v in
-// c.
-func checkCreateInvoiceItemTags(c *wire.Checker, v []Tag) {
+// checkCreateInvoiceItemsItemTags records the violations of the constraints of
+// v in c.
+func checkCreateInvoiceItemsItemTags(c *wire.Checker, v []Tag) {
 	if len(v) > 5 {
 		c.Add("must have at most 5 items, got " + strconv.Itoa(len(v)))
 	}
@@ -716,13 +806,17 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
-			if d.OptionalField(&hasCount, "count") {
-				if v, ok := d.Int(); ok {
-					checkCreateInvoiceAttachmentsCount(&d.Checker, v)
-					x.Count = &v
-				}
-				d.Leave()
+			if hasCount {
+				d.Duplicate()
+				continue
 			}
+			hasCount = true
+			d.EnterOptional("count")
+			if v, ok := d.Int(); ok {
+				createInvoiceAttachmentsCountRules.CheckInt(&d.Checker, v)
+				x.Count = &v
+			}
+			d.Leave()
 		default:
 			k := string(d.Name())
 			if _, dup := x.Extra[k]; dup {
@@ -759,20 +853,17 @@ func (x *CreateInvoiceAttachments) Validate() error {
 func (x *CreateInvoiceAttachments) validate(c *wire.Checker) {
 	if x.Count != nil {
 		c.Enter("count")
-		checkCreateInvoiceAttachmentsCount(c, *x.Count)
+		createInvoiceAttachmentsCountRules.CheckInt(c, *x.Count)
 		c.Leave()
 	}
 }
 
-// checkCreateInvoiceAttachmentsCount records the violations of the constraints
-// of v in c.
-func checkCreateInvoiceAttachmentsCount(c *wire.Checker, v int64) {
-	if v <= 0 {
-		c.Add("must be greater than 0, got " + strconv.FormatInt(v, 10))
-	}
-	if v >= 10 {
-		c.Add("must be less than 10, got " + strconv.FormatInt(v, 10))
-	}
+// createInvoiceAttachmentsCountRules are the numeric constraints of
+// $.attachments.count in the arguments of the fx_create_invoice tool, checked
+// exactly by decoding and by Validate.
+var createInvoiceAttachmentsCountRules = wire.NumberRules{
+	ExclusiveMaximum: wire.Dec("10"),
+	ExclusiveMinimum: wire.Dec("0"),
 }
 
 // createInvoiceLabel renders the status label of one call of the
@@ -865,28 +956,40 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if d.Field(&hasQuery, "query") {
-				if v, ok := d.String(); ok {
-					checkSearchQuery(&d.Checker, v)
-					x.Query = v
-				}
-				d.Leave()
+			if hasQuery {
+				d.Duplicate()
+				continue
 			}
+			hasQuery = true
+			d.Enter("query")
+			if v, ok := d.String(); ok {
+				checkSearchQuery(&d.Checker, v)
+				x.Query = v
+			}
+			d.Leave()
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					checkSearchLimit(&d.Checker, v)
-					x.Limit = v
-				}
-				d.Leave()
+			if hasLimit {
+				d.Duplicate()
+				continue
 			}
+			hasLimit = true
+			d.EnterOptional("limit")
+			if v, ok := d.Int(); ok {
+				searchLimitRules.CheckInt(&d.Checker, v)
+				x.Limit = v
+			}
+			d.Leave()
 		case "include_deleted":
-			if d.OptionalField(&hasIncludeDeleted, "include_deleted") {
-				if v, ok := d.Bool(); ok {
-					x.IncludeDeleted = &v
-				}
-				d.Leave()
+			if hasIncludeDeleted {
+				d.Duplicate()
+				continue
 			}
+			hasIncludeDeleted = true
+			d.EnterOptional("include_deleted")
+			if v, ok := d.Bool(); ok {
+				x.IncludeDeleted = &v
+			}
+			d.Leave()
 		default:
 			d.Unknown("query", "limit", "include_deleted")
 		}
@@ -917,7 +1020,7 @@ func (x *SearchArgs) validate(c *wire.Checker) {
 	checkSearchQuery(c, x.Query)
 	c.Leave()
 	c.Enter("limit")
-	checkSearchLimit(c, x.Limit)
+	searchLimitRules.CheckInt(c, x.Limit)
 	c.Leave()
 }
 
@@ -932,14 +1035,11 @@ func checkSearchQuery(c *wire.Checker, v string) {
 	}
 }
 
-// checkSearchLimit records the violations of the constraints of v in c.
-func checkSearchLimit(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 50 {
-		c.Add("must be at most 50, got " + strconv.FormatInt(v, 10))
-	}
+// searchLimitRules are the numeric constraints of $.limit in the arguments of
+// the fx_search tool, checked exactly by decoding and by Validate.
+var searchLimitRules = wire.NumberRules{
+	Maximum: wire.Dec("50"),
+	Minimum: wire.Dec("1"),
 }
 
 // searchLabel renders the status label of one call of the fx_search tool from
@@ -1033,22 +1133,30 @@ func (x *Money) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.Field(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					checkMoneyAmount(&d.Checker, v)
-					x.Amount = v
-				}
-				d.Leave()
+			if hasAmount {
+				d.Duplicate()
+				continue
 			}
+			hasAmount = true
+			d.Enter("amount")
+			if v, ok := d.Int(); ok {
+				moneyAmountRules.CheckInt(&d.Checker, v)
+				x.Amount = v
+			}
+			d.Leave()
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if b, ok := d.Bytes(); ok {
-					v := moneyCurrencyOf(b)
-					checkMoneyCurrency(&d.Checker, v)
-					x.Currency = v
-				}
-				d.Leave()
+			if hasCurrency {
+				d.Duplicate()
+				continue
 			}
+			hasCurrency = true
+			d.EnterOptional("currency")
+			if b, ok := d.Bytes(); ok {
+				v := moneyCurrencyOf(b)
+				checkMoneyCurrency(&d.Checker, v)
+				x.Currency = v
+			}
+			d.Leave()
 		default:
 			d.Unknown("amount", "currency")
 		}
@@ -1076,19 +1184,16 @@ func (x *Money) Validate() error {
 // validate records the violations of x in c.
 func (x *Money) validate(c *wire.Checker) {
 	c.Enter("amount")
-	checkMoneyAmount(c, x.Amount)
+	moneyAmountRules.CheckInt(c, x.Amount)
 	c.Leave()
 	c.Enter("currency")
 	checkMoneyCurrency(c, x.Currency)
 	c.Leave()
 }
 
-// checkMoneyAmount records the violations of the constraints of v in c.
-func checkMoneyAmount(c *wire.Checker, v int64) {
-	if v < 0 {
-		c.Add("must be at least 0, got " + strconv.FormatInt(v, 10))
-	}
-}
+// moneyAmountRules are the numeric constraints of $.amount in the named type
+// Money, checked exactly by decoding and by Validate.
+var moneyAmountRules = wire.NumberRules{Minimum: wire.Dec("0")}
 
 // MoneyCurrency is the type of $.currency in the named type Money.
 type MoneyCurrency string

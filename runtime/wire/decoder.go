@@ -175,7 +175,7 @@ func (d *Decoder) mismatch(want string) {
 	}
 	switch {
 	case k == "string" || k == "number" || k == "boolean":
-		msg += " " + clipText(d.data[start:d.pos], 40)
+		msg += " " + clipText(d.data[start:d.pos], quoteMax)
 	case k == "null" && d.inOptional():
 		msg += "; leave the property out instead of sending null"
 	}
@@ -689,8 +689,9 @@ func parseFloat(tok []byte, isInt bool) (float64, bool) {
 	return f, err == nil
 }
 
-// Int reads an integer: a number with no fractional part that fits in an
-// int64 ("2", and also "2.0" or "2e3"). Anything else is a violation.
+// Int reads an integer: a number whose exact value is whole and fits in an
+// int64 ("2", and also "2.0", "2e3" or "9.223372036854775807e18"; not
+// "1.0000000000000001"). Anything else is a violation.
 func (d *Decoder) Int() (int64, bool) {
 	if d.stopped {
 		return 0, false
@@ -707,45 +708,51 @@ func (d *Decoder) Int() (int64, bool) {
 	if isInt {
 		v, ok := parseInt(tok)
 		if !ok {
-			d.Add("integer " + string(tok) + " is out of range (64-bit)")
+			d.Add("integer " + clipText(tok, quoteMax) + " is out of range (64-bit)")
 		}
 		return v, ok
 	}
-	f, ok := parseFloat(tok, false)
-	if ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-		return int64(f), true
+	x, _ := parseDecimal(tok)
+	v, whole, ok := x.int64()
+	switch {
+	case ok:
+		return v, true
+	case whole:
+		d.Add("integer " + clipText(tok, quoteMax) + " is out of range (64-bit)")
+	default:
+		d.Add("expected integer, got " + clipText(tok, quoteMax))
 	}
-	d.Add("expected integer, got " + clipToken(tok))
 	return 0, false
 }
 
 // Float reads a number. Anything else is a violation, as is a number too
 // large for a float64.
 func (d *Decoder) Float() (float64, bool) {
+	v, _, ok := d.Number()
+	return v, ok
+}
+
+// Number is Float that also returns the number's JSON text, its exact
+// value, for checks that float64 cannot decide (NumberRules.CheckFloat).
+// The text is valid until the next read.
+func (d *Decoder) Number() (float64, []byte, bool) {
 	if d.stopped {
-		return 0, false
+		return 0, nil, false
 	}
 	c := d.peek()
 	if c != '-' && (c < '0' || c > '9') {
 		d.mismatch("number")
-		return 0, false
+		return 0, nil, false
 	}
 	tok, isInt, ok := d.number()
 	if !ok {
-		return 0, false
+		return 0, nil, false
 	}
 	f, ok := parseFloat(tok, isInt)
 	if !ok {
-		d.Add("number " + clipToken(tok) + " is out of range (64-bit float)")
+		d.Add("number " + clipText(tok, quoteMax) + " is out of range (64-bit float)")
 	}
-	return f, ok
-}
-
-func clipToken(tok []byte) string {
-	if len(tok) > 40 {
-		return string(tok[:40]) + "…"
-	}
-	return string(tok)
+	return f, tok, ok
 }
 
 // Skip skips a value of any type (checking its syntax and depth).

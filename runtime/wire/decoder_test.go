@@ -317,7 +317,7 @@ func TestNullAndBool(t *testing.T) {
 // TestMismatchShowsValue: a value of the wrong type is quoted in the
 // violation, cut (on a rune boundary) when it is long; containers are not.
 func TestMismatchShowsValue(t *testing.T) {
-	long := strings.Repeat("é", 50)
+	long := strings.Repeat("é", 80)
 	var d Decoder
 	d.Reset([]byte(`["` + long + `", {"a": 1}, -12.5e3]`))
 	if d.BeginArray() {
@@ -329,7 +329,7 @@ func TestMismatchShowsValue(t *testing.T) {
 	}
 	vs := violations(t, d.Finish())
 	want := []runtime.Violation{
-		{Path: "$[0]", Message: `expected boolean, got string "` + strings.Repeat("é", 39) + "…"},
+		{Path: "$[0]", Message: `expected boolean, got string "` + strings.Repeat("é", 63) + "…"}, // 64 runes with the quote
 		{Path: "$[1]", Message: "expected boolean, got object"},
 		{Path: "$[2]", Message: "expected boolean, got number -12.5e3"},
 	}

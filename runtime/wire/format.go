@@ -1,6 +1,9 @@
 package wire
 
-import "time"
+import (
+	"net/netip"
+	"time"
+)
 
 // The format checkers below implement the JSON Schema formats toolgen
 // supports. They allocate nothing and accept a string or a []byte.
@@ -122,6 +125,12 @@ func dateTime[T text](s T, build bool) (time.Time, bool) {
 	if i != len(s) {
 		return time.Time{}, false
 	}
+	if sec == 60 {
+		// A leap second is 23:59:60 UTC, whatever the offset says.
+		if utc := ((h*60+mi-offset/60)%1440 + 1440) % 1440; utc != 23*60+59 {
+			return time.Time{}, false
+		}
+	}
 	if !build {
 		return time.Time{}, true
 	}
@@ -161,8 +170,10 @@ func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // IsEmail reports whether s is an email address (RFC 5321 mailbox, ASCII):
-// a dot-atom local part of at most 64 characters, "@", and a host name or a
-// bracketed address literal, 254 characters at most in all.
+// a dot-atom or quoted-string local part of at most 64 characters
+// ("first.last", "\"john doe\""), "@", and a host name or a bracketed
+// address literal ([192.0.2.1], [IPv6:2001:db8::1]), 254 characters at
+// most in all.
 func IsEmail[T text](s T) bool {
 	if len(s) > 254 {
 		return false
@@ -174,8 +185,35 @@ func IsEmail[T text](s T) bool {
 			break
 		}
 	}
-	if at < 1 || at > 64 || at == len(s)-1 {
+	if at < 1 || at > 64 || at == len(s)-1 || !isLocalPart(s, at) {
 		return false
+	}
+	if s[at+1] == '[' {
+		return s[len(s)-1] == ']' && isAddressLiteral(s, at+2, len(s)-1)
+	}
+	return isHostname(s, at+1, len(s))
+}
+
+// isLocalPart checks s[:at]: a dot-string (atoms joined by single dots) or
+// a quoted string of printable ASCII with backslash pairs.
+func isLocalPart[T text](s T, at int) bool {
+	if s[0] == '"' {
+		if at < 2 || s[at-1] != '"' {
+			return false
+		}
+		for i := 1; i < at-1; i++ {
+			c := s[i]
+			switch {
+			case c == '\\':
+				if i+1 >= at-1 || s[i+1] < 32 || s[i+1] > 126 {
+					return false
+				}
+				i++
+			case c == '"' || c < 32 || c > 126:
+				return false
+			}
+		}
+		return true
 	}
 	prevDot := true // no leading dot
 	for i := 0; i < at; i++ {
@@ -192,13 +230,7 @@ func IsEmail[T text](s T) bool {
 			return false
 		}
 	}
-	if prevDot {
-		return false // trailing dot
-	}
-	if s[at+1] == '[' {
-		return s[len(s)-1] == ']' && isAddressLiteral(s, at+2, len(s)-1)
-	}
-	return isHostname(s, at+1, len(s))
+	return !prevDot // no trailing dot
 }
 
 func isAtext(c byte) bool {
@@ -233,23 +265,21 @@ func isHostname[T text](s T, i, j int) bool {
 	return true
 }
 
-// isAddressLiteral accepts a dotted IPv4 address or "IPv6:" and hex groups.
+// isAddressLiteral accepts a dotted IPv4 address or "IPv6:" and an IPv6
+// address.
 func isAddressLiteral[T text](s T, i, j int) bool {
 	if j-i > 5 && string(s[i:i+5]) == "IPv6:" {
-		if j-i == 5 {
-			return false
-		}
-		for k := i + 5; k < j; k++ {
-			if c := s[k]; !isHex(c) && c != ':' && c != '.' {
-				return false
-			}
-		}
-		return true
+		return isIPv6(s, i+5, j)
 	}
+	return isIPv4(s, i, j)
+}
+
+// isIPv4 checks s[i:j] as four decimal octets.
+func isIPv4[T text](s T, i, j int) bool {
 	parts, n, v := 0, 0, 0
 	for k := i; k <= j; k++ {
 		if k == j || s[k] == '.' {
-			if n == 0 || v > 255 {
+			if n == 0 || v > 255 || (n > 1 && s[k-n] == '0') {
 				return false
 			}
 			parts++
@@ -265,9 +295,20 @@ func isAddressLiteral[T text](s T, i, j int) bool {
 	return parts == 4
 }
 
-// IsURI reports whether s is an absolute URI (RFC 3986): a scheme, ":",
-// and the rest made only of characters a URI may hold, with every "%"
-// followed by two hex digits.
+// isIPv6 checks s[i:j] as an IPv6 address (RFC 4291 text, no zone).
+func isIPv6[T text](s T, i, j int) bool {
+	if j-i < 2 || j-i > 45 {
+		return false
+	}
+	a, err := netip.ParseAddr(string(s[i:j]))
+	return err == nil && a.Is6() && a.Zone() == ""
+}
+
+// IsURI reports whether s is an absolute URI per RFC 3986: a scheme, ":",
+// and a hierarchical part (an authority of user info, a host — a name, an
+// IPv4 address or a bracketed IPv6 address — and digits of a port, then a
+// path) or a path, then a query and a fragment, each made only of the
+// characters its part may hold, with every "%" followed by two hex digits.
 func IsURI[T text](s T) bool {
 	colon := -1
 	for i := 0; i < len(s); i++ {
@@ -283,24 +324,179 @@ func IsURI[T text](s T) bool {
 	if colon < 1 {
 		return false
 	}
+	end := len(s)
 	for i := colon + 1; i < len(s); i++ {
+		if s[i] == '#' {
+			if !uriChars(s, i+1, len(s), "/?") {
+				return false
+			}
+			end = i
+			break
+		}
+	}
+	for i := colon + 1; i < end; i++ {
+		if s[i] == '?' {
+			if !uriChars(s, i+1, end, "/?") {
+				return false
+			}
+			end = i
+			break
+		}
+	}
+	i := colon + 1
+	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
+		j := i + 2
+		for j < end && s[j] != '/' {
+			j++
+		}
+		if !isAuthority(s, i+2, j) {
+			return false
+		}
+		i = j
+	}
+	return uriChars(s, i, end, "/")
+}
+
+// uriChars checks that s[i:j] holds only pchar (unreserved, sub-delims, ":",
+// "@" and percent escapes) and the characters of extra.
+func uriChars[T text](s T, i, j int, extra string) bool {
+	for ; i < j; i++ {
 		c := s[i]
 		switch {
-		case isAlpha(c) || isDigit(c):
+		case isUnreserved(c) || isSubDelim(c) || c == ':' || c == '@':
 		case c == '%':
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			if i+2 >= j || !isHex(s[i+1]) || !isHex(s[i+2]) {
 				return false
 			}
 			i += 2
 		default:
-			switch c {
-			case '-', '.', '_', '~', // unreserved
-				':', '/', '?', '#', '[', ']', '@', // gen-delims
-				'!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=': // sub-delims
-			default:
+			if !containsByte(extra, c) {
 				return false
 			}
 		}
 	}
 	return true
 }
+
+// isAuthority checks s[i:j] as [userinfo "@"] host [":" port].
+func isAuthority[T text](s T, i, j int) bool {
+	for k := i; k < j; k++ {
+		if s[k] == '@' {
+			if !uriChars(s, i, k, "") || containsAt(s, i, k) {
+				return false
+			}
+			i = k + 1
+			break
+		}
+	}
+	hostEnd := j
+	if i < j && s[i] == '[' {
+		close := -1
+		for k := i; k < j; k++ {
+			if s[k] == ']' {
+				close = k
+				break
+			}
+		}
+		if close < 0 || !isIPLiteral(s, i+1, close) {
+			return false
+		}
+		hostEnd = close + 1
+		if hostEnd < j && s[hostEnd] != ':' {
+			return false
+		}
+	} else {
+		for k := i; k < j; k++ {
+			if s[k] == ':' {
+				hostEnd = k
+				break
+			}
+		}
+		// reg-name (an IPv4 address is one too)
+		for k := i; k < hostEnd; k++ {
+			c := s[k]
+			switch {
+			case isUnreserved(c) || isSubDelim(c):
+			case c == '%':
+				if k+2 >= hostEnd || !isHex(s[k+1]) || !isHex(s[k+2]) {
+					return false
+				}
+				k += 2
+			default:
+				return false
+			}
+		}
+	}
+	if hostEnd < j { // ":" port
+		for k := hostEnd + 1; k < j; k++ {
+			if !isDigit(s[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isIPLiteral checks the inside of a bracketed host: an IPv6 address or an
+// IPvFuture ("v" hex digits "." and more).
+func isIPLiteral[T text](s T, i, j int) bool {
+	if i < j && (s[i] == 'v' || s[i] == 'V') {
+		k := i + 1
+		for k < j && isHex(s[k]) {
+			k++
+		}
+		if k == i+1 || k >= j-1 || s[k] != '.' {
+			return false
+		}
+		for k++; k < j; k++ {
+			if c := s[k]; !isUnreserved(c) && !isSubDelim(c) && c != ':' {
+				return false
+			}
+		}
+		return true
+	}
+	return isIPv6(s, i, j)
+}
+
+func containsAt[T text](s T, i, j int) bool {
+	for ; i < j; i++ {
+		if s[i] == '@' {
+			return true
+		}
+	}
+	return false
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+func isUnreserved(c byte) bool {
+	return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func isSubDelim(c byte) bool {
+	switch c {
+	case '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=':
+		return true
+	}
+	return false
+}
+
+// formatMessages say what a value of each format must be.
+var formatMessages = map[string]string{
+	"date-time": `must be an RFC 3339 date-time, such as "2024-01-31T09:30:00Z"`,
+	"date":      `must be a date written YYYY-MM-DD, such as "2024-01-31"`,
+	"email":     "must be an email address",
+	"uri":       `must be an absolute URI, such as "https://example.com/"`,
+	"uuid":      `must be a UUID, such as "123e4567-e89b-12d3-a456-426614174000"`,
+}
+
+// FormatMessage is the violation message of a value that is not of format
+// (before ", got <value>"): the decoder's and the spec loader's.
+func FormatMessage(format string) string { return formatMessages[format] }

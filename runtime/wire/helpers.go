@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -77,47 +75,20 @@ func Duplicate[T comparable](s []T) (first, again int, ok bool) {
 	return 0, 0, false
 }
 
-// DuplicateJSON is Duplicate for items that are not comparable with ==
-// (objects, arrays, times): two items are equal when their JSON encodings
-// are. It is only used for uniqueItems over such items, after decoding.
-func DuplicateJSON[T any](s []T) (first, again int, ok bool) {
-	enc := make([][]byte, len(s))
-	for j := range s {
-		b, err := json.Marshal(s[j])
-		if err != nil {
-			continue
-		}
-		for i := 0; i < j; i++ {
-			if enc[i] != nil && bytes.Equal(enc[i], b) {
-				return i, j, true
-			}
-		}
-		enc[j] = b
-	}
-	return 0, 0, false
-}
-
 // UniqueMessage is the violation text for a uniqueItems failure.
 func UniqueMessage(first, again int) string {
 	return "items must be unique: item " + strconv.Itoa(again) + " repeats item " + strconv.Itoa(first)
 }
 
-// Quote quotes a value for a violation message, cut to 40 runes so that a
-// huge input cannot make a huge message.
+// Quote quotes a value for a violation message, cut after quoteMax (64)
+// runes and marked "…", so that a huge input cannot make a huge message.
 func Quote(s string) string {
-	if utf8.RuneCountInString(s) > 40 {
-		r := []rune(s)
-		return strconv.Quote(string(r[:39])) + "…"
+	n := 0
+	for i := range s {
+		if n == quoteMax {
+			return strconv.Quote(s[:i]) + "…"
+		}
+		n++
 	}
 	return strconv.Quote(s)
-}
-
-// MultipleOf reports whether v is a multiple of m, allowing for the
-// rounding of binary floating point (0.3 is a multiple of 0.1).
-func MultipleOf(v, m float64) bool {
-	q := v / m
-	if math.IsInf(q, 0) || math.IsNaN(q) {
-		return false
-	}
-	return math.Abs(q-math.Round(q)) <= 1e-9*math.Max(1, math.Abs(q))
 }

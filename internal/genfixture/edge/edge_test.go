@@ -107,7 +107,7 @@ func TestEdgeViolations(t *testing.T) {
 		"prio": 4,
 		"labels": [],
 		"maybe_tags": ["abcd", null, null],
-		"points": [{"x": 1}, {"x": 1, "y": 0.5}],
+		"points": [{"x": 1, "y": 0.5}, {"y": 0.50, "x": 1.0}],
 		"counts": {"a": -1},
 		"grid": [[{"y": 1}]],
 		"open": {"k": ""},
@@ -131,6 +131,25 @@ func TestEdgeViolations(t *testing.T) {
 	}
 	if got := violations(t, err); !slices.Equal(got, want) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestEdgeUniqueAsSent: uniqueItems compares the items as sent, by JSON
+// equality (issue 7 §2): defaults are not filled in first, null differs
+// from absent, date-time strings compare as strings.
+func TestEdgeUniqueAsSent(t *testing.T) {
+	for _, in := range []string{
+		`{"when": "2024-01-31T09:30:00Z", "points": [{"x": 1}, {"x": 1, "y": 0.5}]}`,
+		`{"when": "2024-01-31T09:30:00Z", "maybe_tags": ["a", null]}`,
+	} {
+		if _, err := DecodeAllArgs([]byte(in)); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+	// Validate, for values built in Go, compares their JSON encodings.
+	a := &AllArgs{When: time.Now(), Points: []Point{{X: 1, Y: 0.5}, {X: 1, Y: 0.5}}}
+	if err := a.Validate(); err == nil || !strings.Contains(err.Error(), "items must be unique: item 1 repeats item 0") {
+		t.Errorf("Validate: %v", err)
 	}
 }
 

@@ -150,223 +150,349 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flag":
-			if d.OptionalField(&hasFlag, "flag") {
-				if v, ok := d.Bool(); ok {
-					x.Flag = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasFlag {
+				d.Duplicate()
+				continue
+			}
+			hasFlag = true
+			d.EnterOptional("flag")
+			if v, ok := d.Bool(); ok {
+				x.Flag = v
+			}
+			d.Leave()
 		case "ratio":
-			if d.OptionalField(&hasRatio, "ratio") {
-				if v, ok := d.Float(); ok {
-					checkAllRatio(&d.Checker, v)
-					x.Ratio = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasRatio {
+				d.Duplicate()
+				continue
+			}
+			hasRatio = true
+			d.EnterOptional("ratio")
+			if v, tok, ok := d.Number(); ok {
+				allRatioRules.CheckFloat(&d.Checker, v, tok)
+				x.Ratio = v
+			}
+			d.Leave()
 		case "prio":
-			if d.OptionalField(&hasPrio, "prio") {
-				if v, ok := d.Int(); ok {
-					checkPriority(&d.Checker, v)
-					x.Prio = Priority(v)
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasPrio {
+				d.Duplicate()
+				continue
+			}
+			hasPrio = true
+			d.EnterOptional("prio")
+			if v, ok := d.Int(); ok {
+				priorityRules.CheckInt(&d.Checker, v)
+				x.Prio = Priority(v)
+			}
+			d.Leave()
 		case "when":
-			if d.Field(&hasWhen, "when") {
-				if b, ok := d.Bytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.When = v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
+			if hasWhen {
+				d.Duplicate()
+				continue
 			}
+			hasWhen = true
+			d.Enter("when")
+			if b, ok := d.Bytes(); ok {
+				if v, ok := wire.ParseDateTime(b); ok {
+					x.When = v
+				} else {
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+				}
+			}
+			d.Leave()
 		case "start":
-			if d.OptionalField(&hasStart, "start") {
-				if b, ok := d.Bytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.Start = v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasStart {
+				d.Duplicate()
+				continue
+			}
+			hasStart = true
+			d.EnterOptional("start")
+			if b, ok := d.Bytes(); ok {
+				if v, ok := wire.ParseDateTime(b); ok {
+					x.Start = v
+				} else {
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+				}
+			}
+			d.Leave()
 		case "labels":
-			if d.OptionalField(&hasLabels, "labels") {
-				if d.BeginArray() {
-					x.Labels = Labels{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Labels = append(x.Labels, "")
-						if v1, ok := d.String(); ok {
-							x.Labels[i] = v1
-						}
-						d.Leave()
-					}
-					checkLabels(&d.Checker, x.Labels)
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasLabels {
+				d.Duplicate()
+				continue
+			}
+			hasLabels = true
+			d.EnterOptional("labels")
+			if d.BeginArray() {
+				x.Labels = Labels{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Labels = append(x.Labels, "")
+					if v1, ok := d.String(); ok {
+						x.Labels[i] = v1
+					}
+					d.Leave()
+				}
+				checkLabels(&d.Checker, x.Labels)
+			}
+			d.Leave()
 		case "tags":
-			if d.OptionalField(&hasTags, "tags") {
-				if d.BeginArray() {
-					x.Tags = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tags = append(x.Tags, "")
-						if v1, ok := d.String(); ok {
-							x.Tags[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasTags {
+				d.Duplicate()
+				continue
+			}
+			hasTags = true
+			d.EnterOptional("tags")
+			if d.BeginArray() {
+				x.Tags = []string{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Tags = append(x.Tags, "")
+					if v1, ok := d.String(); ok {
+						x.Tags[i] = v1
+					}
+					d.Leave()
+				}
+			}
+			d.Leave()
 		case "maybe_tags":
-			if d.OptionalField(&hasMaybeTags, "maybe_tags") {
-				if d.BeginArray() {
-					x.MaybeTags = []*string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.MaybeTags = append(x.MaybeTags, nil)
-						if !d.Null() {
-							if v1, ok := d.String(); ok {
-								checkAllMaybeTag(&d.Checker, v1)
-								x.MaybeTags[i] = &v1
-							}
-						}
-						d.Leave()
-					}
-					checkAllMaybeTags(&d.Checker, x.MaybeTags)
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasMaybeTags {
+				d.Duplicate()
+				continue
+			}
+			hasMaybeTags = true
+			d.EnterOptional("maybe_tags")
+			if d.BeginArray() {
+				x.MaybeTags = []*string{}
+				var u wire.Unique
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.MaybeTags = append(x.MaybeTags, nil)
+					u.Begin(d)
+					if !d.Null() {
+						if v1, ok := d.String(); ok {
+							checkAllMaybeTag(&d.Checker, v1)
+							x.MaybeTags[i] = &v1
+						}
+					}
+					u.End(d)
+					d.Leave()
+				}
+				u.Check(d)
+			}
+			d.Leave()
 		case "points":
-			if d.OptionalField(&hasPoints, "points") {
-				if d.BeginArray() {
-					x.Points = []Point{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Points = append(x.Points, Point{})
-						x.Points[i].decode(d)
-						d.Leave()
-					}
-					checkAllPoints(&d.Checker, x.Points)
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasPoints {
+				d.Duplicate()
+				continue
+			}
+			hasPoints = true
+			d.EnterOptional("points")
+			if d.BeginArray() {
+				x.Points = []Point{}
+				var u wire.Unique
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Points = append(x.Points, Point{})
+					u.Begin(d)
+					x.Points[i].decode(d)
+					u.End(d)
+					d.Leave()
+				}
+				u.Check(d)
+			}
+			d.Leave()
 		case "origin":
-			if d.OptionalField(&hasOrigin, "origin") {
-				x.Origin.decode(d)
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasOrigin {
+				d.Duplicate()
+				continue
+			}
+			hasOrigin = true
+			d.EnterOptional("origin")
+			x.Origin.decode(d)
+			d.Leave()
 		case "counts":
-			if d.OptionalField(&hasCounts, "counts") {
-				if d.BeginObject() {
-					m := map[string]*int64{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e *int64
-						if !d.Null() {
-							if v1, ok := d.Int(); ok {
-								checkAllCountsValue(&d.Checker, v1)
-								e = &v1
-							}
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Counts = m
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasCounts {
+				d.Duplicate()
+				continue
+			}
+			hasCounts = true
+			d.EnterOptional("counts")
+			if d.BeginObject() {
+				m := map[string]*int64{}
+				for d.NextKey() {
+					k := string(d.Name())
+					if _, dup := m[k]; dup {
+						d.Duplicate()
+						continue
+					}
+					d.Enter(k)
+					var e *int64
+					if !d.Null() {
+						if v1, ok := d.Int(); ok {
+							allCountsValueRules.CheckInt(&d.Checker, v1)
+							e = &v1
+						}
+					}
+					m[k] = e
+					d.Leave()
+				}
+				x.Counts = m
+			}
+			d.Leave()
 		case "scores":
-			if d.OptionalField(&hasScores, "scores") {
-				if d.BeginObject() {
-					m := map[string]float64{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e float64
-						if v1, ok := d.Float(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Scores = m
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasScores {
+				d.Duplicate()
+				continue
+			}
+			hasScores = true
+			d.EnterOptional("scores")
+			if d.BeginObject() {
+				m := map[string]float64{}
+				for d.NextKey() {
+					k := string(d.Name())
+					if _, dup := m[k]; dup {
+						d.Duplicate()
+						continue
+					}
+					d.Enter(k)
+					var e float64
+					if v1, ok := d.Float(); ok {
+						e = v1
+					}
+					m[k] = e
+					d.Leave()
+				}
+				x.Scores = m
+			}
+			d.Leave()
 		case "grid":
-			if d.OptionalField(&hasGrid, "grid") {
-				if d.BeginArray() {
-					x.Grid = [][]Point{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Grid = append(x.Grid, nil)
-						if d.BeginArray() {
-							x.Grid[i] = []Point{}
-							for i1 := 0; d.NextItem(); i1++ {
-								d.EnterIndex(i1)
-								x.Grid[i] = append(x.Grid[i], Point{})
-								x.Grid[i][i1].decode(d)
-								d.Leave()
-							}
+			if d.AbsentNull() {
+				continue
+			}
+			if hasGrid {
+				d.Duplicate()
+				continue
+			}
+			hasGrid = true
+			d.EnterOptional("grid")
+			if d.BeginArray() {
+				x.Grid = [][]Point{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Grid = append(x.Grid, nil)
+					if d.BeginArray() {
+						x.Grid[i] = []Point{}
+						for i1 := 0; d.NextItem(); i1++ {
+							d.EnterIndex(i1)
+							x.Grid[i] = append(x.Grid[i], Point{})
+							x.Grid[i][i1].decode(d)
+							d.Leave()
 						}
-						d.Leave()
 					}
+					d.Leave()
 				}
-				d.Leave()
 			}
+			d.Leave()
 		case "open":
-			if d.OptionalField(&hasOpen, "open") {
-				x.Open = new(AllOpen)
-				x.Open.decode(d)
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasOpen {
+				d.Duplicate()
+				continue
+			}
+			hasOpen = true
+			d.EnterOptional("open")
+			x.Open = new(AllOpen)
+			x.Open.decode(d)
+			d.Leave()
 		case "nothing":
-			if d.OptionalField(&hasNothing, "nothing") {
-				x.Nothing = new(AllNothing)
-				x.Nothing.decode(d)
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasNothing {
+				d.Duplicate()
+				continue
+			}
+			hasNothing = true
+			d.EnterOptional("nothing")
+			x.Nothing = new(AllNothing)
+			x.Nothing.decode(d)
+			d.Leave()
 		case "empty_default":
-			if d.OptionalField(&hasEmptyDefault, "empty_default") {
-				if v, ok := d.String(); ok {
-					x.EmptyDefault = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasEmptyDefault {
+				d.Duplicate()
+				continue
+			}
+			hasEmptyDefault = true
+			d.EnterOptional("empty_default")
+			if v, ok := d.String(); ok {
+				x.EmptyDefault = v
+			}
+			d.Leave()
 		case "big":
-			if d.OptionalField(&hasBig, "big") {
-				if v, ok := d.Int(); ok {
-					checkAllBig(&d.Checker, v)
-					x.Big = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasBig {
+				d.Duplicate()
+				continue
+			}
+			hasBig = true
+			d.EnterOptional("big")
+			if v, ok := d.Int(); ok {
+				allBigRules.CheckInt(&d.Checker, v)
+				x.Big = &v
+			}
+			d.Leave()
 		case "nullable_with_default":
-			if d.Field(&hasNullableWithDefault, "nullable_with_default") {
-				if !d.Null() {
-					if v, ok := d.String(); ok {
-						x.NullableWithDefault = &v
-					}
-				}
-				d.Leave()
+			if hasNullableWithDefault {
+				d.Duplicate()
+				continue
 			}
+			hasNullableWithDefault = true
+			d.Enter("nullable_with_default")
+			if !d.Null() {
+				if v, ok := d.String(); ok {
+					x.NullableWithDefault = &v
+				}
+			}
+			d.Leave()
 		default:
 			d.Unknown(
 				"flag",
@@ -446,10 +572,10 @@ func (x *AllArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *AllArgs) validate(c *wire.Checker) {
 	c.Enter("ratio")
-	checkAllRatio(c, x.Ratio)
+	allRatioRules.CheckFloat(c, x.Ratio, nil)
 	c.Leave()
 	c.Enter("prio")
-	checkPriority(c, int64(x.Prio))
+	priorityRules.CheckInt(c, int64(x.Prio))
 	c.Leave()
 	if x.Labels != nil {
 		c.Enter("labels")
@@ -458,7 +584,9 @@ func (x *AllArgs) validate(c *wire.Checker) {
 	}
 	if x.MaybeTags != nil {
 		c.Enter("maybe_tags")
-		checkAllMaybeTags(c, x.MaybeTags)
+		if i, j, dup := wire.DuplicateJSON(x.MaybeTags); dup {
+			c.Add(wire.UniqueMessage(i, j))
+		}
 		for i := range x.MaybeTags {
 			c.EnterIndex(i)
 			if x.MaybeTags[i] != nil {
@@ -470,7 +598,9 @@ func (x *AllArgs) validate(c *wire.Checker) {
 	}
 	if x.Points != nil {
 		c.Enter("points")
-		checkAllPoints(c, x.Points)
+		if i, j, dup := wire.DuplicateJSON(x.Points); dup {
+			c.Add(wire.UniqueMessage(i, j))
+		}
 		for i := range x.Points {
 			c.EnterIndex(i)
 			x.Points[i].validate(c)
@@ -486,7 +616,7 @@ func (x *AllArgs) validate(c *wire.Checker) {
 		for _, k := range slices.Sorted(maps.Keys(x.Counts)) {
 			c.Enter(k)
 			if x.Counts[k] != nil {
-				checkAllCountsValue(c, *x.Counts[k])
+				allCountsValueRules.CheckInt(c, *x.Counts[k])
 			}
 			c.Leave()
 		}
@@ -517,24 +647,14 @@ func (x *AllArgs) validate(c *wire.Checker) {
 	}
 	if x.Big != nil {
 		c.Enter("big")
-		checkAllBig(c, *x.Big)
+		allBigRules.CheckInt(c, *x.Big)
 		c.Leave()
 	}
 }
 
-// checkAllRatio records the violations of the constraints of v in c.
-func checkAllRatio(c *wire.Checker, v float64) {
-	if v <= 0 {
-		c.Add("must be greater than 0, got " + wire.FormatNumber(v))
-	}
-}
-
-// checkAllMaybeTags records the violations of the constraints of v in c.
-func checkAllMaybeTags(c *wire.Checker, v []*string) {
-	if i, j, dup := wire.DuplicateJSON(v); dup {
-		c.Add(wire.UniqueMessage(i, j))
-	}
-}
+// allRatioRules are the numeric constraints of $.ratio in the arguments of the
+// edge_all tool, checked exactly by decoding and by Validate.
+var allRatioRules = wire.NumberRules{ExclusiveMinimum: wire.Dec("0")}
 
 // checkAllMaybeTag records the violations of the constraints of v in c.
 func checkAllMaybeTag(c *wire.Checker, v string) {
@@ -544,19 +664,9 @@ func checkAllMaybeTag(c *wire.Checker, v string) {
 	}
 }
 
-// checkAllPoints records the violations of the constraints of v in c.
-func checkAllPoints(c *wire.Checker, v []Point) {
-	if i, j, dup := wire.DuplicateJSON(v); dup {
-		c.Add(wire.UniqueMessage(i, j))
-	}
-}
-
-// checkAllCountsValue records the violations of the constraints of v in c.
-func checkAllCountsValue(c *wire.Checker, v int64) {
-	if v < 0 {
-		c.Add("must be at least 0, got " + strconv.FormatInt(v, 10))
-	}
-}
+// allCountsValueRules are the numeric constraints of $.counts.* in the
+// arguments of the edge_all tool, checked exactly by decoding and by Validate.
+var allCountsValueRules = wire.NumberRules{Minimum: wire.Dec("0")}
 
 // AllOpen is the type of $.open in the arguments of the edge_all tool.
 type AllOpen struct {
@@ -576,12 +686,19 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.OptionalField(&hasID, "id") {
-				if v, ok := d.String(); ok {
-					x.ID = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasID {
+				d.Duplicate()
+				continue
+			}
+			hasID = true
+			d.EnterOptional("id")
+			if v, ok := d.String(); ok {
+				x.ID = &v
+			}
+			d.Leave()
 		default:
 			k := string(d.Name())
 			if _, dup := x.Extra[k]; dup {
@@ -665,14 +782,11 @@ func (x *AllNothing) Validate() error {
 // validate records the violations of x in c.
 func (x *AllNothing) validate(c *wire.Checker) {}
 
-// checkAllBig records the violations of the constraints of v in c.
-func checkAllBig(c *wire.Checker, v int64) {
-	if v > 9007199254740992 {
-		c.Add("must be at most 9007199254740992, got " + strconv.FormatInt(v, 10))
-	}
-	if v%3 != 0 {
-		c.Add("must be a multiple of 3, got " + strconv.FormatInt(v, 10))
-	}
+// allBigRules are the numeric constraints of $.big in the arguments of the
+// edge_all tool, checked exactly by decoding and by Validate.
+var allBigRules = wire.NumberRules{
+	Maximum:    wire.Dec("9007199254740993"),
+	MultipleOf: wire.Dec("3"),
 }
 
 // allLabel renders the status label of one call of the edge_all tool from its
@@ -695,7 +809,7 @@ func allLabel(args any) string {
 
 // allSchema is the JSON Schema of the arguments of the edge_all tool (compact,
 // canonical).
-const allSchema = `{"additionalProperties":false,"properties":{"big":{"maximum":9007199254740992,"multipleOf":3,"type":"integer"},"counts":{"additionalProperties":{"minimum":0,"type":["integer","null"]},"type":"object"},"empty_default":{"default":"","type":"string"},"flag":{"default":true,"type":"boolean"},"grid":{"items":{"items":{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"type":"array"},"type":"array"},"labels":{"items":{"type":"string"},"minItems":1,"type":"array"},"maybe_tags":{"items":{"maxLength":3,"type":["string","null"]},"type":"array","uniqueItems":true},"nothing":{"additionalProperties":false,"properties":{},"type":"object"},"nullable_with_default":{"default":"x","type":["string","null"]},"open":{"additionalProperties":{"minLength":1,"type":["string","null"]},"properties":{"id":{"type":"string"}},"type":"object"},"origin":{"additionalProperties":false,"default":{"x":0,"y":0},"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"points":{"default":[{"x":1}],"items":{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"type":"array","uniqueItems":true},"prio":{"default":2,"description":"How urgent.","enum":[1,2,3],"type":"integer"},"ratio":{"default":1.5,"exclusiveMinimum":0,"type":"number"},"scores":{"additionalProperties":{"type":"number"},"default":{"a":1,"b":2},"type":"object"},"start":{"default":"2024-01-31T09:30:00+02:00","format":"date-time","type":"string"},"tags":{"default":["a","b"],"items":{"type":"string"},"type":"array"},"when":{"format":"date-time","type":"string"}},"required":["when"],"type":"object"}`
+const allSchema = `{"additionalProperties":false,"properties":{"big":{"maximum":9007199254740993,"multipleOf":3,"type":"integer"},"counts":{"additionalProperties":{"minimum":0,"type":["integer","null"]},"type":"object"},"empty_default":{"default":"","type":"string"},"flag":{"default":true,"type":"boolean"},"grid":{"items":{"items":{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"type":"array"},"type":"array"},"labels":{"items":{"type":"string"},"minItems":1,"type":"array"},"maybe_tags":{"items":{"maxLength":3,"type":["string","null"]},"type":"array","uniqueItems":true},"nothing":{"additionalProperties":false,"properties":{},"type":"object"},"nullable_with_default":{"default":"x","type":["string","null"]},"open":{"additionalProperties":{"minLength":1,"type":["string","null"]},"properties":{"id":{"type":"string"}},"type":"object"},"origin":{"additionalProperties":false,"default":{"x":0,"y":0},"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"points":{"default":[{"x":1}],"items":{"additionalProperties":false,"properties":{"x":{"type":"number"},"y":{"default":0.5,"type":"number"}},"required":["x"],"type":"object"},"type":"array","uniqueItems":true},"prio":{"default":2,"description":"How urgent.","enum":[1,2,3],"type":"integer"},"ratio":{"default":1.5,"exclusiveMinimum":0,"type":"number"},"scores":{"additionalProperties":{"type":"number"},"default":{"a":1,"b":2},"type":"object"},"start":{"default":"2024-01-31T09:30:00+02:00","format":"date-time","type":"string"},"tags":{"default":["a","b"],"items":{"type":"string"},"type":"array"},"when":{"format":"date-time","type":"string"}},"required":["when"],"type":"object"}`
 
 // allResultSchema is the JSON Schema of the result of the edge_all tool
 // (compact, canonical).
@@ -814,118 +928,192 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "q":
-			if d.Field(&hasQ, "q") {
-				if v, ok := d.TrimmedString(); ok {
-					checkTrimQ(&d.Checker, v)
-					x.Q = v
-				}
-				d.Leave()
+			if hasQ {
+				d.Duplicate()
+				continue
 			}
+			hasQ = true
+			d.Enter("q")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimQ(&d.Checker, v)
+				x.Q = v
+			}
+			d.Leave()
 		case "bare":
-			if d.OptionalField(&hasBare, "bare") {
-				if v, ok := d.TrimmedString(); ok {
-					checkTrimBare(&d.Checker, v)
-					x.Bare = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasBare {
+				d.Duplicate()
+				continue
+			}
+			hasBare = true
+			d.EnterOptional("bare")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimBare(&d.Checker, v)
+				x.Bare = &v
+			}
+			d.Leave()
 		case "word":
-			if d.OptionalField(&hasWord, "word") {
-				if v, ok := d.TrimmedString(); ok {
-					checkWord(&d.Checker, v)
-					x.Word = wire.Ptr(Word(v))
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasWord {
+				d.Duplicate()
+				continue
+			}
+			hasWord = true
+			d.EnterOptional("word")
+			if v, ok := d.TrimmedString(); ok {
+				checkWord(&d.Checker, v)
+				x.Word = wire.Ptr(Word(v))
+			}
+			d.Leave()
 		case "mode":
-			if d.OptionalField(&hasMode, "mode") {
-				if b, ok := d.TrimmedBytes(); ok {
-					v := trimModeOf(b)
-					checkTrimMode(&d.Checker, v)
-					x.Mode = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasMode {
+				d.Duplicate()
+				continue
+			}
+			hasMode = true
+			d.EnterOptional("mode")
+			if b, ok := d.TrimmedBytes(); ok {
+				v := trimModeOf(b)
+				checkTrimMode(&d.Checker, v)
+				x.Mode = v
+			}
+			d.Leave()
 		case "at":
-			if d.OptionalField(&hasAt, "at") {
-				if b, ok := d.TrimmedBytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.At = &v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasAt {
+				d.Duplicate()
+				continue
+			}
+			hasAt = true
+			d.EnterOptional("at")
+			if b, ok := d.TrimmedBytes(); ok {
+				if v, ok := wire.ParseDateTime(b); ok {
+					x.At = &v
+				} else {
+					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+				}
+			}
+			d.Leave()
 		case "code":
-			if d.OptionalField(&hasCode, "code") {
-				if v, ok := d.TrimmedString(); ok {
-					checkTrimCode(&d.Checker, v)
-					x.Code = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasCode {
+				d.Duplicate()
+				continue
+			}
+			hasCode = true
+			d.EnterOptional("code")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimCode(&d.Checker, v)
+				x.Code = &v
+			}
+			d.Leave()
 		case "mail":
-			if d.OptionalField(&hasMail, "mail") {
-				if v, ok := d.TrimmedString(); ok {
-					checkTrimMail(&d.Checker, v)
-					x.Mail = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasMail {
+				d.Duplicate()
+				continue
+			}
+			hasMail = true
+			d.EnterOptional("mail")
+			if v, ok := d.TrimmedString(); ok {
+				checkTrimMail(&d.Checker, v)
+				x.Mail = &v
+			}
+			d.Leave()
 		case "nested":
-			if d.OptionalField(&hasNested, "nested") {
-				x.Nested = new(TrimNested)
-				x.Nested.decode(d)
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasNested {
+				d.Duplicate()
+				continue
+			}
+			hasNested = true
+			d.EnterOptional("nested")
+			x.Nested = new(TrimNested)
+			x.Nested.decode(d)
+			d.Leave()
 		case "items":
-			if d.OptionalField(&hasItems, "items") {
-				if d.BeginArray() {
-					x.Items = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Items = append(x.Items, "")
-						if v1, ok := d.TrimmedString(); ok {
-							checkTrimNestedName(&d.Checker, v1)
-							x.Items[i] = v1
-						}
-						d.Leave()
-					}
-					checkTrimItems(&d.Checker, x.Items)
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasItems {
+				d.Duplicate()
+				continue
+			}
+			hasItems = true
+			d.EnterOptional("items")
+			if d.BeginArray() {
+				x.Items = []string{}
+				for i := 0; d.NextItem(); i++ {
+					d.EnterIndex(i)
+					x.Items = append(x.Items, "")
+					if v1, ok := d.TrimmedString(); ok {
+						checkTrimItem(&d.Checker, v1)
+						x.Items[i] = v1
+					}
+					d.Leave()
+				}
+				checkTrimItems(&d.Checker, x.Items)
+			}
+			d.Leave()
 		case "by_key":
-			if d.OptionalField(&hasByKey, "by_key") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.TrimmedString(); ok {
-							checkTrimByKeyValue(&d.Checker, v1)
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
+			if d.AbsentNull() {
+				continue
+			}
+			if hasByKey {
+				d.Duplicate()
+				continue
+			}
+			hasByKey = true
+			d.EnterOptional("by_key")
+			if d.BeginObject() {
+				m := map[string]string{}
+				for d.NextKey() {
+					k := string(d.Name())
+					if _, dup := m[k]; dup {
+						d.Duplicate()
+						continue
 					}
-					x.ByKey = m
+					d.Enter(k)
+					var e string
+					if v1, ok := d.TrimmedString(); ok {
+						checkTrimByKeyValue(&d.Checker, v1)
+						e = v1
+					}
+					m[k] = e
+					d.Leave()
 				}
-				d.Leave()
+				x.ByKey = m
 			}
+			d.Leave()
 		case "kept":
-			if d.OptionalField(&hasKept, "kept") {
-				if v, ok := d.String(); ok {
-					x.Kept = &v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasKept {
+				d.Duplicate()
+				continue
+			}
+			hasKept = true
+			d.EnterOptional("kept")
+			if v, ok := d.String(); ok {
+				x.Kept = &v
+			}
+			d.Leave()
 		default:
 			d.Unknown(
 				"q",
@@ -1000,7 +1188,7 @@ func (x *TrimArgs) validate(c *wire.Checker) {
 		checkTrimItems(c, x.Items)
 		for i := range x.Items {
 			c.EnterIndex(i)
-			checkTrimNestedName(c, x.Items[i])
+			checkTrimItem(c, x.Items[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -1126,15 +1314,19 @@ func (x *TrimNested) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if d.Field(&hasName, "name") {
-				if !d.Null() {
-					if v, ok := d.TrimmedString(); ok {
-						checkTrimNestedName(&d.Checker, v)
-						x.Name = &v
-					}
-				}
-				d.Leave()
+			if hasName {
+				d.Duplicate()
+				continue
 			}
+			hasName = true
+			d.Enter("name")
+			if !d.Null() {
+				if v, ok := d.TrimmedString(); ok {
+					checkTrimNestedName(&d.Checker, v)
+					x.Name = &v
+				}
+			}
+			d.Leave()
 		default:
 			d.Unknown("name")
 		}
@@ -1163,9 +1355,8 @@ func (x *TrimNested) validate(c *wire.Checker) {
 }
 
 // checkTrimNestedName records the violations of the constraints of v in c.
-// Every schema with these constraints shares it. Decoding trims v (trim: true)
-// before this check; a value built in Go with white space at either end is
-// reported, then checked trimmed.
+// Decoding trims v (trim: true) before this check; a value built in Go with
+// white space at either end is reported, then checked trimmed.
 func checkTrimNestedName(c *wire.Checker, v string) {
 	if t := strings.TrimSpace(v); t != v {
 		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
@@ -1181,6 +1372,20 @@ func checkTrimNestedName(c *wire.Checker, v string) {
 func checkTrimItems(c *wire.Checker, v []string) {
 	if i, j, dup := wire.Duplicate(v); dup {
 		c.Add(wire.UniqueMessage(i, j))
+	}
+}
+
+// checkTrimItem records the violations of the constraints of v in c. Decoding
+// trims v (trim: true) before this check; a value built in Go with white space
+// at either end is reported, then checked trimmed.
+func checkTrimItem(c *wire.Checker, v string) {
+	if t := strings.TrimSpace(v); t != v {
+		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
+		v = t
+	}
+	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
 	}
 }
 
@@ -1221,14 +1426,9 @@ const trimSchema = `{"additionalProperties":false,"properties":{"at":{"format":"
 // Priority is a type shared by the edge tools: How urgent.
 type Priority int64
 
-// checkPriority records the violations of the constraints of v in c.
-func checkPriority(c *wire.Checker, v int64) {
-	switch v {
-	case 1, 2, 3:
-	default:
-		c.Add("must be one of 1, 2, 3, got " + strconv.FormatInt(v, 10))
-	}
-}
+// priorityRules are the numeric constraints of $ in the named type Priority,
+// checked exactly by decoding and by Validate.
+var priorityRules = wire.NumberRules{Enum: []*wire.Decimal{wire.Dec("1"), wire.Dec("2"), wire.Dec("3")}}
 
 // When is a type shared by the edge tools.
 type When = time.Time
@@ -1281,19 +1481,30 @@ func (x *Point) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "x":
-			if d.Field(&hasX, "x") {
-				if v, ok := d.Float(); ok {
-					x.X = v
-				}
-				d.Leave()
+			if hasX {
+				d.Duplicate()
+				continue
 			}
+			hasX = true
+			d.Enter("x")
+			if v, ok := d.Float(); ok {
+				x.X = v
+			}
+			d.Leave()
 		case "y":
-			if d.OptionalField(&hasY, "y") {
-				if v, ok := d.Float(); ok {
-					x.Y = v
-				}
-				d.Leave()
+			if d.AbsentNull() {
+				continue
 			}
+			if hasY {
+				d.Duplicate()
+				continue
+			}
+			hasY = true
+			d.EnterOptional("y")
+			if v, ok := d.Float(); ok {
+				x.Y = v
+			}
+			d.Leave()
 		default:
 			d.Unknown("x", "y")
 		}
