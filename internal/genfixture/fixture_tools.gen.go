@@ -74,6 +74,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeCreateInvoiceArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(CreateInvoiceArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: createInvoiceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*CreateInvoiceArgs)
@@ -105,6 +112,13 @@ func Module(impl Executor) *runtime.Module {
 				Decode: func(data []byte) (any, error) {
 					return DecodeSearchArgs(data)
 				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(SearchArgs)
+					x.decode(&d)
+					return x, d.Finish()
+				},
 				Label: searchLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*SearchArgs)
@@ -135,6 +149,13 @@ func Module(impl Executor) *runtime.Module {
 				},
 				Decode: func(data []byte) (any, error) {
 					return DecodePingArgs(data)
+				},
+				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
+					var d wire.Decoder
+					d.ResetMode(data, mode)
+					x := new(PingArgs)
+					x.decode(&d)
+					return x, d.Finish()
 				},
 				Label: pingLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
@@ -170,7 +191,7 @@ type CreateInvoiceArgs struct {
 	// Send is optional, default true.
 	Send bool `json:"send"`
 	// The invoice lines. (Required.)
-	Items []CreateInvoiceItemsItem `json:"items"`
+	Items []CreateInvoiceItem `json:"items"`
 	// Metadata is optional; nil is absent.
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Website is optional; nil is absent.
@@ -216,6 +237,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "customer_id":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCustomerID {
 				d.Duplicate()
 				continue
@@ -228,6 +252,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "currency":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCurrency {
 				d.Duplicate()
 				continue
@@ -241,6 +268,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "due":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDue {
 				d.Duplicate()
 				continue
@@ -256,6 +286,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "service_date":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasServiceDate {
 				d.Duplicate()
 				continue
@@ -268,6 +301,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "memo":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMemo {
 				d.Duplicate()
 				continue
@@ -280,6 +316,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "discount_percent":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasDiscountPercent {
 				d.Duplicate()
 				continue
@@ -292,6 +331,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "send":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasSend {
 				d.Duplicate()
 				continue
@@ -310,10 +352,10 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			hasItems = true
 			d.Enter("items")
 			if d.BeginArray() {
-				x.Items = []CreateInvoiceItemsItem{}
+				x.Items = []CreateInvoiceItem{}
 				for i := 0; d.NextItem(); i++ {
 					d.EnterIndex(i)
-					x.Items = append(x.Items, CreateInvoiceItemsItem{})
+					x.Items = append(x.Items, CreateInvoiceItem{})
 					x.Items[i].decode(d)
 					d.Leave()
 				}
@@ -321,6 +363,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "metadata":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasMetadata {
 				d.Duplicate()
 				continue
@@ -348,6 +393,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "website":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasWebsite {
 				d.Duplicate()
 				continue
@@ -374,6 +422,9 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "attachments":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasAttachments {
 				d.Duplicate()
 				continue
@@ -579,7 +630,7 @@ var createInvoiceDiscountPercentRules = wire.NumberRules{
 }
 
 // checkCreateInvoiceItems records the violations of the constraints of v in c.
-func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
+func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItem) {
 	if len(v) < 1 {
 		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
 	}
@@ -588,9 +639,9 @@ func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItemsItem) {
 	}
 }
 
-// CreateInvoiceItemsItem is the type of $.items[*] in the arguments of the
+// CreateInvoiceItem is the type of $.items[*] in the arguments of the
 // fx_create_invoice tool.
-type CreateInvoiceItemsItem struct {
+type CreateInvoiceItem struct {
 	// Description is required.
 	Description string `json:"description"`
 	// Quantity is optional, default 1.
@@ -605,7 +656,7 @@ type CreateInvoiceItemsItem struct {
 
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
-func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
+func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
 		return
 	}
@@ -620,11 +671,14 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			hasDescription = true
 			d.Enter("description")
 			if v, ok := d.String(); ok {
-				checkCreateInvoiceItemsItemDescription(&d.Checker, v)
+				checkCreateInvoiceItemDescription(&d.Checker, v)
 				x.Description = v
 			}
 			d.Leave()
 		case "quantity":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasQuantity {
 				d.Duplicate()
 				continue
@@ -632,7 +686,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			hasQuantity = true
 			d.EnterOptional("quantity")
 			if v, ok := d.Int(); ok {
-				createInvoiceItemsItemQuantityRules.CheckInt(&d.Checker, v)
+				createInvoiceItemQuantityRules.CheckInt(&d.Checker, v)
 				x.Quantity = v
 			}
 			d.Leave()
@@ -646,6 +700,9 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 			x.UnitPrice.decode(d)
 			d.Leave()
 		case "tags":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTags {
 				d.Duplicate()
 				continue
@@ -663,10 +720,13 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 					}
 					d.Leave()
 				}
-				checkCreateInvoiceItemsItemTags(&d.Checker, x.Tags)
+				checkCreateInvoiceItemTags(&d.Checker, x.Tags)
 			}
 			d.Leave()
 		case "taxable":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasTaxable {
 				d.Duplicate()
 				continue
@@ -695,7 +755,7 @@ func (x *CreateInvoiceItemsItem) decode(d *wire.Decoder) {
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
-func (x *CreateInvoiceItemsItem) Validate() error {
+func (x *CreateInvoiceItem) Validate() error {
 	if x == nil {
 		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
 	}
@@ -705,19 +765,19 @@ func (x *CreateInvoiceItemsItem) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *CreateInvoiceItemsItem) validate(c *wire.Checker) {
+func (x *CreateInvoiceItem) validate(c *wire.Checker) {
 	c.Enter("description")
-	checkCreateInvoiceItemsItemDescription(c, x.Description)
+	checkCreateInvoiceItemDescription(c, x.Description)
 	c.Leave()
 	c.Enter("quantity")
-	createInvoiceItemsItemQuantityRules.CheckInt(c, x.Quantity)
+	createInvoiceItemQuantityRules.CheckInt(c, x.Quantity)
 	c.Leave()
 	c.Enter("unit_price")
 	x.UnitPrice.validate(c)
 	c.Leave()
 	if x.Tags != nil {
 		c.Enter("tags")
-		checkCreateInvoiceItemsItemTags(c, x.Tags)
+		checkCreateInvoiceItemTags(c, x.Tags)
 		for i := range x.Tags {
 			c.EnterIndex(i)
 			checkTag(c, string(x.Tags[i]))
@@ -727,9 +787,9 @@ func (x *CreateInvoiceItemsItem) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreateInvoiceItemsItemDescription records the violations of the
-// constraints of v in c.
-func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
+// checkCreateInvoiceItemDescription records the violations of the constraints
+// of v in c.
+func checkCreateInvoiceItemDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
 		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
@@ -739,17 +799,17 @@ func checkCreateInvoiceItemsItemDescription(c *wire.Checker, v string) {
 	}
 }
 
-// createInvoiceItemsItemQuantityRules are the numeric constraints of
+// createInvoiceItemQuantityRules are the numeric constraints of
 // $.items[*].quantity in the arguments of the fx_create_invoice tool, checked
 // exactly by decoding and by Validate.
-var createInvoiceItemsItemQuantityRules = wire.NumberRules{
+var createInvoiceItemQuantityRules = wire.NumberRules{
 	Maximum: wire.Dec("1000"),
 	Minimum: wire.Dec("1"),
 }
 
-// checkCreateInvoiceItemsItemTags records the violations of the constraints of
-// v in c.
-func checkCreateInvoiceItemsItemTags(c *wire.Checker, v []Tag) {
+// checkCreateInvoiceItemTags records the violations of the constraints of v in
+// c.
+func checkCreateInvoiceItemTags(c *wire.Checker, v []Tag) {
 	if len(v) > 5 {
 		c.Add("must have at most 5 items, got " + strconv.Itoa(len(v)))
 	}
@@ -806,6 +866,9 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCount {
 				d.Duplicate()
 				continue
@@ -968,6 +1031,9 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "limit":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasLimit {
 				d.Duplicate()
 				continue
@@ -980,6 +1046,9 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "include_deleted":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasIncludeDeleted {
 				d.Duplicate()
 				continue
@@ -1145,6 +1214,9 @@ func (x *Money) decode(d *wire.Decoder) {
 			}
 			d.Leave()
 		case "currency":
+			if d.AbsentNull() {
+				continue
+			}
 			if hasCurrency {
 				d.Duplicate()
 				continue

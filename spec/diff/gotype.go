@@ -128,7 +128,7 @@ func writeCanonical(b *strings.Builder, s *spec.Schema, depth int) {
 	for _, c := range []struct {
 		k string
 		v *float64
-	}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"exclusiveMaximum", s.ExclusiveMaximum}, {"multipleOf", s.MultipleOf}} {
+	}{{"minimum", f64(s.Minimum)}, {"maximum", f64(s.Maximum)}, {"exclusiveMinimum", f64(s.ExclusiveMinimum)}, {"exclusiveMaximum", f64(s.ExclusiveMaximum)}, {"multipleOf", f64(s.MultipleOf)}} {
 		if c.v != nil {
 			kv(c.k, fmtNum(*c.v))
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/wire"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -599,20 +600,20 @@ type bound struct {
 
 func lower(s *spec.Schema) bound {
 	switch {
-	case s.ExclusiveMinimum != nil && (s.Minimum == nil || *s.ExclusiveMinimum >= *s.Minimum):
-		return bound{true, *s.ExclusiveMinimum, true, "exclusiveMinimum"}
+	case s.ExclusiveMinimum != nil && (s.Minimum == nil || *f64(s.ExclusiveMinimum) >= *f64(s.Minimum)):
+		return bound{true, *f64(s.ExclusiveMinimum), true, "exclusiveMinimum"}
 	case s.Minimum != nil:
-		return bound{true, *s.Minimum, false, "minimum"}
+		return bound{true, *f64(s.Minimum), false, "minimum"}
 	}
 	return bound{}
 }
 
 func upper(s *spec.Schema) bound {
 	switch {
-	case s.ExclusiveMaximum != nil && (s.Maximum == nil || *s.ExclusiveMaximum <= *s.Maximum):
-		return bound{true, *s.ExclusiveMaximum, true, "exclusiveMaximum"}
+	case s.ExclusiveMaximum != nil && (s.Maximum == nil || *f64(s.ExclusiveMaximum) <= *f64(s.Maximum)):
+		return bound{true, *f64(s.ExclusiveMaximum), true, "exclusiveMaximum"}
 	case s.Maximum != nil:
-		return bound{true, *s.Maximum, false, "maximum"}
+		return bound{true, *f64(s.Maximum), false, "maximum"}
 	}
 	return bound{}
 }
@@ -690,8 +691,8 @@ func boundChanges(s *site, o, n *spec.Schema, f func(dir int, pos spec.Pos, what
 	}
 	side(lower(ro), lower(rn), false)
 	side(upper(ro), upper(rn), true)
-	if d := multipleOf(ro.MultipleOf, rn.MultipleOf); d != 0 {
-		f(d, rn.KeyPos("multipleOf"), fmt.Sprintf("changes multipleOf from %s to %s", optNum(ro.MultipleOf), optNum(rn.MultipleOf)))
+	if d := multipleOf(f64(ro.MultipleOf), f64(rn.MultipleOf)); d != 0 {
+		f(d, rn.KeyPos("multipleOf"), fmt.Sprintf("changes multipleOf from %s to %s", optNum(f64(ro.MultipleOf)), optNum(f64(rn.MultipleOf))))
 	}
 }
 
@@ -1166,3 +1167,13 @@ var (
 	rulePermissionCheckAdded = flagRule("PERMISSION_CHECK_ADDED", Compatible, safety, "permission_check", true,
 		"A tool now has a hand-written permission check.", "now calls a permission check")
 )
+
+// f64 is a spec number (exact) as the float64 the comparisons here use; nil
+// stays nil.
+func f64(d *wire.Decimal) *float64 {
+	if d == nil {
+		return nil
+	}
+	f := d.Float64()
+	return &f
+}
