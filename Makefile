@@ -1,5 +1,5 @@
 # Each target is a one-liner over the Go toolchain.
-.PHONY: generate check test bench proptest quickstart demo
+.PHONY: generate check test bench proptest scale quickstart demo
 
 # Regenerate every module from its spec (*.tools.yaml).
 generate:
@@ -28,6 +28,14 @@ proptest:
 BENCH ?= .
 bench:
 	go test -run=^$$ -bench='$(BENCH)' -benchmem ./...
+
+# Generated code at API scale: generate and go build specs of 10, 100 and
+# 1,000 tools (internal/scale), with times, peak RSS and generated lines;
+# TOOLS and RUNS pick other sizes, as in make scale TOOLS=1000 RUNS=1.
+TOOLS ?= 10,100,1000
+RUNS ?= 3
+scale:
+	go run ./internal/scale/run -tools '$(TOOLS)' -runs '$(RUNS)'
 
 # The quick start: a registry, the example module, a few calls.
 quickstart:

@@ -5,7 +5,6 @@ package genfixture
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -56,8 +55,8 @@ type Executor interface {
 	Ping(ctx context.Context, call *runtime.Call, args *PingArgs) (runtime.Result, error)
 }
 
-// Module returns a fresh module of the fx tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)).
+// Module returns a fresh module of the fx tools, run by impl (not nil). Add it
+// to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -71,28 +70,10 @@ func Module(impl Executor) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCreateInvoiceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CreateInvoiceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: createInvoiceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CreateInvoiceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("fx_create_invoice: arguments of type %T, want *CreateInvoiceArgs", args)
-					}
-					res, err := impl.CreateInvoice(ctx, call, a)
-					if err != nil {
-						return runtime.Result{}, err
-					}
-					return runtime.JSON(res)
-				},
+				Decode:       runtime.TypedDecode(DecodeCreateInvoiceArgs),
+				DecodeWith:   wire.DecodeWith((*CreateInvoiceArgs).decode),
+				Label:        createInvoiceLabel,
+				Execute:      runtime.TypedExecuteJSON(impl.CreateInvoice),
 				Permission: func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
 					a, ok := args.(*CreateInvoiceArgs)
 					if !ok || a == nil {
@@ -109,24 +90,10 @@ func Module(impl Executor) *runtime.Module {
 				Gate:        Gate,
 				GateMessage: gateMessage,
 				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeSearchArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(SearchArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: searchLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*SearchArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("fx_search: arguments of type %T, want *SearchArgs", args)
-					}
-					return impl.Search(ctx, call, a)
-				},
+				Decode:      runtime.TypedDecode(DecodeSearchArgs),
+				DecodeWith:  wire.DecodeWith((*SearchArgs).decode),
+				Label:       searchLabel,
+				Execute:     runtime.TypedExecute(impl.Search),
 				ReadOnlyFor: func(args any) bool {
 					a, ok := args.(*SearchArgs)
 					return ok && a != nil && impl.SearchReadOnly(a)
@@ -147,24 +114,10 @@ func Module(impl Executor) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodePingArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PingArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: pingLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PingArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("fx_ping: arguments of type %T, want *PingArgs", args)
-					}
-					return impl.Ping(ctx, call, a)
-				},
+				Decode:     runtime.TypedDecode(DecodePingArgs),
+				DecodeWith: wire.DecodeWith((*PingArgs).decode),
+				Label:      pingLabel,
+				Execute:    runtime.TypedExecute(impl.Ping),
 			},
 		},
 	}

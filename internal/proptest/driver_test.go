@@ -38,7 +38,7 @@ type out struct {
 }
 
 func main() {
-	mod := p.Module(nil)
+	mod := p.Module(&p.Tools{})
 	tools := map[string]*runtime.Tool{}
 	schemas := map[string]json.RawMessage{}
 	for _, t := range mod.Tools {
