@@ -136,51 +136,30 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasQuery, "query") {
+				if v, ok := d.String(); ok {
+					checkListQuery(&d.Checker, v)
+					x.Query = &v
+				}
+				d.Leave()
 			}
-			if hasQuery {
-				d.Duplicate()
-				continue
-			}
-			hasQuery = true
-			d.EnterOptional("query")
-			if v, ok := d.String(); ok {
-				checkListQuery(&d.Checker, v)
-				x.Query = &v
-			}
-			d.Leave()
 		case "status":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatus, "status") {
+				if b, ok := d.Bytes(); ok {
+					v := listStatusOf(b)
+					checkListStatus(&d.Checker, v)
+					x.Status = &v
+				}
+				d.Leave()
 			}
-			if hasStatus {
-				d.Duplicate()
-				continue
-			}
-			hasStatus = true
-			d.EnterOptional("status")
-			if b, ok := d.Bytes(); ok {
-				v := listStatusOf(b)
-				checkListStatus(&d.Checker, v)
-				x.Status = &v
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					listLimitRules.CheckInt(&d.Checker, v)
+					x.Limit = v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				listLimitRules.CheckInt(&d.Checker, v)
-				x.Limit = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("query", "status", "limit")
 		}
@@ -329,72 +308,47 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "title":
-			if hasTitle {
-				d.Duplicate()
-				continue
-			}
-			hasTitle = true
-			d.Enter("title")
-			if v, ok := d.String(); ok {
-				checkAddTitle(&d.Checker, v)
-				x.Title = v
-			}
-			d.Leave()
-		case "priority":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPriority {
-				d.Duplicate()
-				continue
-			}
-			hasPriority = true
-			d.EnterOptional("priority")
-			if b, ok := d.Bytes(); ok {
-				v := addPriorityOf(b)
-				checkAddPriority(&d.Checker, v)
-				x.Priority = v
-			}
-			d.Leave()
-		case "due":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDue {
-				d.Duplicate()
-				continue
-			}
-			hasDue = true
-			d.EnterOptional("due")
-			if v, ok := d.String(); ok {
-				checkAddDue(&d.Checker, v)
-				x.Due = &v
-			}
-			d.Leave()
-		case "tags":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTags {
-				d.Duplicate()
-				continue
-			}
-			hasTags = true
-			d.EnterOptional("tags")
-			if d.BeginArray() {
-				x.Tags = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tags = append(x.Tags, "")
-					if v1, ok := d.String(); ok {
-						checkAddTag(&d.Checker, v1)
-						x.Tags[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasTitle, "title") {
+				if v, ok := d.String(); ok {
+					checkAddTitle(&d.Checker, v)
+					x.Title = v
 				}
-				checkAddTags(&d.Checker, x.Tags)
+				d.Leave()
 			}
-			d.Leave()
+		case "priority":
+			if d.OptionalField(&hasPriority, "priority") {
+				if b, ok := d.Bytes(); ok {
+					v := addPriorityOf(b)
+					checkAddPriority(&d.Checker, v)
+					x.Priority = v
+				}
+				d.Leave()
+			}
+		case "due":
+			if d.OptionalField(&hasDue, "due") {
+				if v, ok := d.String(); ok {
+					checkAddDue(&d.Checker, v)
+					x.Due = &v
+				}
+				d.Leave()
+			}
+		case "tags":
+			if d.OptionalField(&hasTags, "tags") {
+				if d.BeginArray() {
+					x.Tags = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tags = append(x.Tags, "")
+						if v1, ok := d.String(); ok {
+							checkAddTag(&d.Checker, v1)
+							x.Tags[i] = v1
+						}
+						d.Leave()
+					}
+					checkAddTags(&d.Checker, x.Tags)
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("title", "priority", "due", "tags")
 		}
@@ -572,17 +526,13 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if hasID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasID, "id") {
+				if v, ok := d.Int(); ok {
+					completeIDRules.CheckInt(&d.Checker, v)
+					x.ID = v
+				}
+				d.Leave()
 			}
-			hasID = true
-			d.Enter("id")
-			if v, ok := d.Int(); ok {
-				completeIDRules.CheckInt(&d.Checker, v)
-				x.ID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("id")
 		}
@@ -612,7 +562,8 @@ func (x *CompleteArgs) validate(c *wire.Checker) {
 }
 
 // completeIDRules are the numeric constraints of $.id in the arguments of the
-// tasks_complete tool, checked exactly by decoding and by Validate.
+// tasks_complete tool, checked exactly by decoding and by Validate. Every
+// schema with these constraints shares them.
 var completeIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
 // completeLabel renders the status label of one call of the tasks_complete tool
@@ -663,17 +614,13 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if hasID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasID, "id") {
+				if v, ok := d.Int(); ok {
+					completeIDRules.CheckInt(&d.Checker, v)
+					x.ID = v
+				}
+				d.Leave()
 			}
-			hasID = true
-			d.Enter("id")
-			if v, ok := d.Int(); ok {
-				deleteIDRules.CheckInt(&d.Checker, v)
-				x.ID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("id")
 		}
@@ -698,13 +645,9 @@ func (x *DeleteArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Enter("id")
-	deleteIDRules.CheckInt(c, x.ID)
+	completeIDRules.CheckInt(c, x.ID)
 	c.Leave()
 }
-
-// deleteIDRules are the numeric constraints of $.id in the arguments of the
-// tasks_delete tool, checked exactly by decoding and by Validate.
-var deleteIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
 // deleteLabel renders the status label of one call of the tasks_delete tool
 // from its (possibly partial or nil) arguments. It cannot fail.

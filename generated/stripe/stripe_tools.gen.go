@@ -238,35 +238,21 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEmail, "email") {
+				if v, ok := d.String(); ok {
+					checkEmail(&d.Checker, v)
+					x.Email = wire.Ptr(Email(v))
+				}
+				d.Leave()
 			}
-			if hasEmail {
-				d.Duplicate()
-				continue
-			}
-			hasEmail = true
-			d.EnterOptional("email")
-			if v, ok := d.String(); ok {
-				checkEmail(&d.Checker, v)
-				x.Email = wire.Ptr(Email(v))
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					listLimitRules.CheckInt(&d.Checker, v)
+					x.Limit = ListLimit(v)
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				listLimitRules.CheckInt(&d.Checker, v)
-				x.Limit = ListLimit(v)
-			}
-			d.Leave()
 		default:
 			d.Unknown("email", "limit")
 		}
@@ -355,50 +341,29 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkCustomerID(&d.Checker, v)
+					x.Customer = wire.Ptr(CustomerID(v))
+				}
+				d.Leave()
 			}
-			if hasCustomer {
-				d.Duplicate()
-				continue
-			}
-			hasCustomer = true
-			d.EnterOptional("customer")
-			if v, ok := d.String(); ok {
-				checkCustomerID(&d.Checker, v)
-				x.Customer = wire.Ptr(CustomerID(v))
-			}
-			d.Leave()
 		case "created_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCreatedAfter, "created_after") {
+				if v, ok := d.String(); ok {
+					checkListPaymentsCreatedAfter(&d.Checker, v)
+					x.CreatedAfter = &v
+				}
+				d.Leave()
 			}
-			if hasCreatedAfter {
-				d.Duplicate()
-				continue
-			}
-			hasCreatedAfter = true
-			d.EnterOptional("created_after")
-			if v, ok := d.String(); ok {
-				checkListPaymentsCreatedAfter(&d.Checker, v)
-				x.CreatedAfter = &v
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					listLimitRules.CheckInt(&d.Checker, v)
+					x.Limit = ListLimit(v)
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				listLimitRules.CheckInt(&d.Checker, v)
-				x.Limit = ListLimit(v)
-			}
-			d.Leave()
 		default:
 			d.Unknown("customer", "created_after", "limit")
 		}
@@ -507,66 +472,38 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "status":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatus, "status") {
+				if b, ok := d.Bytes(); ok {
+					v := listSubscriptionsStatusOf(b)
+					checkListSubscriptionsStatus(&d.Checker, v)
+					x.Status = &v
+				}
+				d.Leave()
 			}
-			if hasStatus {
-				d.Duplicate()
-				continue
-			}
-			hasStatus = true
-			d.EnterOptional("status")
-			if b, ok := d.Bytes(); ok {
-				v := listSubscriptionsStatusOf(b)
-				checkListSubscriptionsStatus(&d.Checker, v)
-				x.Status = &v
-			}
-			d.Leave()
 		case "customer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkCustomerID(&d.Checker, v)
+					x.Customer = wire.Ptr(CustomerID(v))
+				}
+				d.Leave()
 			}
-			if hasCustomer {
-				d.Duplicate()
-				continue
-			}
-			hasCustomer = true
-			d.EnterOptional("customer")
-			if v, ok := d.String(); ok {
-				checkCustomerID(&d.Checker, v)
-				x.Customer = wire.Ptr(CustomerID(v))
-			}
-			d.Leave()
 		case "price":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkPriceID(&d.Checker, v)
+					x.Price = wire.Ptr(PriceID(v))
+				}
+				d.Leave()
 			}
-			if hasPrice {
-				d.Duplicate()
-				continue
-			}
-			hasPrice = true
-			d.EnterOptional("price")
-			if v, ok := d.String(); ok {
-				checkPriceID(&d.Checker, v)
-				x.Price = wire.Ptr(PriceID(v))
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					listLimitRules.CheckInt(&d.Checker, v)
+					x.Limit = ListLimit(v)
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				listLimitRules.CheckInt(&d.Checker, v)
-				x.Limit = ListLimit(v)
-			}
-			d.Leave()
 		default:
 			d.Unknown("status", "customer", "price", "limit")
 		}
@@ -733,38 +670,27 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "line_items":
-			if hasLineItems {
-				d.Duplicate()
-				continue
-			}
-			hasLineItems = true
-			d.Enter("line_items")
-			if d.BeginArray() {
-				x.LineItems = []PaymentLinkItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.LineItems = append(x.LineItems, PaymentLinkItem{})
-					x.LineItems[i].decode(d)
-					d.Leave()
+			if d.Field(&hasLineItems, "line_items") {
+				if d.BeginArray() {
+					x.LineItems = []PaymentLinkItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.LineItems = append(x.LineItems, PaymentLinkItem{})
+						x.LineItems[i].decode(d)
+						d.Leave()
+					}
+					checkCreatePaymentLinkLineItems(&d.Checker, x.LineItems)
 				}
-				checkCreatePaymentLinkLineItems(&d.Checker, x.LineItems)
+				d.Leave()
 			}
-			d.Leave()
 		case "after_completion_url":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAfterCompletionURL, "after_completion_url") {
+				if v, ok := d.String(); ok {
+					checkCreatePaymentLinkAfterCompletionURL(&d.Checker, v)
+					x.AfterCompletionURL = &v
+				}
+				d.Leave()
 			}
-			if hasAfterCompletionURL {
-				d.Duplicate()
-				continue
-			}
-			hasAfterCompletionURL = true
-			d.EnterOptional("after_completion_url")
-			if v, ok := d.String(); ok {
-				checkCreatePaymentLinkAfterCompletionURL(&d.Checker, v)
-				x.AfterCompletionURL = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("line_items", "after_completion_url")
 		}
@@ -891,127 +817,74 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer_id":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomerID {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerID = true
-			d.EnterOptional("customer_id")
-			if v, ok := d.String(); ok {
-				checkCustomerID(&d.Checker, v)
-				x.CustomerID = wire.Ptr(CustomerID(v))
-			}
-			d.Leave()
-		case "customer_email":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomerEmail {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerEmail = true
-			d.EnterOptional("customer_email")
-			if v, ok := d.String(); ok {
-				checkEmail(&d.Checker, v)
-				x.CustomerEmail = wire.Ptr(Email(v))
-			}
-			d.Leave()
-		case "customer_name":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomerName {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerName = true
-			d.EnterOptional("customer_name")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceCustomerName(&d.Checker, v)
-				x.CustomerName = &v
-			}
-			d.Leave()
-		case "currency":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if v, ok := d.String(); ok {
-				checkCurrency(&d.Checker, v)
-				x.Currency = Currency(v)
-			}
-			d.Leave()
-		case "items":
-			if hasItems {
-				d.Duplicate()
-				continue
-			}
-			hasItems = true
-			d.Enter("items")
-			if d.BeginArray() {
-				x.Items = []InvoiceLine{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Items = append(x.Items, InvoiceLine{})
-					x.Items[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomerID, "customer_id") {
+				if v, ok := d.String(); ok {
+					checkCustomerID(&d.Checker, v)
+					x.CustomerID = wire.Ptr(CustomerID(v))
 				}
-				checkCreateInvoiceItems(&d.Checker, x.Items)
+				d.Leave()
 			}
-			d.Leave()
+		case "customer_email":
+			if d.OptionalField(&hasCustomerEmail, "customer_email") {
+				if v, ok := d.String(); ok {
+					checkEmail(&d.Checker, v)
+					x.CustomerEmail = wire.Ptr(Email(v))
+				}
+				d.Leave()
+			}
+		case "customer_name":
+			if d.OptionalField(&hasCustomerName, "customer_name") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceCustomerName(&d.Checker, v)
+					x.CustomerName = &v
+				}
+				d.Leave()
+			}
+		case "currency":
+			if d.OptionalField(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					checkCurrency(&d.Checker, v)
+					x.Currency = Currency(v)
+				}
+				d.Leave()
+			}
+		case "items":
+			if d.Field(&hasItems, "items") {
+				if d.BeginArray() {
+					x.Items = []InvoiceLine{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Items = append(x.Items, InvoiceLine{})
+						x.Items[i].decode(d)
+						d.Leave()
+					}
+					checkCreateInvoiceItems(&d.Checker, x.Items)
+				}
+				d.Leave()
+			}
 		case "memo":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMemo, "memo") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceMemo(&d.Checker, v)
+					x.Memo = &v
+				}
+				d.Leave()
 			}
-			if hasMemo {
-				d.Duplicate()
-				continue
-			}
-			hasMemo = true
-			d.EnterOptional("memo")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceMemo(&d.Checker, v)
-				x.Memo = &v
-			}
-			d.Leave()
 		case "days_until_due":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
+				if v, ok := d.Int(); ok {
+					createInvoiceDaysUntilDueRules.CheckInt(&d.Checker, v)
+					x.DaysUntilDue = v
+				}
+				d.Leave()
 			}
-			if hasDaysUntilDue {
-				d.Duplicate()
-				continue
-			}
-			hasDaysUntilDue = true
-			d.EnterOptional("days_until_due")
-			if v, ok := d.Int(); ok {
-				createInvoiceDaysUntilDueRules.CheckInt(&d.Checker, v)
-				x.DaysUntilDue = v
-			}
-			d.Leave()
 		case "send":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSend, "send") {
+				if v, ok := d.Bool(); ok {
+					x.Send = v
+				}
+				d.Leave()
 			}
-			if hasSend {
-				d.Duplicate()
-				continue
-			}
-			hasSend = true
-			d.EnterOptional("send")
-			if v, ok := d.Bool(); ok {
-				x.Send = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"customer_id",
@@ -1126,7 +999,8 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 
 // createInvoiceDaysUntilDueRules are the numeric constraints of
 // $.days_until_due in the arguments of the stripe_create_invoice tool, checked
-// exactly by decoding and by Validate.
+// exactly by decoding and by Validate. Every schema with these constraints
+// shares them.
 var createInvoiceDaysUntilDueRules = wire.NumberRules{
 	Maximum: wire.Dec("365"),
 	Minimum: wire.Dec("1"),
@@ -1199,90 +1073,54 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if hasCustomer {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkCustomerID(&d.Checker, v)
+					x.Customer = CustomerID(v)
+				}
+				d.Leave()
 			}
-			hasCustomer = true
-			d.Enter("customer")
-			if v, ok := d.String(); ok {
-				checkCustomerID(&d.Checker, v)
-				x.Customer = CustomerID(v)
-			}
-			d.Leave()
 		case "price":
-			if hasPrice {
-				d.Duplicate()
-				continue
+			if d.Field(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkPriceID(&d.Checker, v)
+					x.Price = PriceID(v)
+				}
+				d.Leave()
 			}
-			hasPrice = true
-			d.Enter("price")
-			if v, ok := d.String(); ok {
-				checkPriceID(&d.Checker, v)
-				x.Price = PriceID(v)
-			}
-			d.Leave()
 		case "quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
+					x.Quantity = v
+				}
+				d.Leave()
 			}
-			if hasQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasQuantity = true
-			d.EnterOptional("quantity")
-			if v, ok := d.Int(); ok {
-				createSubscriptionQuantityRules.CheckInt(&d.Checker, v)
-				x.Quantity = v
-			}
-			d.Leave()
 		case "trial_period_days":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTrialPeriodDays, "trial_period_days") {
+				if v, ok := d.Int(); ok {
+					createSubscriptionTrialPeriodDaysRules.CheckInt(&d.Checker, v)
+					x.TrialPeriodDays = &v
+				}
+				d.Leave()
 			}
-			if hasTrialPeriodDays {
-				d.Duplicate()
-				continue
-			}
-			hasTrialPeriodDays = true
-			d.EnterOptional("trial_period_days")
-			if v, ok := d.Int(); ok {
-				createSubscriptionTrialPeriodDaysRules.CheckInt(&d.Checker, v)
-				x.TrialPeriodDays = &v
-			}
-			d.Leave()
 		case "collection_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCollectionMethod, "collection_method") {
+				if b, ok := d.Bytes(); ok {
+					v := createSubscriptionCollectionMethodOf(b)
+					checkCreateSubscriptionCollectionMethod(&d.Checker, v)
+					x.CollectionMethod = v
+				}
+				d.Leave()
 			}
-			if hasCollectionMethod {
-				d.Duplicate()
-				continue
-			}
-			hasCollectionMethod = true
-			d.EnterOptional("collection_method")
-			if b, ok := d.Bytes(); ok {
-				v := createSubscriptionCollectionMethodOf(b)
-				checkCreateSubscriptionCollectionMethod(&d.Checker, v)
-				x.CollectionMethod = v
-			}
-			d.Leave()
 		case "days_until_due":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
+				if v, ok := d.Int(); ok {
+					createInvoiceDaysUntilDueRules.CheckInt(&d.Checker, v)
+					x.DaysUntilDue = v
+				}
+				d.Leave()
 			}
-			if hasDaysUntilDue {
-				d.Duplicate()
-				continue
-			}
-			hasDaysUntilDue = true
-			d.EnterOptional("days_until_due")
-			if v, ok := d.Int(); ok {
-				createSubscriptionDaysUntilDueRules.CheckInt(&d.Checker, v)
-				x.DaysUntilDue = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"customer",
@@ -1332,7 +1170,7 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	checkPriceID(c, string(x.Price))
 	c.Leave()
 	c.Enter("quantity")
-	createSubscriptionQuantityRules.CheckInt(c, x.Quantity)
+	paymentLinkItemQuantityRules.CheckInt(c, x.Quantity)
 	c.Leave()
 	if x.TrialPeriodDays != nil {
 		c.Enter("trial_period_days")
@@ -1343,14 +1181,14 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	checkCreateSubscriptionCollectionMethod(c, x.CollectionMethod)
 	c.Leave()
 	c.Enter("days_until_due")
-	createSubscriptionDaysUntilDueRules.CheckInt(c, x.DaysUntilDue)
+	createInvoiceDaysUntilDueRules.CheckInt(c, x.DaysUntilDue)
 	c.Leave()
 }
 
-// createSubscriptionQuantityRules are the numeric constraints of $.quantity in
-// the arguments of the stripe_create_subscription tool, checked exactly by
-// decoding and by Validate.
-var createSubscriptionQuantityRules = wire.NumberRules{
+// paymentLinkItemQuantityRules are the numeric constraints of $.quantity in the
+// arguments of the stripe_create_subscription tool, checked exactly by decoding
+// and by Validate. Every schema with these constraints shares them.
+var paymentLinkItemQuantityRules = wire.NumberRules{
 	Maximum: wire.Dec("10000"),
 	Minimum: wire.Dec("1"),
 }
@@ -1403,14 +1241,6 @@ func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscripti
 	if !v.Valid() {
 		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
 	}
-}
-
-// createSubscriptionDaysUntilDueRules are the numeric constraints of
-// $.days_until_due in the arguments of the stripe_create_subscription tool,
-// checked exactly by decoding and by Validate.
-var createSubscriptionDaysUntilDueRules = wire.NumberRules{
-	Maximum: wire.Dec("365"),
-	Minimum: wire.Dec("1"),
 }
 
 // createSubscriptionLabel renders the status label of one call of the
@@ -1586,80 +1416,45 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "price":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkPriceID(&d.Checker, v)
+					x.Price = wire.Ptr(PriceID(v))
+				}
+				d.Leave()
 			}
-			if hasPrice {
-				d.Duplicate()
-				continue
-			}
-			hasPrice = true
-			d.EnterOptional("price")
-			if v, ok := d.String(); ok {
-				checkPriceID(&d.Checker, v)
-				x.Price = wire.Ptr(PriceID(v))
-			}
-			d.Leave()
 		case "amount_minor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountMinor, "amount_minor") {
+				if v, ok := d.Int(); ok {
+					paymentLinkItemAmountMinorRules.CheckInt(&d.Checker, v)
+					x.AmountMinor = &v
+				}
+				d.Leave()
 			}
-			if hasAmountMinor {
-				d.Duplicate()
-				continue
-			}
-			hasAmountMinor = true
-			d.EnterOptional("amount_minor")
-			if v, ok := d.Int(); ok {
-				paymentLinkItemAmountMinorRules.CheckInt(&d.Checker, v)
-				x.AmountMinor = &v
-			}
-			d.Leave()
 		case "currency":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					checkCurrency(&d.Checker, v)
+					x.Currency = wire.Ptr(Currency(v))
+				}
+				d.Leave()
 			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if v, ok := d.String(); ok {
-				checkCurrency(&d.Checker, v)
-				x.Currency = wire.Ptr(Currency(v))
-			}
-			d.Leave()
 		case "name":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPaymentLinkItemName(&d.Checker, v)
+					x.Name = &v
+				}
+				d.Leave()
 			}
-			if hasName {
-				d.Duplicate()
-				continue
-			}
-			hasName = true
-			d.EnterOptional("name")
-			if v, ok := d.String(); ok {
-				checkPaymentLinkItemName(&d.Checker, v)
-				x.Name = &v
-			}
-			d.Leave()
 		case "quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
+					x.Quantity = v
+				}
+				d.Leave()
 			}
-			if hasQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasQuantity = true
-			d.EnterOptional("quantity")
-			if v, ok := d.Int(); ok {
-				paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
-				x.Quantity = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("price", "amount_minor", "currency", "name", "quantity")
 		}
@@ -1710,7 +1505,7 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 
 // paymentLinkItemAmountMinorRules are the numeric constraints of $.amount_minor
 // in the named type PaymentLinkItem, checked exactly by decoding and by
-// Validate.
+// Validate. Every schema with these constraints shares them.
 var paymentLinkItemAmountMinorRules = wire.NumberRules{
 	Maximum: wire.Dec("99999999"),
 	Minimum: wire.Dec("1"),
@@ -1725,13 +1520,6 @@ func checkPaymentLinkItemName(c *wire.Checker, v string) {
 	if n > 250 {
 		c.Add("must be at most 250 characters long, got " + strconv.Itoa(n))
 	}
-}
-
-// paymentLinkItemQuantityRules are the numeric constraints of $.quantity in the
-// named type PaymentLinkItem, checked exactly by decoding and by Validate.
-var paymentLinkItemQuantityRules = wire.NumberRules{
-	Maximum: wire.Dec("10000"),
-	Minimum: wire.Dec("1"),
 }
 
 // InvoiceLine is a type shared by the stripe tools: One line of an invoice.
@@ -1755,44 +1543,29 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if hasDescription {
-				d.Duplicate()
-				continue
+			if d.Field(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkInvoiceLineDescription(&d.Checker, v)
+					x.Description = v
+				}
+				d.Leave()
 			}
-			hasDescription = true
-			d.Enter("description")
-			if v, ok := d.String(); ok {
-				checkInvoiceLineDescription(&d.Checker, v)
-				x.Description = v
-			}
-			d.Leave()
 		case "amount_minor":
-			if hasAmountMinor {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAmountMinor, "amount_minor") {
+				if v, ok := d.Int(); ok {
+					paymentLinkItemAmountMinorRules.CheckInt(&d.Checker, v)
+					x.AmountMinor = v
+				}
+				d.Leave()
 			}
-			hasAmountMinor = true
-			d.Enter("amount_minor")
-			if v, ok := d.Int(); ok {
-				invoiceLineAmountMinorRules.CheckInt(&d.Checker, v)
-				x.AmountMinor = v
-			}
-			d.Leave()
 		case "quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
+					x.Quantity = v
+				}
+				d.Leave()
 			}
-			if hasQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasQuantity = true
-			d.EnterOptional("quantity")
-			if v, ok := d.Int(); ok {
-				invoiceLineQuantityRules.CheckInt(&d.Checker, v)
-				x.Quantity = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("description", "amount_minor", "quantity")
 		}
@@ -1826,10 +1599,10 @@ func (x *InvoiceLine) validate(c *wire.Checker) {
 	checkInvoiceLineDescription(c, x.Description)
 	c.Leave()
 	c.Enter("amount_minor")
-	invoiceLineAmountMinorRules.CheckInt(c, x.AmountMinor)
+	paymentLinkItemAmountMinorRules.CheckInt(c, x.AmountMinor)
 	c.Leave()
 	c.Enter("quantity")
-	invoiceLineQuantityRules.CheckInt(c, x.Quantity)
+	paymentLinkItemQuantityRules.CheckInt(c, x.Quantity)
 	c.Leave()
 }
 
@@ -1843,18 +1616,4 @@ func checkInvoiceLineDescription(c *wire.Checker, v string) {
 	if n > 500 {
 		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
 	}
-}
-
-// invoiceLineAmountMinorRules are the numeric constraints of $.amount_minor in
-// the named type InvoiceLine, checked exactly by decoding and by Validate.
-var invoiceLineAmountMinorRules = wire.NumberRules{
-	Maximum: wire.Dec("99999999"),
-	Minimum: wire.Dec("1"),
-}
-
-// invoiceLineQuantityRules are the numeric constraints of $.quantity in the
-// named type InvoiceLine, checked exactly by decoding and by Validate.
-var invoiceLineQuantityRules = wire.NumberRules{
-	Maximum: wire.Dec("10000"),
-	Minimum: wire.Dec("1"),
 }

@@ -178,215 +178,133 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
-			if hasEmail {
-				d.Duplicate()
-				continue
-			}
-			hasEmail = true
-			d.Enter("email")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceEmail(&d.Checker, v)
-				x.Email = v
-			}
-			d.Leave()
-		case "customer_id":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomerID {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerID = true
-			d.EnterOptional("customer_id")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceCustomerID(&d.Checker, v)
-				x.CustomerID = &v
-			}
-			d.Leave()
-		case "currency":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if b, ok := d.Bytes(); ok {
-				v := createInvoiceCurrencyOf(b)
-				checkCreateInvoiceCurrency(&d.Checker, v)
-				x.Currency = v
-			}
-			d.Leave()
-		case "due":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDue {
-				d.Duplicate()
-				continue
-			}
-			hasDue = true
-			d.EnterOptional("due")
-			if b, ok := d.Bytes(); ok {
-				if v, ok := wire.ParseDateTime(b); ok {
-					x.Due = &v
-				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-				}
-			}
-			d.Leave()
-		case "service_date":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasServiceDate {
-				d.Duplicate()
-				continue
-			}
-			hasServiceDate = true
-			d.EnterOptional("service_date")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceServiceDate(&d.Checker, v)
-				x.ServiceDate = &v
-			}
-			d.Leave()
-		case "memo":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMemo {
-				d.Duplicate()
-				continue
-			}
-			hasMemo = true
-			d.EnterOptional("memo")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceMemo(&d.Checker, v)
-				x.Memo = &v
-			}
-			d.Leave()
-		case "discount_percent":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDiscountPercent {
-				d.Duplicate()
-				continue
-			}
-			hasDiscountPercent = true
-			d.EnterOptional("discount_percent")
-			if v, tok, ok := d.Number(); ok {
-				createInvoiceDiscountPercentRules.CheckFloat(&d.Checker, v, tok)
-				x.DiscountPercent = &v
-			}
-			d.Leave()
-		case "send":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasSend {
-				d.Duplicate()
-				continue
-			}
-			hasSend = true
-			d.EnterOptional("send")
-			if v, ok := d.Bool(); ok {
-				x.Send = v
-			}
-			d.Leave()
-		case "items":
-			if hasItems {
-				d.Duplicate()
-				continue
-			}
-			hasItems = true
-			d.Enter("items")
-			if d.BeginArray() {
-				x.Items = []CreateInvoiceItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Items = append(x.Items, CreateInvoiceItem{})
-					x.Items[i].decode(d)
-					d.Leave()
-				}
-				checkCreateInvoiceItems(&d.Checker, x.Items)
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						checkCreateInvoiceMetadataValue(&d.Checker, v1)
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
-				}
-				x.Metadata = m
-			}
-			d.Leave()
-		case "website":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasWebsite {
-				d.Duplicate()
-				continue
-			}
-			hasWebsite = true
-			d.EnterOptional("website")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceWebsite(&d.Checker, v)
-				x.Website = &v
-			}
-			d.Leave()
-		case "reference":
-			if hasReference {
-				d.Duplicate()
-				continue
-			}
-			hasReference = true
-			d.Enter("reference")
-			if !d.Null() {
+			if d.Field(&hasEmail, "email") {
 				if v, ok := d.String(); ok {
-					checkCreateInvoiceReference(&d.Checker, v)
-					x.Reference = &v
+					checkCreateInvoiceEmail(&d.Checker, v)
+					x.Email = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "customer_id":
+			if d.OptionalField(&hasCustomerID, "customer_id") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceCustomerID(&d.Checker, v)
+					x.CustomerID = &v
+				}
+				d.Leave()
+			}
+		case "currency":
+			if d.OptionalField(&hasCurrency, "currency") {
+				if b, ok := d.Bytes(); ok {
+					v := createInvoiceCurrencyOf(b)
+					checkCreateInvoiceCurrency(&d.Checker, v)
+					x.Currency = v
+				}
+				d.Leave()
+			}
+		case "due":
+			if d.OptionalField(&hasDue, "due") {
+				if b, ok := d.Bytes(); ok {
+					if v, ok := wire.ParseDateTime(b); ok {
+						x.Due = &v
+					} else {
+						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+					}
+				}
+				d.Leave()
+			}
+		case "service_date":
+			if d.OptionalField(&hasServiceDate, "service_date") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceServiceDate(&d.Checker, v)
+					x.ServiceDate = &v
+				}
+				d.Leave()
+			}
+		case "memo":
+			if d.OptionalField(&hasMemo, "memo") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceMemo(&d.Checker, v)
+					x.Memo = &v
+				}
+				d.Leave()
+			}
+		case "discount_percent":
+			if d.OptionalField(&hasDiscountPercent, "discount_percent") {
+				if v, tok, ok := d.Number(); ok {
+					createInvoiceDiscountPercentRules.CheckFloat(&d.Checker, v, tok)
+					x.DiscountPercent = &v
+				}
+				d.Leave()
+			}
+		case "send":
+			if d.OptionalField(&hasSend, "send") {
+				if v, ok := d.Bool(); ok {
+					x.Send = v
+				}
+				d.Leave()
+			}
+		case "items":
+			if d.Field(&hasItems, "items") {
+				if d.BeginArray() {
+					x.Items = []CreateInvoiceItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Items = append(x.Items, CreateInvoiceItem{})
+						x.Items[i].decode(d)
+						d.Leave()
+					}
+					checkCreateInvoiceItems(&d.Checker, x.Items)
+				}
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							checkCreateInvoiceMetadataValue(&d.Checker, v1)
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
+		case "website":
+			if d.OptionalField(&hasWebsite, "website") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceWebsite(&d.Checker, v)
+					x.Website = &v
+				}
+				d.Leave()
+			}
+		case "reference":
+			if d.Field(&hasReference, "reference") {
+				if !d.Null() {
+					if v, ok := d.String(); ok {
+						checkCreateInvoiceReference(&d.Checker, v)
+						x.Reference = &v
+					}
+				}
+				d.Leave()
+			}
 		case "attachments":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAttachments, "attachments") {
+				x.Attachments = new(CreateInvoiceAttachments)
+				x.Attachments.decode(d)
+				d.Leave()
 			}
-			if hasAttachments {
-				d.Duplicate()
-				continue
-			}
-			hasAttachments = true
-			d.EnterOptional("attachments")
-			x.Attachments = new(CreateInvoiceAttachments)
-			x.Attachments.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"email",
@@ -617,79 +535,50 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.Enter("description")
-			if v, ok := d.String(); ok {
-				checkCreateInvoiceItemDescription(&d.Checker, v)
-				x.Description = v
-			}
-			d.Leave()
-		case "quantity":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasQuantity = true
-			d.EnterOptional("quantity")
-			if v, ok := d.Int(); ok {
-				createInvoiceItemQuantityRules.CheckInt(&d.Checker, v)
-				x.Quantity = v
-			}
-			d.Leave()
-		case "unit_price":
-			if hasUnitPrice {
-				d.Duplicate()
-				continue
-			}
-			hasUnitPrice = true
-			d.Enter("unit_price")
-			x.UnitPrice.decode(d)
-			d.Leave()
-		case "tags":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTags {
-				d.Duplicate()
-				continue
-			}
-			hasTags = true
-			d.EnterOptional("tags")
-			if d.BeginArray() {
-				x.Tags = []Tag{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tags = append(x.Tags, "")
-					if v1, ok := d.String(); ok {
-						checkTag(&d.Checker, v1)
-						x.Tags[i] = Tag(v1)
-					}
-					d.Leave()
+			if d.Field(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkCreateInvoiceItemDescription(&d.Checker, v)
+					x.Description = v
 				}
-				checkCreateInvoiceItemTags(&d.Checker, x.Tags)
+				d.Leave()
 			}
-			d.Leave()
+		case "quantity":
+			if d.OptionalField(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					createInvoiceItemQuantityRules.CheckInt(&d.Checker, v)
+					x.Quantity = v
+				}
+				d.Leave()
+			}
+		case "unit_price":
+			if d.Field(&hasUnitPrice, "unit_price") {
+				x.UnitPrice.decode(d)
+				d.Leave()
+			}
+		case "tags":
+			if d.OptionalField(&hasTags, "tags") {
+				if d.BeginArray() {
+					x.Tags = []Tag{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tags = append(x.Tags, "")
+						if v1, ok := d.String(); ok {
+							checkTag(&d.Checker, v1)
+							x.Tags[i] = Tag(v1)
+						}
+						d.Leave()
+					}
+					checkCreateInvoiceItemTags(&d.Checker, x.Tags)
+				}
+				d.Leave()
+			}
 		case "taxable":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxable, "taxable") {
+				if v, ok := d.Bool(); ok {
+					x.Taxable = &v
+				}
+				d.Leave()
 			}
-			if hasTaxable {
-				d.Duplicate()
-				continue
-			}
-			hasTaxable = true
-			d.EnterOptional("taxable")
-			if v, ok := d.Bool(); ok {
-				x.Taxable = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("description", "quantity", "unit_price", "tags", "taxable")
 		}
@@ -819,20 +708,13 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCount, "count") {
+				if v, ok := d.Int(); ok {
+					createInvoiceAttachmentsCountRules.CheckInt(&d.Checker, v)
+					x.Count = &v
+				}
+				d.Leave()
 			}
-			if hasCount {
-				d.Duplicate()
-				continue
-			}
-			hasCount = true
-			d.EnterOptional("count")
-			if v, ok := d.Int(); ok {
-				createInvoiceAttachmentsCountRules.CheckInt(&d.Checker, v)
-				x.Count = &v
-			}
-			d.Leave()
 		default:
 			k := string(d.Name())
 			if _, dup := x.Extra[k]; dup {
@@ -972,46 +854,28 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if hasQuery {
-				d.Duplicate()
-				continue
+			if d.Field(&hasQuery, "query") {
+				if v, ok := d.String(); ok {
+					checkSearchQuery(&d.Checker, v)
+					x.Query = v
+				}
+				d.Leave()
 			}
-			hasQuery = true
-			d.Enter("query")
-			if v, ok := d.String(); ok {
-				checkSearchQuery(&d.Checker, v)
-				x.Query = v
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					searchLimitRules.CheckInt(&d.Checker, v)
+					x.Limit = v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				searchLimitRules.CheckInt(&d.Checker, v)
-				x.Limit = v
-			}
-			d.Leave()
 		case "include_deleted":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasIncludeDeleted, "include_deleted") {
+				if v, ok := d.Bool(); ok {
+					x.IncludeDeleted = &v
+				}
+				d.Leave()
 			}
-			if hasIncludeDeleted {
-				d.Duplicate()
-				continue
-			}
-			hasIncludeDeleted = true
-			d.EnterOptional("include_deleted")
-			if v, ok := d.Bool(); ok {
-				x.IncludeDeleted = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("query", "limit", "include_deleted")
 		}
@@ -1155,33 +1019,22 @@ func (x *Money) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if hasAmount {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					moneyAmountRules.CheckInt(&d.Checker, v)
+					x.Amount = v
+				}
+				d.Leave()
 			}
-			hasAmount = true
-			d.Enter("amount")
-			if v, ok := d.Int(); ok {
-				moneyAmountRules.CheckInt(&d.Checker, v)
-				x.Amount = v
-			}
-			d.Leave()
 		case "currency":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCurrency, "currency") {
+				if b, ok := d.Bytes(); ok {
+					v := moneyCurrencyOf(b)
+					checkMoneyCurrency(&d.Checker, v)
+					x.Currency = v
+				}
+				d.Leave()
 			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if b, ok := d.Bytes(); ok {
-				v := moneyCurrencyOf(b)
-				checkMoneyCurrency(&d.Checker, v)
-				x.Currency = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount", "currency")
 		}

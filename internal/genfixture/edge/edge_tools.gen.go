@@ -150,349 +150,229 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flag":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlag, "flag") {
+				if v, ok := d.Bool(); ok {
+					x.Flag = v
+				}
+				d.Leave()
 			}
-			if hasFlag {
-				d.Duplicate()
-				continue
-			}
-			hasFlag = true
-			d.EnterOptional("flag")
-			if v, ok := d.Bool(); ok {
-				x.Flag = v
-			}
-			d.Leave()
 		case "ratio":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRatio, "ratio") {
+				if v, tok, ok := d.Number(); ok {
+					allRatioRules.CheckFloat(&d.Checker, v, tok)
+					x.Ratio = v
+				}
+				d.Leave()
 			}
-			if hasRatio {
-				d.Duplicate()
-				continue
-			}
-			hasRatio = true
-			d.EnterOptional("ratio")
-			if v, tok, ok := d.Number(); ok {
-				allRatioRules.CheckFloat(&d.Checker, v, tok)
-				x.Ratio = v
-			}
-			d.Leave()
 		case "prio":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPrio, "prio") {
+				if v, ok := d.Int(); ok {
+					priorityRules.CheckInt(&d.Checker, v)
+					x.Prio = Priority(v)
+				}
+				d.Leave()
 			}
-			if hasPrio {
-				d.Duplicate()
-				continue
-			}
-			hasPrio = true
-			d.EnterOptional("prio")
-			if v, ok := d.Int(); ok {
-				priorityRules.CheckInt(&d.Checker, v)
-				x.Prio = Priority(v)
-			}
-			d.Leave()
 		case "when":
-			if hasWhen {
-				d.Duplicate()
-				continue
-			}
-			hasWhen = true
-			d.Enter("when")
-			if b, ok := d.Bytes(); ok {
-				if v, ok := wire.ParseDateTime(b); ok {
-					x.When = v
-				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+			if d.Field(&hasWhen, "when") {
+				if b, ok := d.Bytes(); ok {
+					if v, ok := wire.ParseDateTime(b); ok {
+						x.When = v
+					} else {
+						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "start":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasStart {
-				d.Duplicate()
-				continue
-			}
-			hasStart = true
-			d.EnterOptional("start")
-			if b, ok := d.Bytes(); ok {
-				if v, ok := wire.ParseDateTime(b); ok {
-					x.Start = v
-				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+			if d.OptionalField(&hasStart, "start") {
+				if b, ok := d.Bytes(); ok {
+					if v, ok := wire.ParseDateTime(b); ok {
+						x.Start = v
+					} else {
+						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "labels":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLabels {
-				d.Duplicate()
-				continue
-			}
-			hasLabels = true
-			d.EnterOptional("labels")
-			if d.BeginArray() {
-				x.Labels = Labels{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Labels = append(x.Labels, "")
-					if v1, ok := d.String(); ok {
-						x.Labels[i] = v1
-					}
-					d.Leave()
-				}
-				checkLabels(&d.Checker, x.Labels)
-			}
-			d.Leave()
-		case "tags":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTags {
-				d.Duplicate()
-				continue
-			}
-			hasTags = true
-			d.EnterOptional("tags")
-			if d.BeginArray() {
-				x.Tags = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tags = append(x.Tags, "")
-					if v1, ok := d.String(); ok {
-						x.Tags[i] = v1
-					}
-					d.Leave()
-				}
-			}
-			d.Leave()
-		case "maybe_tags":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMaybeTags {
-				d.Duplicate()
-				continue
-			}
-			hasMaybeTags = true
-			d.EnterOptional("maybe_tags")
-			if d.BeginArray() {
-				x.MaybeTags = []*string{}
-				var u wire.Unique
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.MaybeTags = append(x.MaybeTags, nil)
-					u.Begin(d)
-					if !d.Null() {
+			if d.OptionalField(&hasLabels, "labels") {
+				if d.BeginArray() {
+					x.Labels = Labels{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Labels = append(x.Labels, "")
 						if v1, ok := d.String(); ok {
-							checkAllMaybeTag(&d.Checker, v1)
-							x.MaybeTags[i] = &v1
+							x.Labels[i] = v1
 						}
+						d.Leave()
 					}
-					u.End(d)
-					d.Leave()
+					checkLabels(&d.Checker, x.Labels)
 				}
-				u.Check(d)
+				d.Leave()
 			}
-			d.Leave()
+		case "tags":
+			if d.OptionalField(&hasTags, "tags") {
+				if d.BeginArray() {
+					x.Tags = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tags = append(x.Tags, "")
+						if v1, ok := d.String(); ok {
+							x.Tags[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
+		case "maybe_tags":
+			if d.OptionalField(&hasMaybeTags, "maybe_tags") {
+				if d.BeginArray() {
+					x.MaybeTags = []*string{}
+					var u wire.Unique
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.MaybeTags = append(x.MaybeTags, nil)
+						u.Begin(d)
+						if !d.Null() {
+							if v1, ok := d.String(); ok {
+								checkAllMaybeTag(&d.Checker, v1)
+								x.MaybeTags[i] = &v1
+							}
+						}
+						u.End(d)
+						d.Leave()
+					}
+					u.Check(d)
+				}
+				d.Leave()
+			}
 		case "points":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPoints {
-				d.Duplicate()
-				continue
-			}
-			hasPoints = true
-			d.EnterOptional("points")
-			if d.BeginArray() {
-				x.Points = []Point{}
-				var u wire.Unique
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Points = append(x.Points, Point{})
-					u.Begin(d)
-					x.Points[i].decode(d)
-					u.End(d)
-					d.Leave()
+			if d.OptionalField(&hasPoints, "points") {
+				if d.BeginArray() {
+					x.Points = []Point{}
+					var u wire.Unique
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Points = append(x.Points, Point{})
+						u.Begin(d)
+						x.Points[i].decode(d)
+						u.End(d)
+						d.Leave()
+					}
+					u.Check(d)
 				}
-				u.Check(d)
+				d.Leave()
 			}
-			d.Leave()
 		case "origin":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOrigin, "origin") {
+				x.Origin.decode(d)
+				d.Leave()
 			}
-			if hasOrigin {
-				d.Duplicate()
-				continue
-			}
-			hasOrigin = true
-			d.EnterOptional("origin")
-			x.Origin.decode(d)
-			d.Leave()
 		case "counts":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCounts {
-				d.Duplicate()
-				continue
-			}
-			hasCounts = true
-			d.EnterOptional("counts")
-			if d.BeginObject() {
-				m := map[string]*int64{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e *int64
-					if !d.Null() {
-						if v1, ok := d.Int(); ok {
-							allCountsValueRules.CheckInt(&d.Checker, v1)
-							e = &v1
+			if d.OptionalField(&hasCounts, "counts") {
+				if d.BeginObject() {
+					m := map[string]*int64{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
 						}
+						d.Enter(k)
+						var e *int64
+						if !d.Null() {
+							if v1, ok := d.Int(); ok {
+								allCountsValueRules.CheckInt(&d.Checker, v1)
+								e = &v1
+							}
+						}
+						m[k] = e
+						d.Leave()
 					}
-					m[k] = e
-					d.Leave()
+					x.Counts = m
 				}
-				x.Counts = m
+				d.Leave()
 			}
-			d.Leave()
 		case "scores":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasScores {
-				d.Duplicate()
-				continue
-			}
-			hasScores = true
-			d.EnterOptional("scores")
-			if d.BeginObject() {
-				m := map[string]float64{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e float64
-					if v1, ok := d.Float(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
-				}
-				x.Scores = m
-			}
-			d.Leave()
-		case "grid":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasGrid {
-				d.Duplicate()
-				continue
-			}
-			hasGrid = true
-			d.EnterOptional("grid")
-			if d.BeginArray() {
-				x.Grid = [][]Point{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Grid = append(x.Grid, nil)
-					if d.BeginArray() {
-						x.Grid[i] = []Point{}
-						for i1 := 0; d.NextItem(); i1++ {
-							d.EnterIndex(i1)
-							x.Grid[i] = append(x.Grid[i], Point{})
-							x.Grid[i][i1].decode(d)
-							d.Leave()
+			if d.OptionalField(&hasScores, "scores") {
+				if d.BeginObject() {
+					m := map[string]float64{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
 						}
+						d.Enter(k)
+						var e float64
+						if v1, ok := d.Float(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Leave()
+					x.Scores = m
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "grid":
+			if d.OptionalField(&hasGrid, "grid") {
+				if d.BeginArray() {
+					x.Grid = [][]Point{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Grid = append(x.Grid, nil)
+						if d.BeginArray() {
+							x.Grid[i] = []Point{}
+							for i1 := 0; d.NextItem(); i1++ {
+								d.EnterIndex(i1)
+								x.Grid[i] = append(x.Grid[i], Point{})
+								x.Grid[i][i1].decode(d)
+								d.Leave()
+							}
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "open":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOpen, "open") {
+				x.Open = new(AllOpen)
+				x.Open.decode(d)
+				d.Leave()
 			}
-			if hasOpen {
-				d.Duplicate()
-				continue
-			}
-			hasOpen = true
-			d.EnterOptional("open")
-			x.Open = new(AllOpen)
-			x.Open.decode(d)
-			d.Leave()
 		case "nothing":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasNothing, "nothing") {
+				x.Nothing = new(AllNothing)
+				x.Nothing.decode(d)
+				d.Leave()
 			}
-			if hasNothing {
-				d.Duplicate()
-				continue
-			}
-			hasNothing = true
-			d.EnterOptional("nothing")
-			x.Nothing = new(AllNothing)
-			x.Nothing.decode(d)
-			d.Leave()
 		case "empty_default":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEmptyDefault {
-				d.Duplicate()
-				continue
-			}
-			hasEmptyDefault = true
-			d.EnterOptional("empty_default")
-			if v, ok := d.String(); ok {
-				x.EmptyDefault = v
-			}
-			d.Leave()
-		case "big":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasBig {
-				d.Duplicate()
-				continue
-			}
-			hasBig = true
-			d.EnterOptional("big")
-			if v, ok := d.Int(); ok {
-				allBigRules.CheckInt(&d.Checker, v)
-				x.Big = &v
-			}
-			d.Leave()
-		case "nullable_with_default":
-			if hasNullableWithDefault {
-				d.Duplicate()
-				continue
-			}
-			hasNullableWithDefault = true
-			d.Enter("nullable_with_default")
-			if !d.Null() {
+			if d.OptionalField(&hasEmptyDefault, "empty_default") {
 				if v, ok := d.String(); ok {
-					x.NullableWithDefault = &v
+					x.EmptyDefault = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "big":
+			if d.OptionalField(&hasBig, "big") {
+				if v, ok := d.Int(); ok {
+					allBigRules.CheckInt(&d.Checker, v)
+					x.Big = &v
+				}
+				d.Leave()
+			}
+		case "nullable_with_default":
+			if d.Field(&hasNullableWithDefault, "nullable_with_default") {
+				if !d.Null() {
+					if v, ok := d.String(); ok {
+						x.NullableWithDefault = &v
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown(
 				"flag",
@@ -686,19 +566,12 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasID, "id") {
+				if v, ok := d.String(); ok {
+					x.ID = &v
+				}
+				d.Leave()
 			}
-			if hasID {
-				d.Duplicate()
-				continue
-			}
-			hasID = true
-			d.EnterOptional("id")
-			if v, ok := d.String(); ok {
-				x.ID = &v
-			}
-			d.Leave()
 		default:
 			k := string(d.Name())
 			if _, dup := x.Extra[k]; dup {
@@ -928,192 +801,118 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "q":
-			if hasQ {
-				d.Duplicate()
-				continue
+			if d.Field(&hasQ, "q") {
+				if v, ok := d.TrimmedString(); ok {
+					checkTrimQ(&d.Checker, v)
+					x.Q = v
+				}
+				d.Leave()
 			}
-			hasQ = true
-			d.Enter("q")
-			if v, ok := d.TrimmedString(); ok {
-				checkTrimQ(&d.Checker, v)
-				x.Q = v
-			}
-			d.Leave()
 		case "bare":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBare, "bare") {
+				if v, ok := d.TrimmedString(); ok {
+					checkTrimBare(&d.Checker, v)
+					x.Bare = &v
+				}
+				d.Leave()
 			}
-			if hasBare {
-				d.Duplicate()
-				continue
-			}
-			hasBare = true
-			d.EnterOptional("bare")
-			if v, ok := d.TrimmedString(); ok {
-				checkTrimBare(&d.Checker, v)
-				x.Bare = &v
-			}
-			d.Leave()
 		case "word":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasWord, "word") {
+				if v, ok := d.TrimmedString(); ok {
+					checkWord(&d.Checker, v)
+					x.Word = wire.Ptr(Word(v))
+				}
+				d.Leave()
 			}
-			if hasWord {
-				d.Duplicate()
-				continue
-			}
-			hasWord = true
-			d.EnterOptional("word")
-			if v, ok := d.TrimmedString(); ok {
-				checkWord(&d.Checker, v)
-				x.Word = wire.Ptr(Word(v))
-			}
-			d.Leave()
 		case "mode":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMode, "mode") {
+				if b, ok := d.TrimmedBytes(); ok {
+					v := trimModeOf(b)
+					checkTrimMode(&d.Checker, v)
+					x.Mode = v
+				}
+				d.Leave()
 			}
-			if hasMode {
-				d.Duplicate()
-				continue
-			}
-			hasMode = true
-			d.EnterOptional("mode")
-			if b, ok := d.TrimmedBytes(); ok {
-				v := trimModeOf(b)
-				checkTrimMode(&d.Checker, v)
-				x.Mode = v
-			}
-			d.Leave()
 		case "at":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasAt {
-				d.Duplicate()
-				continue
-			}
-			hasAt = true
-			d.EnterOptional("at")
-			if b, ok := d.TrimmedBytes(); ok {
-				if v, ok := wire.ParseDateTime(b); ok {
-					x.At = &v
-				} else {
-					d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+			if d.OptionalField(&hasAt, "at") {
+				if b, ok := d.TrimmedBytes(); ok {
+					if v, ok := wire.ParseDateTime(b); ok {
+						x.At = &v
+					} else {
+						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCode, "code") {
+				if v, ok := d.TrimmedString(); ok {
+					checkTrimCode(&d.Checker, v)
+					x.Code = &v
+				}
+				d.Leave()
 			}
-			if hasCode {
-				d.Duplicate()
-				continue
-			}
-			hasCode = true
-			d.EnterOptional("code")
-			if v, ok := d.TrimmedString(); ok {
-				checkTrimCode(&d.Checker, v)
-				x.Code = &v
-			}
-			d.Leave()
 		case "mail":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMail, "mail") {
+				if v, ok := d.TrimmedString(); ok {
+					checkTrimMail(&d.Checker, v)
+					x.Mail = &v
+				}
+				d.Leave()
 			}
-			if hasMail {
-				d.Duplicate()
-				continue
-			}
-			hasMail = true
-			d.EnterOptional("mail")
-			if v, ok := d.TrimmedString(); ok {
-				checkTrimMail(&d.Checker, v)
-				x.Mail = &v
-			}
-			d.Leave()
 		case "nested":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasNested, "nested") {
+				x.Nested = new(TrimNested)
+				x.Nested.decode(d)
+				d.Leave()
 			}
-			if hasNested {
-				d.Duplicate()
-				continue
-			}
-			hasNested = true
-			d.EnterOptional("nested")
-			x.Nested = new(TrimNested)
-			x.Nested.decode(d)
-			d.Leave()
 		case "items":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasItems {
-				d.Duplicate()
-				continue
-			}
-			hasItems = true
-			d.EnterOptional("items")
-			if d.BeginArray() {
-				x.Items = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Items = append(x.Items, "")
-					if v1, ok := d.TrimmedString(); ok {
-						checkTrimItem(&d.Checker, v1)
-						x.Items[i] = v1
+			if d.OptionalField(&hasItems, "items") {
+				if d.BeginArray() {
+					x.Items = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Items = append(x.Items, "")
+						if v1, ok := d.TrimmedString(); ok {
+							checkTrimNestedName(&d.Checker, v1)
+							x.Items[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
+					checkTrimItems(&d.Checker, x.Items)
 				}
-				checkTrimItems(&d.Checker, x.Items)
+				d.Leave()
 			}
-			d.Leave()
 		case "by_key":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasByKey {
-				d.Duplicate()
-				continue
-			}
-			hasByKey = true
-			d.EnterOptional("by_key")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasByKey, "by_key") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.TrimmedString(); ok {
+							checkTrimByKeyValue(&d.Checker, v1)
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.TrimmedString(); ok {
-						checkTrimByKeyValue(&d.Checker, v1)
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.ByKey = m
 				}
-				x.ByKey = m
+				d.Leave()
 			}
-			d.Leave()
 		case "kept":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasKept, "kept") {
+				if v, ok := d.String(); ok {
+					x.Kept = &v
+				}
+				d.Leave()
 			}
-			if hasKept {
-				d.Duplicate()
-				continue
-			}
-			hasKept = true
-			d.EnterOptional("kept")
-			if v, ok := d.String(); ok {
-				x.Kept = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"q",
@@ -1188,7 +987,7 @@ func (x *TrimArgs) validate(c *wire.Checker) {
 		checkTrimItems(c, x.Items)
 		for i := range x.Items {
 			c.EnterIndex(i)
-			checkTrimItem(c, x.Items[i])
+			checkTrimNestedName(c, x.Items[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -1314,19 +1113,15 @@ func (x *TrimNested) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
-			}
-			hasName = true
-			d.Enter("name")
-			if !d.Null() {
-				if v, ok := d.TrimmedString(); ok {
-					checkTrimNestedName(&d.Checker, v)
-					x.Name = &v
+			if d.Field(&hasName, "name") {
+				if !d.Null() {
+					if v, ok := d.TrimmedString(); ok {
+						checkTrimNestedName(&d.Checker, v)
+						x.Name = &v
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("name")
 		}
@@ -1355,8 +1150,9 @@ func (x *TrimNested) validate(c *wire.Checker) {
 }
 
 // checkTrimNestedName records the violations of the constraints of v in c.
-// Decoding trims v (trim: true) before this check; a value built in Go with
-// white space at either end is reported, then checked trimmed.
+// Every schema with these constraints shares it. Decoding trims v (trim: true)
+// before this check; a value built in Go with white space at either end is
+// reported, then checked trimmed.
 func checkTrimNestedName(c *wire.Checker, v string) {
 	if t := strings.TrimSpace(v); t != v {
 		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
@@ -1372,20 +1168,6 @@ func checkTrimNestedName(c *wire.Checker, v string) {
 func checkTrimItems(c *wire.Checker, v []string) {
 	if i, j, dup := wire.Duplicate(v); dup {
 		c.Add(wire.UniqueMessage(i, j))
-	}
-}
-
-// checkTrimItem records the violations of the constraints of v in c. Decoding
-// trims v (trim: true) before this check; a value built in Go with white space
-// at either end is reported, then checked trimmed.
-func checkTrimItem(c *wire.Checker, v string) {
-	if t := strings.TrimSpace(v); t != v {
-		c.Add("must not begin or end with white space (decoding trims it), got " + wire.Quote(v))
-		v = t
-	}
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
-		c.Add("must be at least 1 character long after trimming white space, got " + strconv.Itoa(n))
 	}
 }
 
@@ -1481,30 +1263,19 @@ func (x *Point) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "x":
-			if hasX {
-				d.Duplicate()
-				continue
+			if d.Field(&hasX, "x") {
+				if v, ok := d.Float(); ok {
+					x.X = v
+				}
+				d.Leave()
 			}
-			hasX = true
-			d.Enter("x")
-			if v, ok := d.Float(); ok {
-				x.X = v
-			}
-			d.Leave()
 		case "y":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasY, "y") {
+				if v, ok := d.Float(); ok {
+					x.Y = v
+				}
+				d.Leave()
 			}
-			if hasY {
-				d.Duplicate()
-				continue
-			}
-			hasY = true
-			d.EnterOptional("y")
-			if v, ok := d.Float(); ok {
-				x.Y = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("x", "y")
 		}
