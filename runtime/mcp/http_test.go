@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -75,9 +76,13 @@ func TestServerHTTP(t *testing.T) {
 				hs := httptest.NewServer(srv.HTTPHandler(&sdk.StreamableHTTPOptions{Stateless: stateless}))
 				t.Cleanup(hs.Close)
 
+				progress := make(chan string, 10)
 				alice := connectHTTP(t, hs.URL, "alice", &sdk.ClientOptions{
 					ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 						return &sdk.ElicitResult{Action: "accept"}, nil
+					},
+					ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+						progress <- r.Params.Message
 					},
 				}, v)
 				bob := connectHTTP(t, hs.URL, "bob", nil, v)
@@ -105,6 +110,23 @@ func TestServerHTTP(t *testing.T) {
 				if !stateless || v == "" {
 					if res := callTool(t, alice, "needs_approval", `{}`); text(res) != "ran after approval" {
 						t.Errorf("approval: %q", text(res))
+					}
+				}
+				// Progress reaches the client on the call's own stream, also
+				// when stateless.
+				params := &sdk.CallToolParams{Name: "progress", Arguments: map[string]any{}}
+				params.SetProgressToken("p1")
+				if res, err := alice.CallTool(context.Background(), params); err != nil || text(res) != "done" {
+					t.Fatalf("progress: %v %v", res, err)
+				}
+				for _, want := range []string{"half way", "almost"} {
+					select {
+					case got := <-progress:
+						if got != want {
+							t.Errorf("progress %q, want %q", got, want)
+						}
+					case <-time.After(5 * time.Second):
+						t.Fatalf("no progress notification %q", want)
 					}
 				}
 				// Likewise a stateless server cannot tie the legacy
