@@ -26,6 +26,7 @@ Usage:
 	toolgen check [-v] [PATH ...]     exit 1, listing them, if files are out of date
 	                                  or a package will not build (a removed
 	                                  tool's method still uses its types)
+	toolgen import openapi DOC -o F   import an OpenAPI document as a spec (see -h)
 	toolgen version                   print toolgen's version (also --version)
 	toolgen diff OLD NEW              what a spec change breaks (toolgen diff -h)
 	toolgen import mcp -- CMD ARG...  snapshot an MCP server's tools as a spec (-h)
@@ -77,6 +78,9 @@ const (
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "generate"
 	explicit := false
+	if len(args) > 1 && args[0] == "import" && args[1] == "openapi" {
+		return runImportOpenAPI(args[2:], stdout, stderr)
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "generate", "check":
