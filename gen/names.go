@@ -17,7 +17,8 @@ func (g *generator) itemName(items *spec.Schema, owner string) string {
 		return items.GoName
 	}
 	if one, ok := singular(owner); ok && one != "" {
-		if _, taken := g.names[one]; !taken {
+		_, taken := g.names[one]
+		if _, check := g.names["check"+one]; !taken && !check { // a sibling's check function
 			return one
 		}
 	}

@@ -249,6 +249,11 @@ func (c *Client) newRequest(ctx context.Context, base string, api *API, op *Oper
 }
 
 func (c *Client) authorize(req *http.Request, api *API, creds Credentials) {
+	for k, v := range c.Header {
+		if _, set := req.Header[k]; !set {
+			req.Header[k] = v
+		}
+	}
 	req.Header.Set("Accept", "application/json")
 	if c.UserAgent != "" {
 		req.Header.Set("User-Agent", c.UserAgent)

@@ -202,6 +202,9 @@ type Client struct {
 	MaxResponseBytes int64
 	// UserAgent is sent when set.
 	UserAgent string
+	// Header holds headers sent with every request (an API version, say);
+	// the request's own headers and authentication win over them.
+	Header http.Header
 }
 
 var defaultHTTP = &http.Client{Timeout: DefaultTimeout}

@@ -145,7 +145,7 @@ func TestJSONBodyAndAuth(t *testing.T) {
 		{Auth{Type: APIKeyHeader, Name: "X-Api-Key"}, Credentials{APIKey: "k1"}, func(r recorded) string { return r.Header.Get("X-Api-Key") }},
 		{Auth{Type: APIKeyQuery, Name: "key"}, Credentials{APIKey: "k2"}, func(r recorded) string { return r.RawQuery }},
 	} {
-		c := &Client{Credentials: creds(tc.creds), UserAgent: "toolgen-test"}
+		c := &Client{Credentials: creds(tc.creds), UserAgent: "toolgen-test", Header: http.Header{"Stripe-Version": {"2023-10-16"}}}
 		api := &API{BaseURL: s.URL + "/api/", Auth: tc.auth}
 		op := &Operation{Tool: "t", Method: "PATCH", Path: "/things/{id}", Body: JSONBody, Args: []Arg{
 			{Param: "id", Name: "id", In: InPath},
@@ -161,7 +161,7 @@ func TestJSONBodyAndAuth(t *testing.T) {
 			t.Errorf("untyped result %s", out.String())
 		}
 		r := s.last(t)
-		if r.Path != "/api/things/7" || r.Body != `{"count":12345678901234567890,"id":"b","note":null}` || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("User-Agent") != "toolgen-test" {
+		if r.Path != "/api/things/7" || r.Body != `{"count":12345678901234567890,"id":"b","note":null}` || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("User-Agent") != "toolgen-test" || r.Header.Get("Stripe-Version") != "2023-10-16" {
 			t.Errorf("request %s %s %s", r.Path, r.Body, r.Header)
 		}
 		want := map[AuthType]string{Bearer: "Bearer tok", APIKeyHeader: "k1", APIKeyQuery: "key=k2"}[tc.auth.Type]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -14,7 +15,7 @@ import (
 )
 
 // emit writes the spec file and checks that it loads.
-func (im *importer) emit(tools []*toolOut, types []*named) ([]byte, error) {
+func (im *importer) emit(tools []*toolOut, types []*named) ([]byte, *spec.File, error) {
 	o := &im.opts
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	add(root, "toolgen", intNode(1))
@@ -61,6 +62,9 @@ func (im *importer) emit(tools []*toolOut, types []*named) ([]byte, error) {
 	for _, t := range tools {
 		tm := &yaml.Node{Kind: yaml.MappingNode, HeadComment: t.comment}
 		add(tm, "name", scalarNode(t.name))
+		if t.goName != "" {
+			add(tm, "go_name", scalarNode(t.goName))
+		}
 		add(tm, "description", textNode(t.description))
 		for _, f := range t.flags {
 			add(tm, f.key, boolNode(f.val))
@@ -93,14 +97,82 @@ func (im *importer) emit(tools []*toolOut, types []*named) ([]byte, error) {
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
-		return nil, fmt.Errorf("openapi: writing the spec: %w", err)
+		return nil, nil, fmt.Errorf("openapi: writing the spec: %w", err)
 	}
 	enc.Close()
 	out := buf.Bytes()
-	if _, err := spec.Parse("imported.tools.yaml", out); err != nil {
-		return out, fmt.Errorf("openapi: the imported spec does not load (a bug in the importer):\n%w", err)
+	f, err := spec.Parse("imported.tools.yaml", out)
+	if err != nil {
+		return out, nil, fmt.Errorf("openapi: the imported spec does not load (a bug in the importer):\n%w", err)
 	}
-	return out, nil
+	return out, f, nil
+}
+
+// emitUnique emits the spec, renaming tools (with go_name) and named types
+// until the Go names the generator will declare are distinct.
+func (im *importer) emitUnique(tools []*toolOut, types []*named) ([]byte, error) {
+	byTool := map[string]*toolOut{}
+	for _, t := range tools {
+		byTool[t.name] = t
+	}
+	suffix := map[*toolOut]int{}
+	for round := 0; ; round++ {
+		out, f, err := im.emit(tools, types)
+		if err != nil {
+			return nil, err
+		}
+		ren := collisions(f)
+		if len(ren) == 0 || round == 10 {
+			return out, nil
+		}
+		byType := map[string]*named{}
+		taken := map[string]bool{}
+		for _, nt := range types {
+			byType[nt.name] = nt
+			taken[f.GoName(nt.name)] = true
+		}
+		var keys []owner
+		for o := range ren {
+			keys = append(keys, o)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i].name < keys[j].name })
+		for _, o := range keys {
+			if o.tool {
+				t := byTool[o.name]
+				if t == nil {
+					continue
+				}
+				suffix[t]++
+				t.goName = f.ToolGoName(t.name) + "Op"
+				if suffix[t] > 1 {
+					t.goName += strconv.Itoa(suffix[t])
+				}
+				im.report.Notes = append(im.report.Notes, Note{Operation: t.comment, Pointer: "(tool " + t.name + ")",
+					Reason: "the tool's Go names would collide with another's; go_name " + t.goName + " keeps them apart"})
+				continue
+			}
+			nt := byType[o.name]
+			if nt == nil {
+				continue
+			}
+			old := nt.name
+			for i := 1; ; i++ {
+				cand := shorten(old, spec.MaxNameLen-5) + "_type"
+				if i > 1 {
+					cand = shorten(old, spec.MaxNameLen-6-len(strconv.Itoa(i))) + "_type" + strconv.Itoa(i)
+				}
+				if !taken[f.GoName(cand)] {
+					nt.name = cand
+					taken[f.GoName(cand)] = true
+					break
+				}
+			}
+			for _, r := range nt.refs {
+				r.Value = "#/types/" + nt.name
+			}
+			im.typeNote(nt.ptr, "the type's Go names would collide with another's; it is named "+nt.name)
+		}
+	}
 }
 
 // baseURL is the option's, else the first server's URL with its variables'

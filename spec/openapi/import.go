@@ -375,7 +375,7 @@ func (im *importer) run() ([]byte, error) {
 		reserved[gn+"Result"] = true
 	}
 	types := im.conv.finish(reserved)
-	return im.emit(tools, types)
+	return im.emitUnique(tools, types)
 }
 
 // extension is the operation's x-toolgen from the document, with the

@@ -18,6 +18,7 @@ import (
 // toolOut is one imported tool, ready to write.
 type toolOut struct {
 	name        string
+	goName      string // go_name, when the default would collide
 	comment     string
 	description string
 	params      []paramOut

@@ -1,0 +1,203 @@
+package openapi
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// The generator names nested types after where they are (a tool's stem
+// and the property path: PostCustomersCustomer + CashBalance + Settings),
+// enum constants after their type and value, check functions after their
+// type. Two tools or types can so declare one Go name between them
+// (post_customers_customer's cash_balance.settings and
+// post_customers_customer_cash_balance's settings). collisions predicts
+// those names from the loaded spec, following gen's rules (over-
+// approximating where gen's choice depends on order), and says which
+// owners to rename: the later of two, tools after types.
+
+// owner is a tool (by name) or a named type (by name) that declares Go
+// names.
+type owner struct {
+	tool bool
+	name string
+}
+
+type nameWalk struct {
+	f        *spec.File
+	declared map[string]owner
+	rename   map[owner]bool
+	cur      owner
+}
+
+func (w *nameWalk) decl(name string) {
+	if first, ok := w.declared[name]; ok {
+		if first != w.cur {
+			w.rename[w.cur] = true
+		}
+		return
+	}
+	w.declared[name] = w.cur
+}
+
+// collisions returns the owners to rename.
+func collisions(f *spec.File) map[owner]bool {
+	w := &nameWalk{f: f, declared: map[string]owner{}, rename: map[owner]bool{}}
+	w.cur = owner{name: "\x00generated"}
+	for _, n := range []string{"Executor", "Tools", "Module", "Provider", "Gate", "Gates", "httpAPI", "gateMessage"} {
+		w.decl(n)
+	}
+	for _, t := range f.Tools {
+		if t.Gate != "" {
+			w.decl("Gate" + f.GoName(t.Gate))
+		}
+	}
+	for _, nt := range f.Types {
+		w.cur = owner{name: nt.Name}
+		w.decl(nt.GoName)
+		w.typeOf(nt.Schema, nt.GoName, nt.GoName, true)
+	}
+	for _, t := range f.Tools {
+		w.cur = owner{tool: true, name: t.Name}
+		s := t.GoName
+		low := lowerFirst(s)
+		for _, n := range []string{"Tool" + s, s + "Args", "Decode" + s + "Args", low + "Label", low + "Schema", low + "HTTP"} {
+			w.decl(n)
+		}
+		for _, p := range t.Params.Properties {
+			w.typeOf(p.Schema, s+p.GoName, s+p.GoName, false)
+		}
+		if t.Result != nil {
+			w.decl(s + "Result")
+			w.decl(low + "ResultSchema")
+			w.typeOf(t.Result, s+"Result", s+"Result", true)
+		}
+	}
+	return w.rename
+}
+
+// typeOf mirrors gen's typeOf: named is true when name is declared anyway
+// (a named type, a result).
+func (w *nameWalk) typeOf(s *spec.Schema, name, own string, named bool) {
+	if s == nil || s.RefType != nil {
+		return
+	}
+	switch s.Type {
+	case spec.TypeObject:
+		if len(s.Properties) > 0 || (!s.AdditionalProperties && s.AdditionalPropertiesSchema == nil) {
+			w.decl(name)
+			for _, p := range s.Properties {
+				w.typeOf(p.Schema, own+p.GoName, own+p.GoName, false)
+			}
+			if v := s.AdditionalPropertiesSchema; v != nil {
+				w.typeOf(v, own+"Extra", own+"Extra", false)
+			}
+			return
+		}
+		if v := s.AdditionalPropertiesSchema; v != nil {
+			vn := own + "Value"
+			if v.GoName != "" {
+				vn = v.GoName
+			}
+			w.typeOf(v, vn, vn, false)
+		}
+	case spec.TypeString:
+		if len(s.Enum) > 0 {
+			w.decl(name)
+			w.decl(lowerFirst(name) + "Of")
+			for i, v := range s.Enum {
+				str, _ := v.(string)
+				c := name + w.f.GoName(str)
+				if w.f.GoName(str) == "" {
+					c = name + "Empty"
+				}
+				w.decl(c)
+				w.decl(name + "Value" + strconv.Itoa(i))
+			}
+			w.decl("check" + name)
+			return
+		}
+		if s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" || s.Format != "" || s.Trim {
+			w.decl("check" + name)
+		}
+	case spec.TypeInteger, spec.TypeNumber:
+		if len(s.Enum) > 0 || s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil {
+			w.decl("check" + name)
+		}
+	case spec.TypeArray:
+		if s.MinItems != nil || s.MaxItems != nil || s.UniqueItems {
+			w.decl("check" + name)
+		}
+		if s.Items != nil {
+			if s.Items.GoName != "" {
+				w.typeOf(s.Items, s.Items.GoName, s.Items.GoName, false)
+				return
+			}
+			// gen takes the singular when it is free, else …Item: both may be.
+			if one, ok := singularName(own); ok && one != "" {
+				w.typeOf(s.Items, one, one, false)
+			}
+			w.typeOf(s.Items, own+"Item", own+"Item", false)
+		}
+	}
+}
+
+// lowerFirst is gen's: "ListCustomers" gives "listCustomers", "URLFetch"
+// "urlFetch".
+func lowerFirst(s string) string {
+	r := []rune(s)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	switch {
+	case n == 0:
+		return s
+	case n == 1 || n == len(r):
+		n = max(n, 1)
+	default:
+		n--
+	}
+	for i := 0; i < n; i++ {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
+}
+
+// singularName is gen's singular of a CamelCase name's last word.
+func singularName(name string) (string, bool) {
+	for _, r := range []struct{ plural, one string }{
+		{"ies", "y"}, {"sses", "ss"}, {"shes", "sh"}, {"ches", "ch"}, {"xes", "x"}, {"zzes", "zz"}, {"atuses", "atus"},
+	} {
+		if base, ok := strings.CutSuffix(name, r.plural); ok && base != "" && !endsWord(base) {
+			return base + r.one, true
+		}
+	}
+	base, ok := strings.CutSuffix(name, "s")
+	if !ok || base == "" || endsWord(base) {
+		return "", false
+	}
+	for _, not := range []string{"s", "u", "i"} {
+		if strings.HasSuffix(base, not) {
+			return "", false
+		}
+	}
+	return base, true
+}
+
+func endsWord(base string) bool {
+	if base == "" {
+		return true
+	}
+	last := base[len(base)-1]
+	if last >= 'A' && last <= 'Z' {
+		n := 0
+		for i := len(base) - 1; i >= 0 && base[i] >= 'A' && base[i] <= 'Z'; i-- {
+			n++
+		}
+		return n < 2
+	}
+	return last < 'a' || last > 'z'
+}
