@@ -45,7 +45,8 @@ func (e *StatusError) Error() string {
 // (a pointer to the tool's typed result), the 2xx JSON body is decoded into
 // it — fields the result type does not have are dropped, values of an
 // unexpected type are left out — and the result is its JSON; without one,
-// the body itself (compacted when it is JSON).
+// the body itself (compacted when it is JSON). An empty body (204 No
+// Content) is a short text saying the call succeeded.
 //
 // A non-2xx answer, an unreachable API, a body over the size cap and a
 // caller without credentials are tool errors for the model; a cancelled
@@ -54,6 +55,11 @@ func (c *Client) Do(ctx context.Context, call *runtime.Call, api *API, op *Opera
 	body, err := c.fetch(ctx, call, api, op, args)
 	if err != nil {
 		return runtime.Result{}, err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		// 204 No Content, say: nothing to decode, but the model should
+		// read that the call succeeded.
+		return runtime.Text("Done: the " + apiName(api) + " API answered with no content."), nil
 	}
 	if result == nil {
 		if json.Valid(body) {
@@ -64,11 +70,9 @@ func (c *Client) Do(ctx context.Context, call *runtime.Call, api *API, op *Opera
 		}
 		return runtime.Text(string(body)), nil
 	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		var te *json.UnmarshalTypeError
-		if err := json.Unmarshal(body, result); err != nil && !errors.As(err, &te) {
-			return runtime.Result{}, c.toolError(op, "the "+apiName(api)+" API's response is not the JSON the tool expects: "+err.Error(), err)
-		}
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(body, result); err != nil && !errors.As(err, &te) {
+		return runtime.Result{}, c.toolError(op, "the "+apiName(api)+" API's response is not the JSON the tool expects: "+err.Error(), err)
 	}
 	return runtime.JSON(result)
 }

@@ -209,11 +209,10 @@ func ImportDoc(ctx context.Context, doc *openapi3.T, docPath string, opts Option
 		im.overlay = ov.Operations
 	}
 	if err := doc.Validate(ctx); err != nil {
-		for _, l := range strings.Split(err.Error(), "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				im.report.Warnings = append(im.report.Warnings, l)
-			}
-		}
+		// kin-openapi reports the first problem, followed by the schema and
+		// value it concerns; the first line says what is wrong.
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		im.report.Warnings = append(im.report.Warnings, strings.TrimSpace(first))
 	}
 	im.conv = newConverter(im)
 	out, err := im.run()

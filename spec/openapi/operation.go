@@ -141,6 +141,22 @@ func (im *importer) operation(r opRef, ext Extension, names *nameSet) (*toolOut,
 		args = append(args, a)
 	}
 
+	// A path template variable the document declares no parameter for.
+	declared := map[string]bool{}
+	for _, a := range args {
+		if a.in == spec.InPath {
+			declared[a.wire] = true
+		}
+	}
+	for _, m := range pathVar.FindAllStringSubmatch(r.path, -1) {
+		if !declared[m[1]] {
+			declared[m[1]] = true
+			im.note(base, "the path's {"+m[1]+"} has no parameter; it is imported as a required string")
+			args = append(args, &arg{wire: m[1], in: spec.InPath, style: spec.StyleSimple, required: true, schema: mapNode("type", scalarNode("string")), ptr: base, scalar: true})
+			flow(args[len(args)-1].schema)
+		}
+	}
+
 	// The request body.
 	hasBody := r.method != "GET" && r.method != "HEAD" && r.method != "DELETE" && r.method != "OPTIONS"
 	body := ""
@@ -591,6 +607,7 @@ func pickResponse(rs *openapi3.Responses, base string) (*openapi3.SchemaRef, str
 // pagination recognises a list response: Stripe's cursor (has_more, data
 // and a starting_after parameter), a next link, or a page token.
 func (im *importer) pagination(s *openapi3.Schema, args []*arg, names map[*arg]string) *yaml.Node {
+	s = flatProps(s)
 	param := func(wires ...string) string {
 		for _, a := range args {
 			if a.in == spec.InQuery && slices.Contains(wires, a.wire) {
@@ -738,6 +755,7 @@ func copyMap(n *yaml.Node) *yaml.Node {
 }
 
 var (
+	pathVar = regexp.MustCompile(`\{([^{}]+)\}`)
 	tagRe   = regexp.MustCompile(`(?is)<(/?)(p|br|li|ul|ol|div|h[1-6])\b[^>]*>|<[^>]+>`)
 	spaceRe = regexp.MustCompile(`[ \t]+`)
 	blankRe = regexp.MustCompile(`\n\s*\n\s*`)
@@ -779,4 +797,27 @@ func clipText(s string, max int) string {
 		}
 	}
 	return strings.TrimRight(string(r[:cut]), " \n.,;:") + "…"
+}
+
+// flatProps returns s with the properties of its allOf members merged in
+// (for recognising a list response).
+func flatProps(s *openapi3.Schema) *openapi3.Schema {
+	if len(s.AllOf) == 0 {
+		return s
+	}
+	out := &openapi3.Schema{Properties: openapi3.Schemas{}}
+	for k, v := range s.Properties {
+		out.Properties[k] = v
+	}
+	for _, m := range s.AllOf {
+		if m == nil || m.Value == nil {
+			continue
+		}
+		for k, v := range flatProps(m.Value).Properties {
+			if _, ok := out.Properties[k]; !ok {
+				out.Properties[k] = v
+			}
+		}
+	}
+	return out
 }

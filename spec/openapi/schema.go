@@ -364,7 +364,7 @@ func (c *converter) inline(x ctx, s *openapi3.Schema, ptr string, depth int) *ya
 				add(m, "pattern", scalarNode(s.Pattern))
 			}
 		}
-		if s.Format != "" && supportedFormats[s.Format] && x.dir == request {
+		if s.Format != "" && supportedFormats[s.Format] {
 			add(m, "format", scalarNode(s.Format))
 		}
 	case "integer", "number":
@@ -418,7 +418,7 @@ func (c *converter) inline(x ctx, s *openapi3.Schema, ptr string, depth int) *ya
 			}
 		}
 	}
-	if s.Default != nil && x.dir == request {
+	if s.Default != nil {
 		if dn := defaultNode(typ, s); dn != nil {
 			add(m, "default", dn)
 		}
