@@ -49,3 +49,10 @@ demo:
 	@bash .ci/stripe-mock.sh || true
 	go run ./cmd/toolgen generate ./generated/...
 	go run ./examples/demo
+
+# Import all of stripe-mock's OpenAPI document (about 500 operations),
+# generate it and compile the package: several minutes and gigabytes, so not
+# part of make test (which imports and generates it, and compiles a selection).
+.PHONY: openapi-stripe
+openapi-stripe:
+	TOOLGEN_OPENAPI_STRIPE_BUILD=1 go test ./spec/openapi -run TestStripeWholeBuild -count=1 -v -timeout 60m

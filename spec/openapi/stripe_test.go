@@ -3,8 +3,11 @@ package openapi
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/gen"
 	"github.com/toolgen/toolgen/spec"
@@ -13,6 +16,9 @@ import (
 // stripeSpec is stripe-mock's own OpenAPI document, in the pinned module.
 func stripeSpec(t testing.TB) string {
 	t.Helper()
+	if raceEnabled {
+		t.Skip("the whole Stripe document takes minutes under -race: make test runs this test in its race-free pass")
+	}
 	gopath := os.Getenv("GOPATH")
 	if gopath == "" {
 		home, _ := os.UserHomeDir()
@@ -87,4 +93,54 @@ func TestStripeWholeDocument(t *testing.T) {
 	}
 	t.Logf("%d tools, %d types; spec %d bytes, generated code %d bytes; %d skipped, %d notes",
 		len(f.Tools), len(f.Types), len(res.Spec), len(code), len(r.Skipped), len(r.Notes))
+}
+
+// TestStripeWholeBuild compiles the generated code of the whole Stripe
+// document: minutes and gigabytes, so only when TOOLGEN_OPENAPI_STRIPE_BUILD
+// is set (make openapi-stripe). It logs the go build time and peak memory.
+func TestStripeWholeBuild(t *testing.T) {
+	if os.Getenv("TOOLGEN_OPENAPI_STRIPE_BUILD") == "" {
+		t.Skip("set TOOLGEN_OPENAPI_STRIPE_BUILD=1 (make openapi-stripe) to compile the whole Stripe import")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	dir := filepath.Join(root, "internal", "openapitest", "_stripefull")
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	start := time.Now()
+	res, err := Import(context.Background(), stripeSpec(t), Options{Provider: "stripe", Package: "stripefull"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	specPath := filepath.Join(dir, "stripefull.tools.yaml")
+	if err := os.WriteFile(specPath, res.Spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := spec.Load(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := gen.Generate(f, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, of := range out.Files {
+		if err := os.WriteFile(of.Path, of.Content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("import + generate: %v", time.Since(start))
+	cmd := exec.Command("go", "build", "./internal/openapitest/_stripefull")
+	cmd.Dir = root
+	start = time.Now()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KiB on Linux: the largest child (the compiler)
+	}
+	t.Logf("go build of %d tools: %v, peak RSS %d MiB", len(f.Tools), time.Since(start), rss/1024)
 }

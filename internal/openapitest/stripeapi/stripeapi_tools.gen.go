@@ -63,9 +63,9 @@ const gateMessage = "stripe is not connected for this account."
 // import openapi.
 type Executor interface{}
 
-// Module returns a fresh module of the stripe tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)). The tools with an http: binding
-// call their API through api, with each caller's credentials.
+// Module returns a fresh module of the stripe tools, run by impl (not nil). Add
+// it to a registry with reg.AddModule(Module(impl)). The tools with an http:
+// binding call their API through api, with each caller's credentials.
 func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -85,17 +85,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetCustomersArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetCustomersArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getCustomersLabel,
+				Decode:     runtime.TypedDecode(DecodeGetCustomersArgs),
+				DecodeWith: wire.DecodeWith((*GetCustomersArgs).decode),
+				Label:      getCustomersLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetCustomersArgs)
 					if !ok || a == nil {
@@ -113,17 +105,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostCustomersArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostCustomersArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postCustomersLabel,
+				Decode:       runtime.TypedDecode(DecodePostCustomersArgs),
+				DecodeWith:   wire.DecodeWith((*PostCustomersArgs).decode),
+				Label:        postCustomersLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostCustomersArgs)
 					if !ok || a == nil {
@@ -146,17 +130,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetCustomersCustomerArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetCustomersCustomerArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getCustomersCustomerLabel,
+				Decode:     runtime.TypedDecode(DecodeGetCustomersCustomerArgs),
+				DecodeWith: wire.DecodeWith((*GetCustomersCustomerArgs).decode),
+				Label:      getCustomersCustomerLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetCustomersCustomerArgs)
 					if !ok || a == nil {
@@ -174,17 +150,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostCustomersCustomerArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostCustomersCustomerArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postCustomersCustomerLabel,
+				Decode:       runtime.TypedDecode(DecodePostCustomersCustomerArgs),
+				DecodeWith:   wire.DecodeWith((*PostCustomersCustomerArgs).decode),
+				Label:        postCustomersCustomerLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostCustomersCustomerArgs)
 					if !ok || a == nil {
@@ -208,17 +176,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:        true,
 					RequiresApproval: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeDeleteCustomersCustomerArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(DeleteCustomersCustomerArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: deleteCustomersCustomerLabel,
+				Decode:     runtime.TypedDecode(DecodeDeleteCustomersCustomerArgs),
+				DecodeWith: wire.DecodeWith((*DeleteCustomersCustomerArgs).decode),
+				Label:      deleteCustomersCustomerLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*DeleteCustomersCustomerArgs)
 					if !ok || a == nil {
@@ -242,17 +202,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetInvoiceitemsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetInvoiceitemsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getInvoiceitemsLabel,
+				Decode:     runtime.TypedDecode(DecodeGetInvoiceitemsArgs),
+				DecodeWith: wire.DecodeWith((*GetInvoiceitemsArgs).decode),
+				Label:      getInvoiceitemsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetInvoiceitemsArgs)
 					if !ok || a == nil {
@@ -270,17 +222,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostInvoiceitemsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostInvoiceitemsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postInvoiceitemsLabel,
+				Decode:       runtime.TypedDecode(DecodePostInvoiceitemsArgs),
+				DecodeWith:   wire.DecodeWith((*PostInvoiceitemsArgs).decode),
+				Label:        postInvoiceitemsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostInvoiceitemsArgs)
 					if !ok || a == nil {
@@ -304,17 +248,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetInvoicesArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetInvoicesArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getInvoicesLabel,
+				Decode:     runtime.TypedDecode(DecodeGetInvoicesArgs),
+				DecodeWith: wire.DecodeWith((*GetInvoicesArgs).decode),
+				Label:      getInvoicesLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetInvoicesArgs)
 					if !ok || a == nil {
@@ -332,17 +268,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostInvoicesArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostInvoicesArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postInvoicesLabel,
+				Decode:       runtime.TypedDecode(DecodePostInvoicesArgs),
+				DecodeWith:   wire.DecodeWith((*PostInvoicesArgs).decode),
+				Label:        postInvoicesLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostInvoicesArgs)
 					if !ok || a == nil {
@@ -366,17 +294,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetInvoicesInvoiceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetInvoicesInvoiceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getInvoicesInvoiceLabel,
+				Decode:     runtime.TypedDecode(DecodeGetInvoicesInvoiceArgs),
+				DecodeWith: wire.DecodeWith((*GetInvoicesInvoiceArgs).decode),
+				Label:      getInvoicesInvoiceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetInvoicesInvoiceArgs)
 					if !ok || a == nil {
@@ -394,17 +314,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostInvoicesInvoiceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostInvoicesInvoiceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postInvoicesInvoiceLabel,
+				Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceArgs),
+				DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceArgs).decode),
+				Label:        postInvoicesInvoiceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostInvoicesInvoiceArgs)
 					if !ok || a == nil {
@@ -428,17 +340,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:        true,
 					RequiresApproval: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeDeleteInvoicesInvoiceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(DeleteInvoicesInvoiceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: deleteInvoicesInvoiceLabel,
+				Decode:     runtime.TypedDecode(DecodeDeleteInvoicesInvoiceArgs),
+				DecodeWith: wire.DecodeWith((*DeleteInvoicesInvoiceArgs).decode),
+				Label:      deleteInvoicesInvoiceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*DeleteInvoicesInvoiceArgs)
 					if !ok || a == nil {
@@ -456,17 +360,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostInvoicesInvoiceFinalizeArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostInvoicesInvoiceFinalizeArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postInvoicesInvoiceFinalizeLabel,
+				Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceFinalizeArgs),
+				DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceFinalizeArgs).decode),
+				Label:        postInvoicesInvoiceFinalizeLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostInvoicesInvoiceFinalizeArgs)
 					if !ok || a == nil {
@@ -490,17 +386,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetPaymentLinksArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetPaymentLinksArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getPaymentLinksLabel,
+				Decode:     runtime.TypedDecode(DecodeGetPaymentLinksArgs),
+				DecodeWith: wire.DecodeWith((*GetPaymentLinksArgs).decode),
+				Label:      getPaymentLinksLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetPaymentLinksArgs)
 					if !ok || a == nil {
@@ -518,17 +406,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostPaymentLinksArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostPaymentLinksArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postPaymentLinksLabel,
+				Decode:       runtime.TypedDecode(DecodePostPaymentLinksArgs),
+				DecodeWith:   wire.DecodeWith((*PostPaymentLinksArgs).decode),
+				Label:        postPaymentLinksLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostPaymentLinksArgs)
 					if !ok || a == nil {
@@ -552,17 +432,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetPaymentLinksPaymentLinkArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetPaymentLinksPaymentLinkArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getPaymentLinksPaymentLinkLabel,
+				Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkArgs),
+				DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkArgs).decode),
+				Label:      getPaymentLinksPaymentLinkLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetPaymentLinksPaymentLinkArgs)
 					if !ok || a == nil {
@@ -580,17 +452,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostPaymentLinksPaymentLinkArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostPaymentLinksPaymentLinkArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postPaymentLinksPaymentLinkLabel,
+				Decode:       runtime.TypedDecode(DecodePostPaymentLinksPaymentLinkArgs),
+				DecodeWith:   wire.DecodeWith((*PostPaymentLinksPaymentLinkArgs).decode),
+				Label:        postPaymentLinksPaymentLinkLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostPaymentLinksPaymentLinkArgs)
 					if !ok || a == nil {
@@ -614,17 +478,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetPaymentLinksPaymentLinkLineItemsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getPaymentLinksPaymentLinkLineItemsLabel,
+				Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkLineItemsArgs),
+				DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkLineItemsArgs).decode),
+				Label:      getPaymentLinksPaymentLinkLineItemsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetPaymentLinksPaymentLinkLineItemsArgs)
 					if !ok || a == nil {
@@ -648,17 +504,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetPricesArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetPricesArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getPricesLabel,
+				Decode:     runtime.TypedDecode(DecodeGetPricesArgs),
+				DecodeWith: wire.DecodeWith((*GetPricesArgs).decode),
+				Label:      getPricesLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetPricesArgs)
 					if !ok || a == nil {
@@ -676,17 +524,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostPricesArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostPricesArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postPricesLabel,
+				Decode:       runtime.TypedDecode(DecodePostPricesArgs),
+				DecodeWith:   wire.DecodeWith((*PostPricesArgs).decode),
+				Label:        postPricesLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostPricesArgs)
 					if !ok || a == nil {
@@ -710,17 +550,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetPricesPriceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetPricesPriceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getPricesPriceLabel,
+				Decode:     runtime.TypedDecode(DecodeGetPricesPriceArgs),
+				DecodeWith: wire.DecodeWith((*GetPricesPriceArgs).decode),
+				Label:      getPricesPriceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetPricesPriceArgs)
 					if !ok || a == nil {
@@ -738,17 +570,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostPricesPriceArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostPricesPriceArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postPricesPriceLabel,
+				Decode:       runtime.TypedDecode(DecodePostPricesPriceArgs),
+				DecodeWith:   wire.DecodeWith((*PostPricesPriceArgs).decode),
+				Label:        postPricesPriceLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostPricesPriceArgs)
 					if !ok || a == nil {
@@ -772,17 +596,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetProductsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetProductsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getProductsLabel,
+				Decode:     runtime.TypedDecode(DecodeGetProductsArgs),
+				DecodeWith: wire.DecodeWith((*GetProductsArgs).decode),
+				Label:      getProductsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetProductsArgs)
 					if !ok || a == nil {
@@ -800,17 +616,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodePostProductsArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(PostProductsArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: postProductsLabel,
+				Decode:       runtime.TypedDecode(DecodePostProductsArgs),
+				DecodeWith:   wire.DecodeWith((*PostProductsArgs).decode),
+				Label:        postProductsLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*PostProductsArgs)
 					if !ok || a == nil {
@@ -898,117 +706,68 @@ func (x *GetCustomersArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEmail {
-				d.Duplicate()
-				continue
-			}
-			hasEmail = true
-			d.EnterOptional("email")
-			if v, ok := d.String(); ok {
-				checkGetCustomersEmail(&d.Checker, v)
-				x.Email = &v
-			}
-			d.Leave()
-		case "ending_before":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetCustomersEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetCustomersExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasEmail, "email") {
+				if v, ok := d.String(); ok {
+					checkGetCustomersEmail(&d.Checker, v)
+					x.Email = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "ending_before":
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
+			}
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetCustomersStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "test_clock":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTestClock, "test_clock") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.TestClock = &v
+				}
+				d.Leave()
 			}
-			if hasTestClock {
-				d.Duplicate()
-				continue
-			}
-			hasTestClock = true
-			d.EnterOptional("test_clock")
-			if v, ok := d.String(); ok {
-				checkGetCustomersTestClock(&d.Checker, v)
-				x.TestClock = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetCustomersMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"email",
@@ -1047,26 +806,26 @@ func (x *GetCustomersArgs) validate(c *wire.Checker) {
 	}
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetCustomersEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetCustomersExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetCustomersStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	if x.TestClock != nil {
 		c.Enter("test_clock")
-		checkGetCustomersTestClock(c, *x.TestClock)
+		checkAddressCity(c, *x.TestClock)
 		c.Leave()
 	}
 	c.Enter("max_pages")
@@ -1075,6 +834,7 @@ func (x *GetCustomersArgs) validate(c *wire.Checker) {
 }
 
 // checkGetCustomersEmail records the violations of the constraints of v in c.
+// Every schema with these constraints shares it.
 func checkGetCustomersEmail(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 512 {
@@ -1082,36 +842,9 @@ func checkGetCustomersEmail(c *wire.Checker, v string) {
 	}
 }
 
-// checkGetCustomersEndingBefore records the violations of the constraints of v
-// in c.
-func checkGetCustomersEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetCustomersExpandItem records the violations of the constraints of v in
-// c.
-func checkGetCustomersExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetCustomersStartingAfter records the violations of the constraints of v
-// in c.
-func checkGetCustomersStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetCustomersTestClock records the violations of the constraints of v in
-// c.
-func checkGetCustomersTestClock(c *wire.Checker, v string) {
+// checkAddressCity records the violations of the constraints of v in c. Every
+// schema with these constraints shares it.
+func checkAddressCity(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 5000 {
 		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
@@ -1119,7 +852,7 @@ func checkGetCustomersTestClock(c *wire.Checker, v string) {
 }
 
 // checkGetCustomersMaxPages records the violations of the constraints of v in
-// c.
+// c. Every schema with these constraints shares it.
 func checkGetCustomersMaxPages(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
@@ -1293,359 +1026,205 @@ func (x *PostCustomersArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAddress, "address") {
+				x.Address = new(PostCustomersAddress)
+				x.Address.decode(d)
+				d.Leave()
 			}
-			if hasAddress {
-				d.Duplicate()
-				continue
-			}
-			hasAddress = true
-			d.EnterOptional("address")
-			x.Address = new(PostCustomersAddress)
-			x.Address.decode(d)
-			d.Leave()
 		case "balance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBalance, "balance") {
+				if v, ok := d.Int(); ok {
+					x.Balance = &v
+				}
+				d.Leave()
 			}
-			if hasBalance {
-				d.Duplicate()
-				continue
-			}
-			hasBalance = true
-			d.EnterOptional("balance")
-			if v, ok := d.Int(); ok {
-				x.Balance = &v
-			}
-			d.Leave()
 		case "cash_balance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCashBalance, "cash_balance") {
+				x.CashBalance = new(PostCustomersCashBalance)
+				x.CashBalance.decode(d)
+				d.Leave()
 			}
-			if hasCashBalance {
-				d.Duplicate()
-				continue
-			}
-			hasCashBalance = true
-			d.EnterOptional("cash_balance")
-			x.CashBalance = new(PostCustomersCashBalance)
-			x.CashBalance.decode(d)
-			d.Leave()
 		case "coupon":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCoupon, "coupon") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Coupon = &v
+				}
+				d.Leave()
 			}
-			if hasCoupon {
-				d.Duplicate()
-				continue
-			}
-			hasCoupon = true
-			d.EnterOptional("coupon")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCoupon(&d.Checker, v)
-				x.Coupon = &v
-			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
 			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostCustomersDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
 		case "email":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEmail, "email") {
+				if v, ok := d.String(); ok {
+					checkGetCustomersEmail(&d.Checker, v)
+					x.Email = &v
+				}
+				d.Leave()
 			}
-			if hasEmail {
-				d.Duplicate()
-				continue
-			}
-			hasEmail = true
-			d.EnterOptional("email")
-			if v, ok := d.String(); ok {
-				checkPostCustomersEmail(&d.Checker, v)
-				x.Email = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostCustomersExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "invoice_prefix":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoicePrefix, "invoice_prefix") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.InvoicePrefix = &v
+				}
+				d.Leave()
 			}
-			if hasInvoicePrefix {
-				d.Duplicate()
-				continue
-			}
-			hasInvoicePrefix = true
-			d.EnterOptional("invoice_prefix")
-			if v, ok := d.String(); ok {
-				checkPostCustomersInvoicePrefix(&d.Checker, v)
-				x.InvoicePrefix = &v
-			}
-			d.Leave()
 		case "invoice_settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoiceSettings, "invoice_settings") {
+				x.InvoiceSettings = new(PostCustomersInvoiceSettings)
+				x.InvoiceSettings.decode(d)
+				d.Leave()
 			}
-			if hasInvoiceSettings {
-				d.Duplicate()
-				continue
-			}
-			hasInvoiceSettings = true
-			d.EnterOptional("invoice_settings")
-			x.InvoiceSettings = new(PostCustomersInvoiceSettings)
-			x.InvoiceSettings.decode(d)
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "name":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersName(&d.Checker, v)
+					x.Name = &v
+				}
+				d.Leave()
 			}
-			if hasName {
-				d.Duplicate()
-				continue
-			}
-			hasName = true
-			d.EnterOptional("name")
-			if v, ok := d.String(); ok {
-				checkPostCustomersName(&d.Checker, v)
-				x.Name = &v
-			}
-			d.Leave()
 		case "next_invoice_sequence":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasNextInvoiceSequence, "next_invoice_sequence") {
+				if v, ok := d.Int(); ok {
+					x.NextInvoiceSequence = &v
+				}
+				d.Leave()
 			}
-			if hasNextInvoiceSequence {
-				d.Duplicate()
-				continue
-			}
-			hasNextInvoiceSequence = true
-			d.EnterOptional("next_invoice_sequence")
-			if v, ok := d.Int(); ok {
-				x.NextInvoiceSequence = &v
-			}
-			d.Leave()
 		case "payment_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentMethod, "payment_method") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PaymentMethod = &v
+				}
+				d.Leave()
 			}
-			if hasPaymentMethod {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethod = true
-			d.EnterOptional("payment_method")
-			if v, ok := d.String(); ok {
-				checkPostCustomersPaymentMethod(&d.Checker, v)
-				x.PaymentMethod = &v
-			}
-			d.Leave()
 		case "phone":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPhone, "phone") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersPhone(&d.Checker, v)
+					x.Phone = &v
+				}
+				d.Leave()
 			}
-			if hasPhone {
-				d.Duplicate()
-				continue
-			}
-			hasPhone = true
-			d.EnterOptional("phone")
-			if v, ok := d.String(); ok {
-				checkPostCustomersPhone(&d.Checker, v)
-				x.Phone = &v
-			}
-			d.Leave()
 		case "preferred_locales":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPreferredLocales {
-				d.Duplicate()
-				continue
-			}
-			hasPreferredLocales = true
-			d.EnterOptional("preferred_locales")
-			if d.BeginArray() {
-				x.PreferredLocales = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.PreferredLocales = append(x.PreferredLocales, "")
-					if v1, ok := d.String(); ok {
-						checkPostCustomersPreferredLocale(&d.Checker, v1)
-						x.PreferredLocales[i] = v1
+			if d.OptionalField(&hasPreferredLocales, "preferred_locales") {
+				if d.BeginArray() {
+					x.PreferredLocales = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.PreferredLocales = append(x.PreferredLocales, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.PreferredLocales[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "promotion_code":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPromotionCode {
-				d.Duplicate()
-				continue
-			}
-			hasPromotionCode = true
-			d.EnterOptional("promotion_code")
-			if v, ok := d.String(); ok {
-				checkPostCustomersPromotionCode(&d.Checker, v)
-				x.PromotionCode = &v
-			}
-			d.Leave()
-		case "shipping":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasShipping {
-				d.Duplicate()
-				continue
-			}
-			hasShipping = true
-			d.EnterOptional("shipping")
-			x.Shipping = new(PostCustomersShipping)
-			x.Shipping.decode(d)
-			d.Leave()
-		case "source":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasSource {
-				d.Duplicate()
-				continue
-			}
-			hasSource = true
-			d.EnterOptional("source")
-			if v, ok := d.String(); ok {
-				checkPostCustomersSource(&d.Checker, v)
-				x.Source = &v
-			}
-			d.Leave()
-		case "tax":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTax {
-				d.Duplicate()
-				continue
-			}
-			hasTax = true
-			d.EnterOptional("tax")
-			x.Tax = new(PostCustomersTax)
-			x.Tax.decode(d)
-			d.Leave()
-		case "tax_exempt":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxExempt {
-				d.Duplicate()
-				continue
-			}
-			hasTaxExempt = true
-			d.EnterOptional("tax_exempt")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersTaxExemptOf(b)
-				checkPostCustomersTaxExempt(&d.Checker, v)
-				x.TaxExempt = &v
-			}
-			d.Leave()
-		case "tax_id_data":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxIDData {
-				d.Duplicate()
-				continue
-			}
-			hasTaxIDData = true
-			d.EnterOptional("tax_id_data")
-			if d.BeginArray() {
-				x.TaxIDData = []PostCustomersTaxIDDataItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.TaxIDData = append(x.TaxIDData, PostCustomersTaxIDDataItem{})
-					x.TaxIDData[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasPromotionCode, "promotion_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PromotionCode = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "shipping":
+			if d.OptionalField(&hasShipping, "shipping") {
+				x.Shipping = new(PostCustomersShipping)
+				x.Shipping.decode(d)
+				d.Leave()
+			}
+		case "source":
+			if d.OptionalField(&hasSource, "source") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Source = &v
+				}
+				d.Leave()
+			}
+		case "tax":
+			if d.OptionalField(&hasTax, "tax") {
+				x.Tax = new(PostCustomersTax)
+				x.Tax.decode(d)
+				d.Leave()
+			}
+		case "tax_exempt":
+			if d.OptionalField(&hasTaxExempt, "tax_exempt") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersTaxExemptOf(b)
+					checkPostCustomersTaxExempt(&d.Checker, v)
+					x.TaxExempt = &v
+				}
+				d.Leave()
+			}
+		case "tax_id_data":
+			if d.OptionalField(&hasTaxIDData, "tax_id_data") {
+				if d.BeginArray() {
+					x.TaxIDData = []PostCustomersTaxIDDataItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.TaxIDData = append(x.TaxIDData, PostCustomersTaxIDDataItem{})
+						x.TaxIDData[i].decode(d)
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "test_clock":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTestClock, "test_clock") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.TestClock = &v
+				}
+				d.Leave()
 			}
-			if hasTestClock {
-				d.Duplicate()
-				continue
-			}
-			hasTestClock = true
-			d.EnterOptional("test_clock")
-			if v, ok := d.String(); ok {
-				checkPostCustomersTestClock(&d.Checker, v)
-				x.TestClock = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"address",
@@ -1701,31 +1280,31 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 	}
 	if x.Coupon != nil {
 		c.Enter("coupon")
-		checkPostCustomersCoupon(c, *x.Coupon)
+		checkAddressCity(c, *x.Coupon)
 		c.Leave()
 	}
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostCustomersDescription(c, *x.Description)
+		checkAddressCity(c, *x.Description)
 		c.Leave()
 	}
 	if x.Email != nil {
 		c.Enter("email")
-		checkPostCustomersEmail(c, *x.Email)
+		checkGetCustomersEmail(c, *x.Email)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostCustomersExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.InvoicePrefix != nil {
 		c.Enter("invoice_prefix")
-		checkPostCustomersInvoicePrefix(c, *x.InvoicePrefix)
+		checkAddressCity(c, *x.InvoicePrefix)
 		c.Leave()
 	}
 	if x.InvoiceSettings != nil {
@@ -1740,7 +1319,7 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 	}
 	if x.PaymentMethod != nil {
 		c.Enter("payment_method")
-		checkPostCustomersPaymentMethod(c, *x.PaymentMethod)
+		checkAddressCity(c, *x.PaymentMethod)
 		c.Leave()
 	}
 	if x.Phone != nil {
@@ -1752,14 +1331,14 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 		c.Enter("preferred_locales")
 		for i := range x.PreferredLocales {
 			c.EnterIndex(i)
-			checkPostCustomersPreferredLocale(c, x.PreferredLocales[i])
+			checkAddressCity(c, x.PreferredLocales[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.PromotionCode != nil {
 		c.Enter("promotion_code")
-		checkPostCustomersPromotionCode(c, *x.PromotionCode)
+		checkAddressCity(c, *x.PromotionCode)
 		c.Leave()
 	}
 	if x.Shipping != nil {
@@ -1769,7 +1348,7 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 	}
 	if x.Source != nil {
 		c.Enter("source")
-		checkPostCustomersSource(c, *x.Source)
+		checkAddressCity(c, *x.Source)
 		c.Leave()
 	}
 	if x.Tax != nil {
@@ -1793,7 +1372,7 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 	}
 	if x.TestClock != nil {
 		c.Enter("test_clock")
-		checkPostCustomersTestClock(c, *x.TestClock)
+		checkAddressCity(c, *x.TestClock)
 		c.Leave()
 	}
 }
@@ -1825,95 +1404,53 @@ func (x *PostCustomersAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCity, "city") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.City = &v
+				}
+				d.Leave()
 			}
-			if hasCity {
-				d.Duplicate()
-				continue
-			}
-			hasCity = true
-			d.EnterOptional("city")
-			if v, ok := d.String(); ok {
-				checkPostCustomersAddressCity(&d.Checker, v)
-				x.City = &v
-			}
-			d.Leave()
 		case "country":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = &v
+				}
+				d.Leave()
 			}
-			if hasCountry {
-				d.Duplicate()
-				continue
-			}
-			hasCountry = true
-			d.EnterOptional("country")
-			if v, ok := d.String(); ok {
-				checkPostCustomersAddressCountry(&d.Checker, v)
-				x.Country = &v
-			}
-			d.Leave()
 		case "line1":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine1, "line1") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line1 = &v
+				}
+				d.Leave()
 			}
-			if hasLine1 {
-				d.Duplicate()
-				continue
-			}
-			hasLine1 = true
-			d.EnterOptional("line1")
-			if v, ok := d.String(); ok {
-				checkPostCustomersAddressLine1(&d.Checker, v)
-				x.Line1 = &v
-			}
-			d.Leave()
 		case "line2":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine2, "line2") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line2 = &v
+				}
+				d.Leave()
 			}
-			if hasLine2 {
-				d.Duplicate()
-				continue
-			}
-			hasLine2 = true
-			d.EnterOptional("line2")
-			if v, ok := d.String(); ok {
-				checkPostCustomersAddressLine2(&d.Checker, v)
-				x.Line2 = &v
-			}
-			d.Leave()
 		case "postal_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPostalCode, "postal_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PostalCode = &v
+				}
+				d.Leave()
 			}
-			if hasPostalCode {
-				d.Duplicate()
-				continue
-			}
-			hasPostalCode = true
-			d.EnterOptional("postal_code")
-			if v, ok := d.String(); ok {
-				checkPostCustomersAddressPostalCode(&d.Checker, v)
-				x.PostalCode = &v
-			}
-			d.Leave()
 		case "state":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasState, "state") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.State = &v
+				}
+				d.Leave()
 			}
-			if hasState {
-				d.Duplicate()
-				continue
-			}
-			hasState = true
-			d.EnterOptional("state")
-			if v, ok := d.String(); ok {
-				checkPostCustomersAddressState(&d.Checker, v)
-				x.State = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"city",
@@ -1943,87 +1480,33 @@ func (x *PostCustomersAddress) Validate() error {
 func (x *PostCustomersAddress) validate(c *wire.Checker) {
 	if x.City != nil {
 		c.Enter("city")
-		checkPostCustomersAddressCity(c, *x.City)
+		checkAddressCity(c, *x.City)
 		c.Leave()
 	}
 	if x.Country != nil {
 		c.Enter("country")
-		checkPostCustomersAddressCountry(c, *x.Country)
+		checkAddressCity(c, *x.Country)
 		c.Leave()
 	}
 	if x.Line1 != nil {
 		c.Enter("line1")
-		checkPostCustomersAddressLine1(c, *x.Line1)
+		checkAddressCity(c, *x.Line1)
 		c.Leave()
 	}
 	if x.Line2 != nil {
 		c.Enter("line2")
-		checkPostCustomersAddressLine2(c, *x.Line2)
+		checkAddressCity(c, *x.Line2)
 		c.Leave()
 	}
 	if x.PostalCode != nil {
 		c.Enter("postal_code")
-		checkPostCustomersAddressPostalCode(c, *x.PostalCode)
+		checkAddressCity(c, *x.PostalCode)
 		c.Leave()
 	}
 	if x.State != nil {
 		c.Enter("state")
-		checkPostCustomersAddressState(c, *x.State)
+		checkAddressCity(c, *x.State)
 		c.Leave()
-	}
-}
-
-// checkPostCustomersAddressCity records the violations of the constraints of v
-// in c.
-func checkPostCustomersAddressCity(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersAddressCountry records the violations of the constraints of
-// v in c.
-func checkPostCustomersAddressCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersAddressLine1 records the violations of the constraints of v
-// in c.
-func checkPostCustomersAddressLine1(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersAddressLine2 records the violations of the constraints of v
-// in c.
-func checkPostCustomersAddressLine2(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersAddressPostalCode records the violations of the constraints
-// of v in c.
-func checkPostCustomersAddressPostalCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersAddressState records the violations of the constraints of v
-// in c.
-func checkPostCustomersAddressState(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -2045,18 +1528,11 @@ func (x *PostCustomersCashBalance) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSettings, "settings") {
+				x.Settings = new(PostCustomersCashBalanceSettings)
+				x.Settings.decode(d)
+				d.Leave()
 			}
-			if hasSettings {
-				d.Duplicate()
-				continue
-			}
-			hasSettings = true
-			d.EnterOptional("settings")
-			x.Settings = new(PostCustomersCashBalanceSettings)
-			x.Settings.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("settings")
 		}
@@ -2101,21 +1577,14 @@ func (x *PostCustomersCashBalanceSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "reconciliation_mode":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasReconciliationMode, "reconciliation_mode") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersCashBalanceSettingsReconciliationModeOf(b)
+					checkPostCustomersCashBalanceSettingsReconciliationMode(&d.Checker, v)
+					x.ReconciliationMode = &v
+				}
+				d.Leave()
 			}
-			if hasReconciliationMode {
-				d.Duplicate()
-				continue
-			}
-			hasReconciliationMode = true
-			d.EnterOptional("reconciliation_mode")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersCashBalanceSettingsReconciliationModeOf(b)
-				checkPostCustomersCashBalanceSettingsReconciliationMode(&d.Checker, v)
-				x.ReconciliationMode = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("reconciliation_mode")
 		}
@@ -2190,49 +1659,6 @@ func checkPostCustomersCashBalanceSettingsReconciliationMode(c *wire.Checker, v 
 	}
 }
 
-// checkPostCustomersCoupon records the violations of the constraints of v in c.
-func checkPostCustomersCoupon(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersDescription records the violations of the constraints of v
-// in c.
-func checkPostCustomersDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersEmail records the violations of the constraints of v in c.
-func checkPostCustomersEmail(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 512 {
-		c.Add("must be at most 512 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersExpandItem records the violations of the constraints of v
-// in c.
-func checkPostCustomersExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersInvoicePrefix records the violations of the constraints of
-// v in c.
-func checkPostCustomersInvoicePrefix(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostCustomersInvoiceSettings is the type of $.invoice_settings in the
 // arguments of the stripe_post_customers tool: Default invoice settings for
 // this customer.
@@ -2257,68 +1683,40 @@ func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostCustomersInvoiceSettingsCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostCustomersInvoiceSettingsCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostCustomersInvoiceSettingsCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostCustomersInvoiceSettingsCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "default_payment_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultPaymentMethod = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultPaymentMethod {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultPaymentMethod = true
-			d.EnterOptional("default_payment_method")
-			if v, ok := d.String(); ok {
-				checkPostCustomersInvoiceSettingsDefaultPaymentMethod(&d.Checker, v)
-				x.DefaultPaymentMethod = &v
-			}
-			d.Leave()
 		case "footer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFooter, "footer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Footer = &v
+				}
+				d.Leave()
 			}
-			if hasFooter {
-				d.Duplicate()
-				continue
-			}
-			hasFooter = true
-			d.EnterOptional("footer")
-			if v, ok := d.String(); ok {
-				checkPostCustomersInvoiceSettingsFooter(&d.Checker, v)
-				x.Footer = &v
-			}
-			d.Leave()
 		case "rendering_options":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
+				x.RenderingOptions = new(PostCustomersInvoiceSettingsRenderingOptions)
+				x.RenderingOptions.decode(d)
+				d.Leave()
 			}
-			if hasRenderingOptions {
-				d.Duplicate()
-				continue
-			}
-			hasRenderingOptions = true
-			d.EnterOptional("rendering_options")
-			x.RenderingOptions = new(PostCustomersInvoiceSettingsRenderingOptions)
-			x.RenderingOptions.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"custom_fields",
@@ -2355,12 +1753,12 @@ func (x *PostCustomersInvoiceSettings) validate(c *wire.Checker) {
 	}
 	if x.DefaultPaymentMethod != nil {
 		c.Enter("default_payment_method")
-		checkPostCustomersInvoiceSettingsDefaultPaymentMethod(c, *x.DefaultPaymentMethod)
+		checkAddressCity(c, *x.DefaultPaymentMethod)
 		c.Leave()
 	}
 	if x.Footer != nil {
 		c.Enter("footer")
-		checkPostCustomersInvoiceSettingsFooter(c, *x.Footer)
+		checkAddressCity(c, *x.Footer)
 		c.Leave()
 	}
 	if x.RenderingOptions != nil {
@@ -2390,29 +1788,21 @@ func (x *PostCustomersInvoiceSettingsCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostCustomersInvoiceSettingsCustomFieldValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "value")
 		}
@@ -2443,43 +1833,16 @@ func (x *PostCustomersInvoiceSettingsCustomField) validate(c *wire.Checker) {
 	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
 	c.Leave()
 	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldValue(c, x.Value)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
 	c.Leave()
 }
 
 // checkPostCustomersInvoiceSettingsCustomFieldName records the violations of
-// the constraints of v in c.
+// the constraints of v in c. Every schema with these constraints shares it.
 func checkPostCustomersInvoiceSettingsCustomFieldName(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 30 {
 		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersInvoiceSettingsCustomFieldValue records the violations of
-// the constraints of v in c.
-func checkPostCustomersInvoiceSettingsCustomFieldValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersInvoiceSettingsDefaultPaymentMethod records the violations
-// of the constraints of v in c.
-func checkPostCustomersInvoiceSettingsDefaultPaymentMethod(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersInvoiceSettingsFooter records the violations of the
-// constraints of v in c.
-func checkPostCustomersInvoiceSettingsFooter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -2501,21 +1864,14 @@ func (x *PostCustomersInvoiceSettingsRenderingOptions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
+					checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
+					x.AmountTaxDisplay = &v
+				}
+				d.Leave()
 			}
-			if hasAmountTaxDisplay {
-				d.Duplicate()
-				continue
-			}
-			hasAmountTaxDisplay = true
-			d.EnterOptional("amount_tax_display")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
-				checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-				x.AmountTaxDisplay = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount_tax_display")
 		}
@@ -2591,6 +1947,7 @@ func checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(c *wire.C
 }
 
 // checkPostCustomersName records the violations of the constraints of v in c.
+// Every schema with these constraints shares it.
 func checkPostCustomersName(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 256 {
@@ -2598,38 +1955,12 @@ func checkPostCustomersName(c *wire.Checker, v string) {
 	}
 }
 
-// checkPostCustomersPaymentMethod records the violations of the constraints of
-// v in c.
-func checkPostCustomersPaymentMethod(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // checkPostCustomersPhone records the violations of the constraints of v in c.
+// Every schema with these constraints shares it.
 func checkPostCustomersPhone(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 20 {
 		c.Add("must be at most 20 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersPreferredLocale records the violations of the constraints
-// of v in c.
-func checkPostCustomersPreferredLocale(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersPromotionCode records the violations of the constraints of
-// v in c.
-func checkPostCustomersPromotionCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -2654,41 +1985,26 @@ func (x *PostCustomersShipping) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if hasAddress {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAddress, "address") {
+				x.Address.decode(d)
+				d.Leave()
 			}
-			hasAddress = true
-			d.Enter("address")
-			x.Address.decode(d)
-			d.Leave()
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "phone":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPhone, "phone") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Phone = &v
+				}
+				d.Leave()
 			}
-			if hasPhone {
-				d.Duplicate()
-				continue
-			}
-			hasPhone = true
-			d.EnterOptional("phone")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingPhone(&d.Checker, v)
-				x.Phone = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("address", "name", "phone")
 		}
@@ -2719,11 +2035,11 @@ func (x *PostCustomersShipping) validate(c *wire.Checker) {
 	x.Address.validate(c)
 	c.Leave()
 	c.Enter("name")
-	checkPostCustomersShippingName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
 	if x.Phone != nil {
 		c.Enter("phone")
-		checkPostCustomersShippingPhone(c, *x.Phone)
+		checkAddressCity(c, *x.Phone)
 		c.Leave()
 	}
 }
@@ -2755,95 +2071,53 @@ func (x *PostCustomersShippingAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCity, "city") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.City = &v
+				}
+				d.Leave()
 			}
-			if hasCity {
-				d.Duplicate()
-				continue
-			}
-			hasCity = true
-			d.EnterOptional("city")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingAddressCity(&d.Checker, v)
-				x.City = &v
-			}
-			d.Leave()
 		case "country":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = &v
+				}
+				d.Leave()
 			}
-			if hasCountry {
-				d.Duplicate()
-				continue
-			}
-			hasCountry = true
-			d.EnterOptional("country")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingAddressCountry(&d.Checker, v)
-				x.Country = &v
-			}
-			d.Leave()
 		case "line1":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine1, "line1") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line1 = &v
+				}
+				d.Leave()
 			}
-			if hasLine1 {
-				d.Duplicate()
-				continue
-			}
-			hasLine1 = true
-			d.EnterOptional("line1")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingAddressLine1(&d.Checker, v)
-				x.Line1 = &v
-			}
-			d.Leave()
 		case "line2":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine2, "line2") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line2 = &v
+				}
+				d.Leave()
 			}
-			if hasLine2 {
-				d.Duplicate()
-				continue
-			}
-			hasLine2 = true
-			d.EnterOptional("line2")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingAddressLine2(&d.Checker, v)
-				x.Line2 = &v
-			}
-			d.Leave()
 		case "postal_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPostalCode, "postal_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PostalCode = &v
+				}
+				d.Leave()
 			}
-			if hasPostalCode {
-				d.Duplicate()
-				continue
-			}
-			hasPostalCode = true
-			d.EnterOptional("postal_code")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingAddressPostalCode(&d.Checker, v)
-				x.PostalCode = &v
-			}
-			d.Leave()
 		case "state":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasState, "state") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.State = &v
+				}
+				d.Leave()
 			}
-			if hasState {
-				d.Duplicate()
-				continue
-			}
-			hasState = true
-			d.EnterOptional("state")
-			if v, ok := d.String(); ok {
-				checkPostCustomersShippingAddressState(&d.Checker, v)
-				x.State = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"city",
@@ -2873,113 +2147,33 @@ func (x *PostCustomersShippingAddress) Validate() error {
 func (x *PostCustomersShippingAddress) validate(c *wire.Checker) {
 	if x.City != nil {
 		c.Enter("city")
-		checkPostCustomersShippingAddressCity(c, *x.City)
+		checkAddressCity(c, *x.City)
 		c.Leave()
 	}
 	if x.Country != nil {
 		c.Enter("country")
-		checkPostCustomersShippingAddressCountry(c, *x.Country)
+		checkAddressCity(c, *x.Country)
 		c.Leave()
 	}
 	if x.Line1 != nil {
 		c.Enter("line1")
-		checkPostCustomersShippingAddressLine1(c, *x.Line1)
+		checkAddressCity(c, *x.Line1)
 		c.Leave()
 	}
 	if x.Line2 != nil {
 		c.Enter("line2")
-		checkPostCustomersShippingAddressLine2(c, *x.Line2)
+		checkAddressCity(c, *x.Line2)
 		c.Leave()
 	}
 	if x.PostalCode != nil {
 		c.Enter("postal_code")
-		checkPostCustomersShippingAddressPostalCode(c, *x.PostalCode)
+		checkAddressCity(c, *x.PostalCode)
 		c.Leave()
 	}
 	if x.State != nil {
 		c.Enter("state")
-		checkPostCustomersShippingAddressState(c, *x.State)
+		checkAddressCity(c, *x.State)
 		c.Leave()
-	}
-}
-
-// checkPostCustomersShippingAddressCity records the violations of the
-// constraints of v in c.
-func checkPostCustomersShippingAddressCity(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingAddressCountry records the violations of the
-// constraints of v in c.
-func checkPostCustomersShippingAddressCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingAddressLine1 records the violations of the
-// constraints of v in c.
-func checkPostCustomersShippingAddressLine1(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingAddressLine2 records the violations of the
-// constraints of v in c.
-func checkPostCustomersShippingAddressLine2(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingAddressPostalCode records the violations of the
-// constraints of v in c.
-func checkPostCustomersShippingAddressPostalCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingAddressState records the violations of the
-// constraints of v in c.
-func checkPostCustomersShippingAddressState(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingName records the violations of the constraints of v
-// in c.
-func checkPostCustomersShippingName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersShippingPhone records the violations of the constraints of
-// v in c.
-func checkPostCustomersShippingPhone(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersSource records the violations of the constraints of v in c.
-func checkPostCustomersSource(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -3002,35 +2196,21 @@ func (x *PostCustomersTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "ip_address":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasIPAddress, "ip_address") {
+				if v, ok := d.String(); ok {
+					x.IPAddress = &v
+				}
+				d.Leave()
 			}
-			if hasIPAddress {
-				d.Duplicate()
-				continue
-			}
-			hasIPAddress = true
-			d.EnterOptional("ip_address")
-			if v, ok := d.String(); ok {
-				x.IPAddress = &v
-			}
-			d.Leave()
 		case "validate_location":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasValidateLocation, "validate_location") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersTaxValidateLocationOf(b)
+					checkPostCustomersTaxValidateLocation(&d.Checker, v)
+					x.ValidateLocation = &v
+				}
+				d.Leave()
 			}
-			if hasValidateLocation {
-				d.Duplicate()
-				continue
-			}
-			hasValidateLocation = true
-			d.EnterOptional("validate_location")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersTaxValidateLocationOf(b)
-				checkPostCustomersTaxValidateLocation(&d.Checker, v)
-				x.ValidateLocation = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("ip_address", "validate_location")
 		}
@@ -3167,29 +2347,21 @@ func (x *PostCustomersTaxIDDataItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersTaxIDDataItemTypeOf(b)
+					checkPostCustomersTaxIDDataItemType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersTaxIDDataItemTypeOf(b)
-				checkPostCustomersTaxIDDataItemType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("type", "value")
 		}
@@ -3522,15 +2694,6 @@ func checkPostCustomersTaxIDDataItemType(c *wire.Checker, v PostCustomersTaxIDDa
 	}
 }
 
-// checkPostCustomersTestClock records the violations of the constraints of v in
-// c.
-func checkPostCustomersTestClock(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // postCustomersLabel renders the status label of one call of the
 // stripe_post_customers tool from its (possibly partial or nil) arguments. It
 // cannot fail.
@@ -3616,40 +2779,29 @@ func (x *GetCustomersCustomerArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if hasCustomer {
-				d.Duplicate()
-				continue
-			}
-			hasCustomer = true
-			d.Enter("customer")
-			if v, ok := d.String(); ok {
-				checkGetCustomersCustomerCustomer(&d.Checker, v)
-				x.Customer = v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetCustomersCustomerExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("customer", "expand")
 		}
@@ -3674,34 +2826,16 @@ func (x *GetCustomersCustomerArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Enter("customer")
-	checkGetCustomersCustomerCustomer(c, x.Customer)
+	checkAddressCity(c, x.Customer)
 	c.Leave()
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetCustomersCustomerExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkGetCustomersCustomerCustomer records the violations of the constraints
-// of v in c.
-func checkGetCustomersCustomerCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetCustomersCustomerExpandItem records the violations of the constraints
-// of v in c.
-func checkGetCustomersCustomerExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -3832,381 +2966,216 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if hasCustomer {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = v
+				}
+				d.Leave()
 			}
-			hasCustomer = true
-			d.Enter("customer")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerCustomer(&d.Checker, v)
-				x.Customer = v
-			}
-			d.Leave()
 		case "address":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAddress, "address") {
+				x.Address = new(PostCustomersCustomerAddress)
+				x.Address.decode(d)
+				d.Leave()
 			}
-			if hasAddress {
-				d.Duplicate()
-				continue
-			}
-			hasAddress = true
-			d.EnterOptional("address")
-			x.Address = new(PostCustomersCustomerAddress)
-			x.Address.decode(d)
-			d.Leave()
 		case "balance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBalance, "balance") {
+				if v, ok := d.Int(); ok {
+					x.Balance = &v
+				}
+				d.Leave()
 			}
-			if hasBalance {
-				d.Duplicate()
-				continue
-			}
-			hasBalance = true
-			d.EnterOptional("balance")
-			if v, ok := d.Int(); ok {
-				x.Balance = &v
-			}
-			d.Leave()
 		case "cash_balance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCashBalance, "cash_balance") {
+				x.CashBalance = new(PostCustomersCustomerCashBalance)
+				x.CashBalance.decode(d)
+				d.Leave()
 			}
-			if hasCashBalance {
-				d.Duplicate()
-				continue
-			}
-			hasCashBalance = true
-			d.EnterOptional("cash_balance")
-			x.CashBalance = new(PostCustomersCustomerCashBalance)
-			x.CashBalance.decode(d)
-			d.Leave()
 		case "coupon":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCoupon, "coupon") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Coupon = &v
+				}
+				d.Leave()
 			}
-			if hasCoupon {
-				d.Duplicate()
-				continue
-			}
-			hasCoupon = true
-			d.EnterOptional("coupon")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerCoupon(&d.Checker, v)
-				x.Coupon = &v
-			}
-			d.Leave()
 		case "default_alipay_account":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultAlipayAccount, "default_alipay_account") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.DefaultAlipayAccount = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultAlipayAccount {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultAlipayAccount = true
-			d.EnterOptional("default_alipay_account")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerDefaultAlipayAccount(&d.Checker, v)
-				x.DefaultAlipayAccount = &v
-			}
-			d.Leave()
 		case "default_bank_account":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultBankAccount, "default_bank_account") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.DefaultBankAccount = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultBankAccount {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultBankAccount = true
-			d.EnterOptional("default_bank_account")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerDefaultBankAccount(&d.Checker, v)
-				x.DefaultBankAccount = &v
-			}
-			d.Leave()
 		case "default_card":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultCard, "default_card") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.DefaultCard = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultCard {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultCard = true
-			d.EnterOptional("default_card")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerDefaultCard(&d.Checker, v)
-				x.DefaultCard = &v
-			}
-			d.Leave()
 		case "default_source":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultSource, "default_source") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.DefaultSource = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultSource {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultSource = true
-			d.EnterOptional("default_source")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerDefaultSource(&d.Checker, v)
-				x.DefaultSource = &v
-			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
 			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
 		case "email":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEmail, "email") {
+				if v, ok := d.String(); ok {
+					checkGetCustomersEmail(&d.Checker, v)
+					x.Email = &v
+				}
+				d.Leave()
 			}
-			if hasEmail {
-				d.Duplicate()
-				continue
-			}
-			hasEmail = true
-			d.EnterOptional("email")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerEmail(&d.Checker, v)
-				x.Email = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostCustomersCustomerExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "invoice_prefix":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoicePrefix, "invoice_prefix") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.InvoicePrefix = &v
+				}
+				d.Leave()
 			}
-			if hasInvoicePrefix {
-				d.Duplicate()
-				continue
-			}
-			hasInvoicePrefix = true
-			d.EnterOptional("invoice_prefix")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerInvoicePrefix(&d.Checker, v)
-				x.InvoicePrefix = &v
-			}
-			d.Leave()
 		case "invoice_settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoiceSettings, "invoice_settings") {
+				x.InvoiceSettings = new(PostCustomersCustomerInvoiceSettings)
+				x.InvoiceSettings.decode(d)
+				d.Leave()
 			}
-			if hasInvoiceSettings {
-				d.Duplicate()
-				continue
-			}
-			hasInvoiceSettings = true
-			d.EnterOptional("invoice_settings")
-			x.InvoiceSettings = new(PostCustomersCustomerInvoiceSettings)
-			x.InvoiceSettings.decode(d)
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "name":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasName {
-				d.Duplicate()
-				continue
-			}
-			hasName = true
-			d.EnterOptional("name")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerName(&d.Checker, v)
-				x.Name = &v
-			}
-			d.Leave()
-		case "next_invoice_sequence":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasNextInvoiceSequence {
-				d.Duplicate()
-				continue
-			}
-			hasNextInvoiceSequence = true
-			d.EnterOptional("next_invoice_sequence")
-			if v, ok := d.Int(); ok {
-				x.NextInvoiceSequence = &v
-			}
-			d.Leave()
-		case "phone":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPhone {
-				d.Duplicate()
-				continue
-			}
-			hasPhone = true
-			d.EnterOptional("phone")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerPhone(&d.Checker, v)
-				x.Phone = &v
-			}
-			d.Leave()
-		case "preferred_locales":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPreferredLocales {
-				d.Duplicate()
-				continue
-			}
-			hasPreferredLocales = true
-			d.EnterOptional("preferred_locales")
-			if d.BeginArray() {
-				x.PreferredLocales = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.PreferredLocales = append(x.PreferredLocales, "")
-					if v1, ok := d.String(); ok {
-						checkPostCustomersCustomerPreferredLocale(&d.Checker, v1)
-						x.PreferredLocales[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersName(&d.Checker, v)
+					x.Name = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "next_invoice_sequence":
+			if d.OptionalField(&hasNextInvoiceSequence, "next_invoice_sequence") {
+				if v, ok := d.Int(); ok {
+					x.NextInvoiceSequence = &v
+				}
+				d.Leave()
+			}
+		case "phone":
+			if d.OptionalField(&hasPhone, "phone") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersPhone(&d.Checker, v)
+					x.Phone = &v
+				}
+				d.Leave()
+			}
+		case "preferred_locales":
+			if d.OptionalField(&hasPreferredLocales, "preferred_locales") {
+				if d.BeginArray() {
+					x.PreferredLocales = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.PreferredLocales = append(x.PreferredLocales, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.PreferredLocales[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "promotion_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPromotionCode, "promotion_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PromotionCode = &v
+				}
+				d.Leave()
 			}
-			if hasPromotionCode {
-				d.Duplicate()
-				continue
-			}
-			hasPromotionCode = true
-			d.EnterOptional("promotion_code")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerPromotionCode(&d.Checker, v)
-				x.PromotionCode = &v
-			}
-			d.Leave()
 		case "shipping":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShipping, "shipping") {
+				x.Shipping = new(PostCustomersCustomerShipping)
+				x.Shipping.decode(d)
+				d.Leave()
 			}
-			if hasShipping {
-				d.Duplicate()
-				continue
-			}
-			hasShipping = true
-			d.EnterOptional("shipping")
-			x.Shipping = new(PostCustomersCustomerShipping)
-			x.Shipping.decode(d)
-			d.Leave()
 		case "source":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSource, "source") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Source = &v
+				}
+				d.Leave()
 			}
-			if hasSource {
-				d.Duplicate()
-				continue
-			}
-			hasSource = true
-			d.EnterOptional("source")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerSource(&d.Checker, v)
-				x.Source = &v
-			}
-			d.Leave()
 		case "tax":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTax, "tax") {
+				x.Tax = new(PostCustomersCustomerTax)
+				x.Tax.decode(d)
+				d.Leave()
 			}
-			if hasTax {
-				d.Duplicate()
-				continue
-			}
-			hasTax = true
-			d.EnterOptional("tax")
-			x.Tax = new(PostCustomersCustomerTax)
-			x.Tax.decode(d)
-			d.Leave()
 		case "tax_exempt":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxExempt, "tax_exempt") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersCustomerTaxExemptOf(b)
+					checkPostCustomersCustomerTaxExempt(&d.Checker, v)
+					x.TaxExempt = &v
+				}
+				d.Leave()
 			}
-			if hasTaxExempt {
-				d.Duplicate()
-				continue
-			}
-			hasTaxExempt = true
-			d.EnterOptional("tax_exempt")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersCustomerTaxExemptOf(b)
-				checkPostCustomersCustomerTaxExempt(&d.Checker, v)
-				x.TaxExempt = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"customer",
@@ -4256,7 +3225,7 @@ func (x *PostCustomersCustomerArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Enter("customer")
-	checkPostCustomersCustomerCustomer(c, x.Customer)
+	checkAddressCity(c, x.Customer)
 	c.Leave()
 	if x.Address != nil {
 		c.Enter("address")
@@ -4270,51 +3239,51 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	}
 	if x.Coupon != nil {
 		c.Enter("coupon")
-		checkPostCustomersCustomerCoupon(c, *x.Coupon)
+		checkAddressCity(c, *x.Coupon)
 		c.Leave()
 	}
 	if x.DefaultAlipayAccount != nil {
 		c.Enter("default_alipay_account")
-		checkPostCustomersCustomerDefaultAlipayAccount(c, *x.DefaultAlipayAccount)
+		checkPaymentIntentMetadataValue(c, *x.DefaultAlipayAccount)
 		c.Leave()
 	}
 	if x.DefaultBankAccount != nil {
 		c.Enter("default_bank_account")
-		checkPostCustomersCustomerDefaultBankAccount(c, *x.DefaultBankAccount)
+		checkPaymentIntentMetadataValue(c, *x.DefaultBankAccount)
 		c.Leave()
 	}
 	if x.DefaultCard != nil {
 		c.Enter("default_card")
-		checkPostCustomersCustomerDefaultCard(c, *x.DefaultCard)
+		checkPaymentIntentMetadataValue(c, *x.DefaultCard)
 		c.Leave()
 	}
 	if x.DefaultSource != nil {
 		c.Enter("default_source")
-		checkPostCustomersCustomerDefaultSource(c, *x.DefaultSource)
+		checkPaymentIntentMetadataValue(c, *x.DefaultSource)
 		c.Leave()
 	}
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostCustomersCustomerDescription(c, *x.Description)
+		checkAddressCity(c, *x.Description)
 		c.Leave()
 	}
 	if x.Email != nil {
 		c.Enter("email")
-		checkPostCustomersCustomerEmail(c, *x.Email)
+		checkGetCustomersEmail(c, *x.Email)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostCustomersCustomerExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.InvoicePrefix != nil {
 		c.Enter("invoice_prefix")
-		checkPostCustomersCustomerInvoicePrefix(c, *x.InvoicePrefix)
+		checkAddressCity(c, *x.InvoicePrefix)
 		c.Leave()
 	}
 	if x.InvoiceSettings != nil {
@@ -4324,26 +3293,26 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	}
 	if x.Name != nil {
 		c.Enter("name")
-		checkPostCustomersCustomerName(c, *x.Name)
+		checkPostCustomersName(c, *x.Name)
 		c.Leave()
 	}
 	if x.Phone != nil {
 		c.Enter("phone")
-		checkPostCustomersCustomerPhone(c, *x.Phone)
+		checkPostCustomersPhone(c, *x.Phone)
 		c.Leave()
 	}
 	if x.PreferredLocales != nil {
 		c.Enter("preferred_locales")
 		for i := range x.PreferredLocales {
 			c.EnterIndex(i)
-			checkPostCustomersCustomerPreferredLocale(c, x.PreferredLocales[i])
+			checkAddressCity(c, x.PreferredLocales[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.PromotionCode != nil {
 		c.Enter("promotion_code")
-		checkPostCustomersCustomerPromotionCode(c, *x.PromotionCode)
+		checkAddressCity(c, *x.PromotionCode)
 		c.Leave()
 	}
 	if x.Shipping != nil {
@@ -4353,7 +3322,7 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	}
 	if x.Source != nil {
 		c.Enter("source")
-		checkPostCustomersCustomerSource(c, *x.Source)
+		checkAddressCity(c, *x.Source)
 		c.Leave()
 	}
 	if x.Tax != nil {
@@ -4365,15 +3334,6 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 		c.Enter("tax_exempt")
 		checkPostCustomersCustomerTaxExempt(c, *x.TaxExempt)
 		c.Leave()
-	}
-}
-
-// checkPostCustomersCustomerCustomer records the violations of the constraints
-// of v in c.
-func checkPostCustomersCustomerCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -4404,95 +3364,53 @@ func (x *PostCustomersCustomerAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCity, "city") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.City = &v
+				}
+				d.Leave()
 			}
-			if hasCity {
-				d.Duplicate()
-				continue
-			}
-			hasCity = true
-			d.EnterOptional("city")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerAddressCity(&d.Checker, v)
-				x.City = &v
-			}
-			d.Leave()
 		case "country":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = &v
+				}
+				d.Leave()
 			}
-			if hasCountry {
-				d.Duplicate()
-				continue
-			}
-			hasCountry = true
-			d.EnterOptional("country")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerAddressCountry(&d.Checker, v)
-				x.Country = &v
-			}
-			d.Leave()
 		case "line1":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine1, "line1") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line1 = &v
+				}
+				d.Leave()
 			}
-			if hasLine1 {
-				d.Duplicate()
-				continue
-			}
-			hasLine1 = true
-			d.EnterOptional("line1")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerAddressLine1(&d.Checker, v)
-				x.Line1 = &v
-			}
-			d.Leave()
 		case "line2":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine2, "line2") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line2 = &v
+				}
+				d.Leave()
 			}
-			if hasLine2 {
-				d.Duplicate()
-				continue
-			}
-			hasLine2 = true
-			d.EnterOptional("line2")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerAddressLine2(&d.Checker, v)
-				x.Line2 = &v
-			}
-			d.Leave()
 		case "postal_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPostalCode, "postal_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PostalCode = &v
+				}
+				d.Leave()
 			}
-			if hasPostalCode {
-				d.Duplicate()
-				continue
-			}
-			hasPostalCode = true
-			d.EnterOptional("postal_code")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerAddressPostalCode(&d.Checker, v)
-				x.PostalCode = &v
-			}
-			d.Leave()
 		case "state":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasState, "state") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.State = &v
+				}
+				d.Leave()
 			}
-			if hasState {
-				d.Duplicate()
-				continue
-			}
-			hasState = true
-			d.EnterOptional("state")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerAddressState(&d.Checker, v)
-				x.State = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"city",
@@ -4522,87 +3440,33 @@ func (x *PostCustomersCustomerAddress) Validate() error {
 func (x *PostCustomersCustomerAddress) validate(c *wire.Checker) {
 	if x.City != nil {
 		c.Enter("city")
-		checkPostCustomersCustomerAddressCity(c, *x.City)
+		checkAddressCity(c, *x.City)
 		c.Leave()
 	}
 	if x.Country != nil {
 		c.Enter("country")
-		checkPostCustomersCustomerAddressCountry(c, *x.Country)
+		checkAddressCity(c, *x.Country)
 		c.Leave()
 	}
 	if x.Line1 != nil {
 		c.Enter("line1")
-		checkPostCustomersCustomerAddressLine1(c, *x.Line1)
+		checkAddressCity(c, *x.Line1)
 		c.Leave()
 	}
 	if x.Line2 != nil {
 		c.Enter("line2")
-		checkPostCustomersCustomerAddressLine2(c, *x.Line2)
+		checkAddressCity(c, *x.Line2)
 		c.Leave()
 	}
 	if x.PostalCode != nil {
 		c.Enter("postal_code")
-		checkPostCustomersCustomerAddressPostalCode(c, *x.PostalCode)
+		checkAddressCity(c, *x.PostalCode)
 		c.Leave()
 	}
 	if x.State != nil {
 		c.Enter("state")
-		checkPostCustomersCustomerAddressState(c, *x.State)
+		checkAddressCity(c, *x.State)
 		c.Leave()
-	}
-}
-
-// checkPostCustomersCustomerAddressCity records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerAddressCity(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerAddressCountry records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerAddressCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerAddressLine1 records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerAddressLine1(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerAddressLine2 records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerAddressLine2(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerAddressPostalCode records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerAddressPostalCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerAddressState records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerAddressState(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -4624,18 +3488,11 @@ func (x *PostCustomersCustomerCashBalance) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSettings, "settings") {
+				x.Settings = new(PostCustomersCustomerCashBalanceSettings)
+				x.Settings.decode(d)
+				d.Leave()
 			}
-			if hasSettings {
-				d.Duplicate()
-				continue
-			}
-			hasSettings = true
-			d.EnterOptional("settings")
-			x.Settings = new(PostCustomersCustomerCashBalanceSettings)
-			x.Settings.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("settings")
 		}
@@ -4681,21 +3538,14 @@ func (x *PostCustomersCustomerCashBalanceSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "reconciliation_mode":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasReconciliationMode, "reconciliation_mode") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersCustomerCashBalanceSettingsReconciliationModeOf(b)
+					checkPostCustomersCustomerCashBalanceSettingsReconciliationMode(&d.Checker, v)
+					x.ReconciliationMode = &v
+				}
+				d.Leave()
 			}
-			if hasReconciliationMode {
-				d.Duplicate()
-				continue
-			}
-			hasReconciliationMode = true
-			d.EnterOptional("reconciliation_mode")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersCustomerCashBalanceSettingsReconciliationModeOf(b)
-				checkPostCustomersCustomerCashBalanceSettingsReconciliationMode(&d.Checker, v)
-				x.ReconciliationMode = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("reconciliation_mode")
 		}
@@ -4770,84 +3620,12 @@ func checkPostCustomersCustomerCashBalanceSettingsReconciliationMode(c *wire.Che
 	}
 }
 
-// checkPostCustomersCustomerCoupon records the violations of the constraints of
-// v in c.
-func checkPostCustomersCustomerCoupon(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerDefaultAlipayAccount records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerDefaultAlipayAccount(c *wire.Checker, v string) {
+// checkPaymentIntentMetadataValue records the violations of the constraints of
+// v in c. Every schema with these constraints shares it.
+func checkPaymentIntentMetadataValue(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 500 {
 		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerDefaultBankAccount records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerDefaultBankAccount(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerDefaultCard records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerDefaultCard(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerDefaultSource records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerDefaultSource(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerDescription records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerEmail records the violations of the constraints of
-// v in c.
-func checkPostCustomersCustomerEmail(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 512 {
-		c.Add("must be at most 512 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerExpandItem records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerInvoicePrefix records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerInvoicePrefix(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -4875,68 +3653,40 @@ func (x *PostCustomersCustomerInvoiceSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostCustomersCustomerInvoiceSettingsCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostCustomersCustomerInvoiceSettingsCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostCustomersCustomerInvoiceSettingsCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostCustomersCustomerInvoiceSettingsCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "default_payment_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultPaymentMethod = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultPaymentMethod {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultPaymentMethod = true
-			d.EnterOptional("default_payment_method")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerInvoiceSettingsDefaultPaymentMethod(&d.Checker, v)
-				x.DefaultPaymentMethod = &v
-			}
-			d.Leave()
 		case "footer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFooter, "footer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Footer = &v
+				}
+				d.Leave()
 			}
-			if hasFooter {
-				d.Duplicate()
-				continue
-			}
-			hasFooter = true
-			d.EnterOptional("footer")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerInvoiceSettingsFooter(&d.Checker, v)
-				x.Footer = &v
-			}
-			d.Leave()
 		case "rendering_options":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
+				x.RenderingOptions = new(PostCustomersCustomerInvoiceSettingsRenderingOptions)
+				x.RenderingOptions.decode(d)
+				d.Leave()
 			}
-			if hasRenderingOptions {
-				d.Duplicate()
-				continue
-			}
-			hasRenderingOptions = true
-			d.EnterOptional("rendering_options")
-			x.RenderingOptions = new(PostCustomersCustomerInvoiceSettingsRenderingOptions)
-			x.RenderingOptions.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"custom_fields",
@@ -4973,12 +3723,12 @@ func (x *PostCustomersCustomerInvoiceSettings) validate(c *wire.Checker) {
 	}
 	if x.DefaultPaymentMethod != nil {
 		c.Enter("default_payment_method")
-		checkPostCustomersCustomerInvoiceSettingsDefaultPaymentMethod(c, *x.DefaultPaymentMethod)
+		checkAddressCity(c, *x.DefaultPaymentMethod)
 		c.Leave()
 	}
 	if x.Footer != nil {
 		c.Enter("footer")
-		checkPostCustomersCustomerInvoiceSettingsFooter(c, *x.Footer)
+		checkAddressCity(c, *x.Footer)
 		c.Leave()
 	}
 	if x.RenderingOptions != nil {
@@ -5008,29 +3758,21 @@ func (x *PostCustomersCustomerInvoiceSettingsCustomField) decode(d *wire.Decoder
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerInvoiceSettingsCustomFieldName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerInvoiceSettingsCustomFieldValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "value")
 		}
@@ -5058,47 +3800,11 @@ func (x *PostCustomersCustomerInvoiceSettingsCustomField) Validate() error {
 // validate records the violations of x in c.
 func (x *PostCustomersCustomerInvoiceSettingsCustomField) validate(c *wire.Checker) {
 	c.Enter("name")
-	checkPostCustomersCustomerInvoiceSettingsCustomFieldName(c, x.Name)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
 	c.Leave()
 	c.Enter("value")
-	checkPostCustomersCustomerInvoiceSettingsCustomFieldValue(c, x.Value)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
 	c.Leave()
-}
-
-// checkPostCustomersCustomerInvoiceSettingsCustomFieldName records the
-// violations of the constraints of v in c.
-func checkPostCustomersCustomerInvoiceSettingsCustomFieldName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerInvoiceSettingsCustomFieldValue records the
-// violations of the constraints of v in c.
-func checkPostCustomersCustomerInvoiceSettingsCustomFieldValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerInvoiceSettingsDefaultPaymentMethod records the
-// violations of the constraints of v in c.
-func checkPostCustomersCustomerInvoiceSettingsDefaultPaymentMethod(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerInvoiceSettingsFooter records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerInvoiceSettingsFooter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostCustomersCustomerInvoiceSettingsRenderingOptions is the type of
@@ -5119,21 +3825,14 @@ func (x *PostCustomersCustomerInvoiceSettingsRenderingOptions) decode(d *wire.De
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
+					checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
+					x.AmountTaxDisplay = &v
+				}
+				d.Leave()
 			}
-			if hasAmountTaxDisplay {
-				d.Duplicate()
-				continue
-			}
-			hasAmountTaxDisplay = true
-			d.EnterOptional("amount_tax_display")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
-				checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-				x.AmountTaxDisplay = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount_tax_display")
 		}
@@ -5210,42 +3909,6 @@ func checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(c
 	}
 }
 
-// checkPostCustomersCustomerName records the violations of the constraints of v
-// in c.
-func checkPostCustomersCustomerName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 256 {
-		c.Add("must be at most 256 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerPhone records the violations of the constraints of
-// v in c.
-func checkPostCustomersCustomerPhone(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 20 {
-		c.Add("must be at most 20 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerPreferredLocale records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerPreferredLocale(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerPromotionCode records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerPromotionCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostCustomersCustomerShipping is the type of $.shipping in the arguments of
 // the stripe_post_customers_customer tool.
 type PostCustomersCustomerShipping struct {
@@ -5267,41 +3930,26 @@ func (x *PostCustomersCustomerShipping) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if hasAddress {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAddress, "address") {
+				x.Address.decode(d)
+				d.Leave()
 			}
-			hasAddress = true
-			d.Enter("address")
-			x.Address.decode(d)
-			d.Leave()
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "phone":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPhone, "phone") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Phone = &v
+				}
+				d.Leave()
 			}
-			if hasPhone {
-				d.Duplicate()
-				continue
-			}
-			hasPhone = true
-			d.EnterOptional("phone")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingPhone(&d.Checker, v)
-				x.Phone = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("address", "name", "phone")
 		}
@@ -5332,11 +3980,11 @@ func (x *PostCustomersCustomerShipping) validate(c *wire.Checker) {
 	x.Address.validate(c)
 	c.Leave()
 	c.Enter("name")
-	checkPostCustomersCustomerShippingName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
 	if x.Phone != nil {
 		c.Enter("phone")
-		checkPostCustomersCustomerShippingPhone(c, *x.Phone)
+		checkAddressCity(c, *x.Phone)
 		c.Leave()
 	}
 }
@@ -5368,95 +4016,53 @@ func (x *PostCustomersCustomerShippingAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCity, "city") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.City = &v
+				}
+				d.Leave()
 			}
-			if hasCity {
-				d.Duplicate()
-				continue
-			}
-			hasCity = true
-			d.EnterOptional("city")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingAddressCity(&d.Checker, v)
-				x.City = &v
-			}
-			d.Leave()
 		case "country":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = &v
+				}
+				d.Leave()
 			}
-			if hasCountry {
-				d.Duplicate()
-				continue
-			}
-			hasCountry = true
-			d.EnterOptional("country")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingAddressCountry(&d.Checker, v)
-				x.Country = &v
-			}
-			d.Leave()
 		case "line1":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine1, "line1") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line1 = &v
+				}
+				d.Leave()
 			}
-			if hasLine1 {
-				d.Duplicate()
-				continue
-			}
-			hasLine1 = true
-			d.EnterOptional("line1")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingAddressLine1(&d.Checker, v)
-				x.Line1 = &v
-			}
-			d.Leave()
 		case "line2":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine2, "line2") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line2 = &v
+				}
+				d.Leave()
 			}
-			if hasLine2 {
-				d.Duplicate()
-				continue
-			}
-			hasLine2 = true
-			d.EnterOptional("line2")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingAddressLine2(&d.Checker, v)
-				x.Line2 = &v
-			}
-			d.Leave()
 		case "postal_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPostalCode, "postal_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PostalCode = &v
+				}
+				d.Leave()
 			}
-			if hasPostalCode {
-				d.Duplicate()
-				continue
-			}
-			hasPostalCode = true
-			d.EnterOptional("postal_code")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingAddressPostalCode(&d.Checker, v)
-				x.PostalCode = &v
-			}
-			d.Leave()
 		case "state":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasState, "state") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.State = &v
+				}
+				d.Leave()
 			}
-			if hasState {
-				d.Duplicate()
-				continue
-			}
-			hasState = true
-			d.EnterOptional("state")
-			if v, ok := d.String(); ok {
-				checkPostCustomersCustomerShippingAddressState(&d.Checker, v)
-				x.State = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"city",
@@ -5486,114 +4092,33 @@ func (x *PostCustomersCustomerShippingAddress) Validate() error {
 func (x *PostCustomersCustomerShippingAddress) validate(c *wire.Checker) {
 	if x.City != nil {
 		c.Enter("city")
-		checkPostCustomersCustomerShippingAddressCity(c, *x.City)
+		checkAddressCity(c, *x.City)
 		c.Leave()
 	}
 	if x.Country != nil {
 		c.Enter("country")
-		checkPostCustomersCustomerShippingAddressCountry(c, *x.Country)
+		checkAddressCity(c, *x.Country)
 		c.Leave()
 	}
 	if x.Line1 != nil {
 		c.Enter("line1")
-		checkPostCustomersCustomerShippingAddressLine1(c, *x.Line1)
+		checkAddressCity(c, *x.Line1)
 		c.Leave()
 	}
 	if x.Line2 != nil {
 		c.Enter("line2")
-		checkPostCustomersCustomerShippingAddressLine2(c, *x.Line2)
+		checkAddressCity(c, *x.Line2)
 		c.Leave()
 	}
 	if x.PostalCode != nil {
 		c.Enter("postal_code")
-		checkPostCustomersCustomerShippingAddressPostalCode(c, *x.PostalCode)
+		checkAddressCity(c, *x.PostalCode)
 		c.Leave()
 	}
 	if x.State != nil {
 		c.Enter("state")
-		checkPostCustomersCustomerShippingAddressState(c, *x.State)
+		checkAddressCity(c, *x.State)
 		c.Leave()
-	}
-}
-
-// checkPostCustomersCustomerShippingAddressCity records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerShippingAddressCity(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingAddressCountry records the violations of
-// the constraints of v in c.
-func checkPostCustomersCustomerShippingAddressCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingAddressLine1 records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerShippingAddressLine1(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingAddressLine2 records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerShippingAddressLine2(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingAddressPostalCode records the violations of
-// the constraints of v in c.
-func checkPostCustomersCustomerShippingAddressPostalCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingAddressState records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerShippingAddressState(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingName records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerShippingName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerShippingPhone records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerShippingPhone(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostCustomersCustomerSource records the violations of the constraints of
-// v in c.
-func checkPostCustomersCustomerSource(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -5616,35 +4141,21 @@ func (x *PostCustomersCustomerTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "ip_address":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasIPAddress, "ip_address") {
+				if v, ok := d.String(); ok {
+					x.IPAddress = &v
+				}
+				d.Leave()
 			}
-			if hasIPAddress {
-				d.Duplicate()
-				continue
-			}
-			hasIPAddress = true
-			d.EnterOptional("ip_address")
-			if v, ok := d.String(); ok {
-				x.IPAddress = &v
-			}
-			d.Leave()
 		case "validate_location":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasValidateLocation, "validate_location") {
+				if b, ok := d.Bytes(); ok {
+					v := postCustomersCustomerTaxValidateLocationOf(b)
+					checkPostCustomersCustomerTaxValidateLocation(&d.Checker, v)
+					x.ValidateLocation = &v
+				}
+				d.Leave()
 			}
-			if hasValidateLocation {
-				d.Duplicate()
-				continue
-			}
-			hasValidateLocation = true
-			d.EnterOptional("validate_location")
-			if b, ok := d.Bytes(); ok {
-				v := postCustomersCustomerTaxValidateLocationOf(b)
-				checkPostCustomersCustomerTaxValidateLocation(&d.Checker, v)
-				x.ValidateLocation = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("ip_address", "validate_location")
 		}
@@ -5849,17 +4360,13 @@ func (x *DeleteCustomersCustomerArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if hasCustomer {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = v
+				}
+				d.Leave()
 			}
-			hasCustomer = true
-			d.Enter("customer")
-			if v, ok := d.String(); ok {
-				checkDeleteCustomersCustomerCustomer(&d.Checker, v)
-				x.Customer = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("customer")
 		}
@@ -5884,17 +4391,8 @@ func (x *DeleteCustomersCustomerArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Enter("customer")
-	checkDeleteCustomersCustomerCustomer(c, x.Customer)
+	checkAddressCity(c, x.Customer)
 	c.Leave()
-}
-
-// checkDeleteCustomersCustomerCustomer records the violations of the
-// constraints of v in c.
-func checkDeleteCustomersCustomerCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // deleteCustomersCustomerLabel renders the status label of one call of the
@@ -5992,131 +4490,75 @@ func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomer {
-				d.Duplicate()
-				continue
-			}
-			hasCustomer = true
-			d.EnterOptional("customer")
-			if v, ok := d.String(); ok {
-				checkGetInvoiceitemsCustomer(&d.Checker, v)
-				x.Customer = &v
-			}
-			d.Leave()
-		case "ending_before":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetInvoiceitemsEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetInvoiceitemsExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "ending_before":
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
+			}
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "invoice":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = &v
+				}
+				d.Leave()
 			}
-			if hasInvoice {
-				d.Duplicate()
-				continue
-			}
-			hasInvoice = true
-			d.EnterOptional("invoice")
-			if v, ok := d.String(); ok {
-				checkGetInvoiceitemsInvoice(&d.Checker, v)
-				x.Invoice = &v
-			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
 		case "pending":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPending, "pending") {
+				if v, ok := d.Bool(); ok {
+					x.Pending = &v
+				}
+				d.Leave()
 			}
-			if hasPending {
-				d.Duplicate()
-				continue
-			}
-			hasPending = true
-			d.EnterOptional("pending")
-			if v, ok := d.Bool(); ok {
-				x.Pending = &v
-			}
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetInvoiceitemsStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetInvoiceitemsMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"customer",
@@ -6151,92 +4593,36 @@ func (x *GetInvoiceitemsArgs) Validate() error {
 func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 	if x.Customer != nil {
 		c.Enter("customer")
-		checkGetInvoiceitemsCustomer(c, *x.Customer)
+		checkAddressCity(c, *x.Customer)
 		c.Leave()
 	}
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetInvoiceitemsEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetInvoiceitemsExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.Invoice != nil {
 		c.Enter("invoice")
-		checkGetInvoiceitemsInvoice(c, *x.Invoice)
+		checkAddressCity(c, *x.Invoice)
 		c.Leave()
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetInvoiceitemsStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetInvoiceitemsMaxPages(c, x.MaxPages)
+	checkGetCustomersMaxPages(c, x.MaxPages)
 	c.Leave()
-}
-
-// checkGetInvoiceitemsCustomer records the violations of the constraints of v
-// in c.
-func checkGetInvoiceitemsCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoiceitemsEndingBefore records the violations of the constraints of
-// v in c.
-func checkGetInvoiceitemsEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoiceitemsExpandItem records the violations of the constraints of v
-// in c.
-func checkGetInvoiceitemsExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoiceitemsInvoice records the violations of the constraints of v in
-// c.
-func checkGetInvoiceitemsInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoiceitemsStartingAfter records the violations of the constraints
-// of v in c.
-func checkGetInvoiceitemsStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoiceitemsMaxPages records the violations of the constraints of v
-// in c.
-func checkGetInvoiceitemsMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
-	}
 }
 
 // getInvoiceitemsLabel renders the status label of one call of the
@@ -6423,312 +4809,182 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = &v
+				}
+				d.Leave()
 			}
-			if hasAmount {
-				d.Duplicate()
-				continue
-			}
-			hasAmount = true
-			d.EnterOptional("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = &v
-			}
-			d.Leave()
 		case "currency":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = &v
+				}
+				d.Leave()
 			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = &v
-			}
-			d.Leave()
 		case "customer":
-			if hasCustomer {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = v
+				}
+				d.Leave()
 			}
-			hasCustomer = true
-			d.Enter("customer")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsCustomer(&d.Checker, v)
-				x.Customer = v
-			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
 			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
 		case "discountable":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDiscountable, "discountable") {
+				if v, ok := d.Bool(); ok {
+					x.Discountable = &v
+				}
+				d.Leave()
 			}
-			if hasDiscountable {
-				d.Duplicate()
-				continue
-			}
-			hasDiscountable = true
-			d.EnterOptional("discountable")
-			if v, ok := d.Bool(); ok {
-				x.Discountable = &v
-			}
-			d.Leave()
 		case "discounts":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDiscounts {
-				d.Duplicate()
-				continue
-			}
-			hasDiscounts = true
-			d.EnterOptional("discounts")
-			if d.BeginArray() {
-				x.Discounts = []PostInvoiceitemsDiscount{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Discounts = append(x.Discounts, PostInvoiceitemsDiscount{})
-					x.Discounts[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasDiscounts, "discounts") {
+				if d.BeginArray() {
+					x.Discounts = []PostInvoiceitemsDiscount{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Discounts = append(x.Discounts, PostInvoiceitemsDiscount{})
+						x.Discounts[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoiceitemsExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "invoice":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = &v
+				}
+				d.Leave()
 			}
-			if hasInvoice {
-				d.Duplicate()
-				continue
-			}
-			hasInvoice = true
-			d.EnterOptional("invoice")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsInvoice(&d.Checker, v)
-				x.Invoice = &v
-			}
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "period":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPeriod, "period") {
+				x.Period = new(PostInvoiceitemsPeriod)
+				x.Period.decode(d)
+				d.Leave()
 			}
-			if hasPeriod {
-				d.Duplicate()
-				continue
-			}
-			hasPeriod = true
-			d.EnterOptional("period")
-			x.Period = new(PostInvoiceitemsPeriod)
-			x.Period.decode(d)
-			d.Leave()
 		case "price":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPrice {
-				d.Duplicate()
-				continue
-			}
-			hasPrice = true
-			d.EnterOptional("price")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsPrice(&d.Checker, v)
-				x.Price = &v
-			}
-			d.Leave()
-		case "price_data":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPriceData {
-				d.Duplicate()
-				continue
-			}
-			hasPriceData = true
-			d.EnterOptional("price_data")
-			x.PriceData = new(PostInvoiceitemsPriceData)
-			x.PriceData.decode(d)
-			d.Leave()
-		case "quantity":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasQuantity = true
-			d.EnterOptional("quantity")
-			if v, ok := d.Int(); ok {
-				x.Quantity = &v
-			}
-			d.Leave()
-		case "subscription":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasSubscription {
-				d.Duplicate()
-				continue
-			}
-			hasSubscription = true
-			d.EnterOptional("subscription")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsSubscription(&d.Checker, v)
-				x.Subscription = &v
-			}
-			d.Leave()
-		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoiceitemsTaxBehaviorOf(b)
-				checkPostInvoiceitemsTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
-		case "tax_code":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxCode {
-				d.Duplicate()
-				continue
-			}
-			hasTaxCode = true
-			d.EnterOptional("tax_code")
-			if v, ok := d.String(); ok {
-				x.TaxCode = &v
-			}
-			d.Leave()
-		case "tax_rates":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxRates {
-				d.Duplicate()
-				continue
-			}
-			hasTaxRates = true
-			d.EnterOptional("tax_rates")
-			if d.BeginArray() {
-				x.TaxRates = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.TaxRates = append(x.TaxRates, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoiceitemsTaxRate(&d.Checker, v1)
-						x.TaxRates[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Price = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "price_data":
+			if d.OptionalField(&hasPriceData, "price_data") {
+				x.PriceData = new(PostInvoiceitemsPriceData)
+				x.PriceData.decode(d)
+				d.Leave()
+			}
+		case "quantity":
+			if d.OptionalField(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					x.Quantity = &v
+				}
+				d.Leave()
+			}
+		case "subscription":
+			if d.OptionalField(&hasSubscription, "subscription") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Subscription = &v
+				}
+				d.Leave()
+			}
+		case "tax_behavior":
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoiceitemsTaxBehaviorOf(b)
+					checkPostInvoiceitemsTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
+			}
+		case "tax_code":
+			if d.OptionalField(&hasTaxCode, "tax_code") {
+				if v, ok := d.String(); ok {
+					x.TaxCode = &v
+				}
+				d.Leave()
+			}
+		case "tax_rates":
+			if d.OptionalField(&hasTaxRates, "tax_rates") {
+				if d.BeginArray() {
+					x.TaxRates = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.TaxRates = append(x.TaxRates, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.TaxRates[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"amount",
@@ -6773,11 +5029,11 @@ func (x *PostInvoiceitemsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 	c.Enter("customer")
-	checkPostInvoiceitemsCustomer(c, x.Customer)
+	checkAddressCity(c, x.Customer)
 	c.Leave()
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostInvoiceitemsDescription(c, *x.Description)
+		checkAddressCity(c, *x.Description)
 		c.Leave()
 	}
 	if x.Discounts != nil {
@@ -6793,14 +5049,14 @@ func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostInvoiceitemsExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.Invoice != nil {
 		c.Enter("invoice")
-		checkPostInvoiceitemsInvoice(c, *x.Invoice)
+		checkAddressCity(c, *x.Invoice)
 		c.Leave()
 	}
 	if x.Period != nil {
@@ -6810,7 +5066,7 @@ func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 	}
 	if x.Price != nil {
 		c.Enter("price")
-		checkPostInvoiceitemsPrice(c, *x.Price)
+		checkAddressCity(c, *x.Price)
 		c.Leave()
 	}
 	if x.PriceData != nil {
@@ -6820,7 +5076,7 @@ func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 	}
 	if x.Subscription != nil {
 		c.Enter("subscription")
-		checkPostInvoiceitemsSubscription(c, *x.Subscription)
+		checkAddressCity(c, *x.Subscription)
 		c.Leave()
 	}
 	if x.TaxBehavior != nil {
@@ -6832,28 +5088,10 @@ func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 		c.Enter("tax_rates")
 		for i := range x.TaxRates {
 			c.EnterIndex(i)
-			checkPostInvoiceitemsTaxRate(c, x.TaxRates[i])
+			checkAddressCity(c, x.TaxRates[i])
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkPostInvoiceitemsCustomer records the violations of the constraints of v
-// in c.
-func checkPostInvoiceitemsCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoiceitemsDescription records the violations of the constraints of
-// v in c.
-func checkPostInvoiceitemsDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -6876,35 +5114,21 @@ func (x *PostInvoiceitemsDiscount) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "coupon":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCoupon, "coupon") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Coupon = &v
+				}
+				d.Leave()
 			}
-			if hasCoupon {
-				d.Duplicate()
-				continue
-			}
-			hasCoupon = true
-			d.EnterOptional("coupon")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsDiscountCoupon(&d.Checker, v)
-				x.Coupon = &v
-			}
-			d.Leave()
 		case "discount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDiscount, "discount") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Discount = &v
+				}
+				d.Leave()
 			}
-			if hasDiscount {
-				d.Duplicate()
-				continue
-			}
-			hasDiscount = true
-			d.EnterOptional("discount")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsDiscountDiscount(&d.Checker, v)
-				x.Discount = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("coupon", "discount")
 		}
@@ -6927,49 +5151,13 @@ func (x *PostInvoiceitemsDiscount) Validate() error {
 func (x *PostInvoiceitemsDiscount) validate(c *wire.Checker) {
 	if x.Coupon != nil {
 		c.Enter("coupon")
-		checkPostInvoiceitemsDiscountCoupon(c, *x.Coupon)
+		checkAddressCity(c, *x.Coupon)
 		c.Leave()
 	}
 	if x.Discount != nil {
 		c.Enter("discount")
-		checkPostInvoiceitemsDiscountDiscount(c, *x.Discount)
+		checkAddressCity(c, *x.Discount)
 		c.Leave()
-	}
-}
-
-// checkPostInvoiceitemsDiscountCoupon records the violations of the constraints
-// of v in c.
-func checkPostInvoiceitemsDiscountCoupon(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoiceitemsDiscountDiscount records the violations of the
-// constraints of v in c.
-func checkPostInvoiceitemsDiscountDiscount(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoiceitemsExpandItem records the violations of the constraints of
-// v in c.
-func checkPostInvoiceitemsExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoiceitemsInvoice records the violations of the constraints of v
-// in c.
-func checkPostInvoiceitemsInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -6996,27 +5184,19 @@ func (x *PostInvoiceitemsPeriod) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "end":
-			if hasEnd {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnd, "end") {
+				if v, ok := d.Int(); ok {
+					x.End = v
+				}
+				d.Leave()
 			}
-			hasEnd = true
-			d.Enter("end")
-			if v, ok := d.Int(); ok {
-				x.End = v
-			}
-			d.Leave()
 		case "start":
-			if hasStart {
-				d.Duplicate()
-				continue
+			if d.Field(&hasStart, "start") {
+				if v, ok := d.Int(); ok {
+					x.Start = v
+				}
+				d.Leave()
 			}
-			hasStart = true
-			d.Enter("start")
-			if v, ok := d.Int(); ok {
-				x.Start = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("end", "start")
 		}
@@ -7044,15 +5224,6 @@ func (x *PostInvoiceitemsPeriod) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsPeriod) validate(c *wire.Checker) {}
 
-// checkPostInvoiceitemsPrice records the violations of the constraints of v in
-// c.
-func checkPostInvoiceitemsPrice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostInvoiceitemsPriceData is the type of $.price_data in the arguments of the
 // stripe_post_invoiceitems tool: Data used to generate a new
 // [Price](https://stripe.com/docs/api/prices) object inline.
@@ -7079,72 +5250,43 @@ func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "currency":
-			if hasCurrency {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = v
+				}
+				d.Leave()
 			}
-			hasCurrency = true
-			d.Enter("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = v
-			}
-			d.Leave()
 		case "product":
-			if hasProduct {
-				d.Duplicate()
-				continue
+			if d.Field(&hasProduct, "product") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Product = v
+				}
+				d.Leave()
 			}
-			hasProduct = true
-			d.Enter("product")
-			if v, ok := d.String(); ok {
-				checkPostInvoiceitemsPriceDataProduct(&d.Checker, v)
-				x.Product = v
-			}
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoiceitemsPriceDataTaxBehaviorOf(b)
+					checkPostInvoiceitemsPriceDataTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoiceitemsPriceDataTaxBehaviorOf(b)
-				checkPostInvoiceitemsPriceDataTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"currency",
@@ -7178,21 +5320,12 @@ func (x *PostInvoiceitemsPriceData) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsPriceData) validate(c *wire.Checker) {
 	c.Enter("product")
-	checkPostInvoiceitemsPriceDataProduct(c, x.Product)
+	checkAddressCity(c, x.Product)
 	c.Leave()
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
 		checkPostInvoiceitemsPriceDataTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
-	}
-}
-
-// checkPostInvoiceitemsPriceDataProduct records the violations of the
-// constraints of v in c.
-func checkPostInvoiceitemsPriceDataProduct(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -7242,15 +5375,6 @@ func checkPostInvoiceitemsPriceDataTaxBehavior(c *wire.Checker, v PostInvoiceite
 	}
 }
 
-// checkPostInvoiceitemsSubscription records the violations of the constraints
-// of v in c.
-func checkPostInvoiceitemsSubscription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostInvoiceitemsTaxBehavior is the type of $.tax_behavior in the arguments of
 // the stripe_post_invoiceitems tool: Only required if a [default tax
 // behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended))
@@ -7295,15 +5419,6 @@ func postInvoiceitemsTaxBehaviorOf(b []byte) PostInvoiceitemsTaxBehavior {
 func checkPostInvoiceitemsTaxBehavior(c *wire.Checker, v PostInvoiceitemsTaxBehavior) {
 	if !v.Valid() {
 		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
-// checkPostInvoiceitemsTaxRate records the violations of the constraints of v
-// in c.
-func checkPostInvoiceitemsTaxRate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -7422,149 +5537,86 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "collection_method":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCollectionMethod {
-				d.Duplicate()
-				continue
-			}
-			hasCollectionMethod = true
-			d.EnterOptional("collection_method")
-			if b, ok := d.Bytes(); ok {
-				v := getInvoicesCollectionMethodOf(b)
-				checkGetInvoicesCollectionMethod(&d.Checker, v)
-				x.CollectionMethod = &v
-			}
-			d.Leave()
-		case "customer":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomer {
-				d.Duplicate()
-				continue
-			}
-			hasCustomer = true
-			d.EnterOptional("customer")
-			if v, ok := d.String(); ok {
-				checkGetInvoicesCustomer(&d.Checker, v)
-				x.Customer = &v
-			}
-			d.Leave()
-		case "ending_before":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetInvoicesEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetInvoicesExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasCollectionMethod, "collection_method") {
+				if b, ok := d.Bytes(); ok {
+					v := getInvoicesCollectionMethodOf(b)
+					checkGetInvoicesCollectionMethod(&d.Checker, v)
+					x.CollectionMethod = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "customer":
+			if d.OptionalField(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = &v
+				}
+				d.Leave()
+			}
+		case "ending_before":
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
+			}
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetInvoicesStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "status":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatus, "status") {
+				if b, ok := d.Bytes(); ok {
+					v := getInvoicesStatusOf(b)
+					checkGetInvoicesStatus(&d.Checker, v)
+					x.Status = &v
+				}
+				d.Leave()
 			}
-			if hasStatus {
-				d.Duplicate()
-				continue
-			}
-			hasStatus = true
-			d.EnterOptional("status")
-			if b, ok := d.Bytes(); ok {
-				v := getInvoicesStatusOf(b)
-				checkGetInvoicesStatus(&d.Checker, v)
-				x.Status = &v
-			}
-			d.Leave()
 		case "subscription":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubscription, "subscription") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Subscription = &v
+				}
+				d.Leave()
 			}
-			if hasSubscription {
-				d.Duplicate()
-				continue
-			}
-			hasSubscription = true
-			d.EnterOptional("subscription")
-			if v, ok := d.String(); ok {
-				checkGetInvoicesSubscription(&d.Checker, v)
-				x.Subscription = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetInvoicesMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"collection_method",
@@ -7605,26 +5657,26 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 	}
 	if x.Customer != nil {
 		c.Enter("customer")
-		checkGetInvoicesCustomer(c, *x.Customer)
+		checkAddressCity(c, *x.Customer)
 		c.Leave()
 	}
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetInvoicesEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetInvoicesExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetInvoicesStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	if x.Status != nil {
@@ -7634,11 +5686,11 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 	}
 	if x.Subscription != nil {
 		c.Enter("subscription")
-		checkGetInvoicesSubscription(c, *x.Subscription)
+		checkAddressCity(c, *x.Subscription)
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetInvoicesMaxPages(c, x.MaxPages)
+	checkGetCustomersMaxPages(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -7680,41 +5732,6 @@ func getInvoicesCollectionMethodOf(b []byte) GetInvoicesCollectionMethod {
 func checkGetInvoicesCollectionMethod(c *wire.Checker, v GetInvoicesCollectionMethod) {
 	if !v.Valid() {
 		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
-	}
-}
-
-// checkGetInvoicesCustomer records the violations of the constraints of v in c.
-func checkGetInvoicesCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoicesEndingBefore records the violations of the constraints of v
-// in c.
-func checkGetInvoicesEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoicesExpandItem records the violations of the constraints of v in
-// c.
-func checkGetInvoicesExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoicesStartingAfter records the violations of the constraints of v
-// in c.
-func checkGetInvoicesStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -7768,25 +5785,6 @@ func getInvoicesStatusOf(b []byte) GetInvoicesStatus {
 func checkGetInvoicesStatus(c *wire.Checker, v GetInvoicesStatus) {
 	if !v.Valid() {
 		c.Add("must be one of \"draft\", \"open\", \"paid\", \"uncollectible\", \"void\", got " + wire.Quote(string(v)))
-	}
-}
-
-// checkGetInvoicesSubscription records the violations of the constraints of v
-// in c.
-func checkGetInvoicesSubscription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoicesMaxPages records the violations of the constraints of v in c.
-func checkGetInvoicesMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
 	}
 }
 
@@ -8018,469 +6016,266 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "account_tax_ids":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasAccountTaxIDs {
-				d.Duplicate()
-				continue
-			}
-			hasAccountTaxIDs = true
-			d.EnterOptional("account_tax_ids")
-			if d.BeginArray() {
-				x.AccountTaxIDs = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesAccountTaxID(&d.Checker, v1)
-						x.AccountTaxIDs[i] = v1
+			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
+				if d.BeginArray() {
+					x.AccountTaxIDs = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.AccountTaxIDs[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "application_fee_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasApplicationFeeAmount, "application_fee_amount") {
+				if v, ok := d.Int(); ok {
+					x.ApplicationFeeAmount = &v
+				}
+				d.Leave()
 			}
-			if hasApplicationFeeAmount {
-				d.Duplicate()
-				continue
-			}
-			hasApplicationFeeAmount = true
-			d.EnterOptional("application_fee_amount")
-			if v, ok := d.Int(); ok {
-				x.ApplicationFeeAmount = &v
-			}
-			d.Leave()
 		case "auto_advance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAutoAdvance, "auto_advance") {
+				if v, ok := d.Bool(); ok {
+					x.AutoAdvance = &v
+				}
+				d.Leave()
 			}
-			if hasAutoAdvance {
-				d.Duplicate()
-				continue
-			}
-			hasAutoAdvance = true
-			d.EnterOptional("auto_advance")
-			if v, ok := d.Bool(); ok {
-				x.AutoAdvance = &v
-			}
-			d.Leave()
 		case "automatic_tax":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
+				x.AutomaticTax = new(PostInvoicesAutomaticTax)
+				x.AutomaticTax.decode(d)
+				d.Leave()
 			}
-			if hasAutomaticTax {
-				d.Duplicate()
-				continue
-			}
-			hasAutomaticTax = true
-			d.EnterOptional("automatic_tax")
-			x.AutomaticTax = new(PostInvoicesAutomaticTax)
-			x.AutomaticTax.decode(d)
-			d.Leave()
 		case "collection_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCollectionMethod, "collection_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesCollectionMethodOf(b)
+					checkPostInvoicesCollectionMethod(&d.Checker, v)
+					x.CollectionMethod = &v
+				}
+				d.Leave()
 			}
-			if hasCollectionMethod {
-				d.Duplicate()
-				continue
-			}
-			hasCollectionMethod = true
-			d.EnterOptional("collection_method")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesCollectionMethodOf(b)
-				checkPostInvoicesCollectionMethod(&d.Checker, v)
-				x.CollectionMethod = &v
-			}
-			d.Leave()
 		case "currency":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = &v
+				}
+				d.Leave()
 			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = &v
-			}
-			d.Leave()
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostInvoicesCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostInvoicesCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostInvoicesCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostInvoicesCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "customer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomer, "customer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Customer = &v
+				}
+				d.Leave()
 			}
-			if hasCustomer {
-				d.Duplicate()
-				continue
-			}
-			hasCustomer = true
-			d.EnterOptional("customer")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesCustomer(&d.Checker, v)
-				x.Customer = &v
-			}
-			d.Leave()
 		case "days_until_due":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
+				if v, ok := d.Int(); ok {
+					x.DaysUntilDue = &v
+				}
+				d.Leave()
 			}
-			if hasDaysUntilDue {
-				d.Duplicate()
-				continue
-			}
-			hasDaysUntilDue = true
-			d.EnterOptional("days_until_due")
-			if v, ok := d.Int(); ok {
-				x.DaysUntilDue = &v
-			}
-			d.Leave()
 		case "default_payment_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultPaymentMethod = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultPaymentMethod {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultPaymentMethod = true
-			d.EnterOptional("default_payment_method")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesDefaultPaymentMethod(&d.Checker, v)
-				x.DefaultPaymentMethod = &v
-			}
-			d.Leave()
 		case "default_source":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultSource, "default_source") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultSource = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultSource {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultSource = true
-			d.EnterOptional("default_source")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesDefaultSource(&d.Checker, v)
-				x.DefaultSource = &v
-			}
-			d.Leave()
 		case "default_tax_rates":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDefaultTaxRates {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultTaxRates = true
-			d.EnterOptional("default_tax_rates")
-			if d.BeginArray() {
-				x.DefaultTaxRates = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.DefaultTaxRates = append(x.DefaultTaxRates, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesDefaultTaxRate(&d.Checker, v1)
-						x.DefaultTaxRates[i] = v1
+			if d.OptionalField(&hasDefaultTaxRates, "default_tax_rates") {
+				if d.BeginArray() {
+					x.DefaultTaxRates = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.DefaultTaxRates = append(x.DefaultTaxRates, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.DefaultTaxRates[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesDescription(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
 			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
 		case "discounts":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDiscounts {
-				d.Duplicate()
-				continue
-			}
-			hasDiscounts = true
-			d.EnterOptional("discounts")
-			if d.BeginArray() {
-				x.Discounts = []PostInvoicesDiscount{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Discounts = append(x.Discounts, PostInvoicesDiscount{})
-					x.Discounts[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasDiscounts, "discounts") {
+				if d.BeginArray() {
+					x.Discounts = []PostInvoicesDiscount{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Discounts = append(x.Discounts, PostInvoicesDiscount{})
+						x.Discounts[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "due_date":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDueDate, "due_date") {
+				if v, ok := d.Int(); ok {
+					x.DueDate = &v
+				}
+				d.Leave()
 			}
-			if hasDueDate {
-				d.Duplicate()
-				continue
-			}
-			hasDueDate = true
-			d.EnterOptional("due_date")
-			if v, ok := d.Int(); ok {
-				x.DueDate = &v
-			}
-			d.Leave()
 		case "effective_at":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEffectiveAt, "effective_at") {
+				if v, ok := d.Int(); ok {
+					x.EffectiveAt = &v
+				}
+				d.Leave()
 			}
-			if hasEffectiveAt {
-				d.Duplicate()
-				continue
-			}
-			hasEffectiveAt = true
-			d.EnterOptional("effective_at")
-			if v, ok := d.Int(); ok {
-				x.EffectiveAt = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "footer":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFooter {
-				d.Duplicate()
-				continue
-			}
-			hasFooter = true
-			d.EnterOptional("footer")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesFooter(&d.Checker, v)
-				x.Footer = &v
-			}
-			d.Leave()
-		case "from_invoice":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFromInvoice {
-				d.Duplicate()
-				continue
-			}
-			hasFromInvoice = true
-			d.EnterOptional("from_invoice")
-			x.FromInvoice = new(PostInvoicesFromInvoice)
-			x.FromInvoice.decode(d)
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasFooter, "footer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Footer = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "from_invoice":
+			if d.OptionalField(&hasFromInvoice, "from_invoice") {
+				x.FromInvoice = new(PostInvoicesFromInvoice)
+				x.FromInvoice.decode(d)
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "on_behalf_of":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOnBehalfOf, "on_behalf_of") {
+				if v, ok := d.String(); ok {
+					x.OnBehalfOf = &v
+				}
+				d.Leave()
 			}
-			if hasOnBehalfOf {
-				d.Duplicate()
-				continue
-			}
-			hasOnBehalfOf = true
-			d.EnterOptional("on_behalf_of")
-			if v, ok := d.String(); ok {
-				x.OnBehalfOf = &v
-			}
-			d.Leave()
 		case "payment_settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentSettings, "payment_settings") {
+				x.PaymentSettings = new(PostInvoicesPaymentSettings)
+				x.PaymentSettings.decode(d)
+				d.Leave()
 			}
-			if hasPaymentSettings {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentSettings = true
-			d.EnterOptional("payment_settings")
-			x.PaymentSettings = new(PostInvoicesPaymentSettings)
-			x.PaymentSettings.decode(d)
-			d.Leave()
 		case "pending_invoice_items_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPendingInvoiceItemsBehavior, "pending_invoice_items_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPendingInvoiceItemsBehaviorOf(b)
+					checkPostInvoicesPendingInvoiceItemsBehavior(&d.Checker, v)
+					x.PendingInvoiceItemsBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasPendingInvoiceItemsBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasPendingInvoiceItemsBehavior = true
-			d.EnterOptional("pending_invoice_items_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPendingInvoiceItemsBehaviorOf(b)
-				checkPostInvoicesPendingInvoiceItemsBehavior(&d.Checker, v)
-				x.PendingInvoiceItemsBehavior = &v
-			}
-			d.Leave()
 		case "rendering":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRendering, "rendering") {
+				x.Rendering = new(PostInvoicesRendering)
+				x.Rendering.decode(d)
+				d.Leave()
 			}
-			if hasRendering {
-				d.Duplicate()
-				continue
-			}
-			hasRendering = true
-			d.EnterOptional("rendering")
-			x.Rendering = new(PostInvoicesRendering)
-			x.Rendering.decode(d)
-			d.Leave()
 		case "shipping_cost":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingCost, "shipping_cost") {
+				x.ShippingCost = new(PostInvoicesShippingCost)
+				x.ShippingCost.decode(d)
+				d.Leave()
 			}
-			if hasShippingCost {
-				d.Duplicate()
-				continue
-			}
-			hasShippingCost = true
-			d.EnterOptional("shipping_cost")
-			x.ShippingCost = new(PostInvoicesShippingCost)
-			x.ShippingCost.decode(d)
-			d.Leave()
 		case "shipping_details":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingDetails, "shipping_details") {
+				x.ShippingDetails = new(PostInvoicesShippingDetails)
+				x.ShippingDetails.decode(d)
+				d.Leave()
 			}
-			if hasShippingDetails {
-				d.Duplicate()
-				continue
-			}
-			hasShippingDetails = true
-			d.EnterOptional("shipping_details")
-			x.ShippingDetails = new(PostInvoicesShippingDetails)
-			x.ShippingDetails.decode(d)
-			d.Leave()
 		case "statement_descriptor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptor = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptor {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptor = true
-			d.EnterOptional("statement_descriptor")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesStatementDescriptor(&d.Checker, v)
-				x.StatementDescriptor = &v
-			}
-			d.Leave()
 		case "subscription":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubscription, "subscription") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Subscription = &v
+				}
+				d.Leave()
 			}
-			if hasSubscription {
-				d.Duplicate()
-				continue
-			}
-			hasSubscription = true
-			d.EnterOptional("subscription")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesSubscription(&d.Checker, v)
-				x.Subscription = &v
-			}
-			d.Leave()
 		case "transfer_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferData, "transfer_data") {
+				x.TransferData = new(PostInvoicesTransferData)
+				x.TransferData.decode(d)
+				d.Leave()
 			}
-			if hasTransferData {
-				d.Duplicate()
-				continue
-			}
-			hasTransferData = true
-			d.EnterOptional("transfer_data")
-			x.TransferData = new(PostInvoicesTransferData)
-			x.TransferData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"account_tax_ids",
@@ -8535,7 +6330,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		c.Enter("account_tax_ids")
 		for i := range x.AccountTaxIDs {
 			c.EnterIndex(i)
-			checkPostInvoicesAccountTaxID(c, x.AccountTaxIDs[i])
+			checkAddressCity(c, x.AccountTaxIDs[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -8561,24 +6356,24 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 	}
 	if x.Customer != nil {
 		c.Enter("customer")
-		checkPostInvoicesCustomer(c, *x.Customer)
+		checkAddressCity(c, *x.Customer)
 		c.Leave()
 	}
 	if x.DefaultPaymentMethod != nil {
 		c.Enter("default_payment_method")
-		checkPostInvoicesDefaultPaymentMethod(c, *x.DefaultPaymentMethod)
+		checkAddressCity(c, *x.DefaultPaymentMethod)
 		c.Leave()
 	}
 	if x.DefaultSource != nil {
 		c.Enter("default_source")
-		checkPostInvoicesDefaultSource(c, *x.DefaultSource)
+		checkAddressCity(c, *x.DefaultSource)
 		c.Leave()
 	}
 	if x.DefaultTaxRates != nil {
 		c.Enter("default_tax_rates")
 		for i := range x.DefaultTaxRates {
 			c.EnterIndex(i)
-			checkPostInvoicesDefaultTaxRate(c, x.DefaultTaxRates[i])
+			checkAddressCity(c, x.DefaultTaxRates[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -8601,14 +6396,14 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostInvoicesExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.Footer != nil {
 		c.Enter("footer")
-		checkPostInvoicesFooter(c, *x.Footer)
+		checkAddressCity(c, *x.Footer)
 		c.Leave()
 	}
 	if x.FromInvoice != nil {
@@ -8648,22 +6443,13 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 	}
 	if x.Subscription != nil {
 		c.Enter("subscription")
-		checkPostInvoicesSubscription(c, *x.Subscription)
+		checkAddressCity(c, *x.Subscription)
 		c.Leave()
 	}
 	if x.TransferData != nil {
 		c.Enter("transfer_data")
 		x.TransferData.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesAccountTaxID records the violations of the constraints of v
-// in c.
-func checkPostInvoicesAccountTaxID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -8685,16 +6471,12 @@ func (x *PostInvoicesAutomaticTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled")
 		}
@@ -8782,29 +6564,21 @@ func (x *PostInvoicesCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesCustomFieldName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesCustomFieldValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "value")
 		}
@@ -8832,69 +6606,15 @@ func (x *PostInvoicesCustomField) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesCustomField) validate(c *wire.Checker) {
 	c.Enter("name")
-	checkPostInvoicesCustomFieldName(c, x.Name)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
 	c.Leave()
 	c.Enter("value")
-	checkPostInvoicesCustomFieldValue(c, x.Value)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
 	c.Leave()
-}
-
-// checkPostInvoicesCustomFieldName records the violations of the constraints of
-// v in c.
-func checkPostInvoicesCustomFieldName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesCustomFieldValue records the violations of the constraints
-// of v in c.
-func checkPostInvoicesCustomFieldValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesCustomer records the violations of the constraints of v in
-// c.
-func checkPostInvoicesCustomer(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesDefaultPaymentMethod records the violations of the
-// constraints of v in c.
-func checkPostInvoicesDefaultPaymentMethod(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesDefaultSource records the violations of the constraints of v
-// in c.
-func checkPostInvoicesDefaultSource(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesDefaultTaxRate records the violations of the constraints of
-// v in c.
-func checkPostInvoicesDefaultTaxRate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // checkPostInvoicesDescription records the violations of the constraints of v
-// in c.
+// in c. Every schema with these constraints shares it.
 func checkPostInvoicesDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 1500 {
@@ -8921,35 +6641,21 @@ func (x *PostInvoicesDiscount) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "coupon":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCoupon, "coupon") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Coupon = &v
+				}
+				d.Leave()
 			}
-			if hasCoupon {
-				d.Duplicate()
-				continue
-			}
-			hasCoupon = true
-			d.EnterOptional("coupon")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesDiscountCoupon(&d.Checker, v)
-				x.Coupon = &v
-			}
-			d.Leave()
 		case "discount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDiscount, "discount") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Discount = &v
+				}
+				d.Leave()
 			}
-			if hasDiscount {
-				d.Duplicate()
-				continue
-			}
-			hasDiscount = true
-			d.EnterOptional("discount")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesDiscountDiscount(&d.Checker, v)
-				x.Discount = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("coupon", "discount")
 		}
@@ -8972,48 +6678,13 @@ func (x *PostInvoicesDiscount) Validate() error {
 func (x *PostInvoicesDiscount) validate(c *wire.Checker) {
 	if x.Coupon != nil {
 		c.Enter("coupon")
-		checkPostInvoicesDiscountCoupon(c, *x.Coupon)
+		checkAddressCity(c, *x.Coupon)
 		c.Leave()
 	}
 	if x.Discount != nil {
 		c.Enter("discount")
-		checkPostInvoicesDiscountDiscount(c, *x.Discount)
+		checkAddressCity(c, *x.Discount)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesDiscountCoupon records the violations of the constraints of
-// v in c.
-func checkPostInvoicesDiscountCoupon(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesDiscountDiscount records the violations of the constraints
-// of v in c.
-func checkPostInvoicesDiscountDiscount(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesExpandItem records the violations of the constraints of v in
-// c.
-func checkPostInvoicesExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesFooter records the violations of the constraints of v in c.
-func checkPostInvoicesFooter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -9039,30 +6710,22 @@ func (x *PostInvoicesFromInvoice) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "action":
-			if hasAction {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAction, "action") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesFromInvoiceActionOf(b)
+					checkPostInvoicesFromInvoiceAction(&d.Checker, v)
+					x.Action = v
+				}
+				d.Leave()
 			}
-			hasAction = true
-			d.Enter("action")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesFromInvoiceActionOf(b)
-				checkPostInvoicesFromInvoiceAction(&d.Checker, v)
-				x.Action = v
-			}
-			d.Leave()
 		case "invoice":
-			if hasInvoice {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = v
+				}
+				d.Leave()
 			}
-			hasInvoice = true
-			d.Enter("invoice")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesFromInvoiceInvoice(&d.Checker, v)
-				x.Invoice = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("action", "invoice")
 		}
@@ -9093,7 +6756,7 @@ func (x *PostInvoicesFromInvoice) validate(c *wire.Checker) {
 	checkPostInvoicesFromInvoiceAction(c, x.Action)
 	c.Leave()
 	c.Enter("invoice")
-	checkPostInvoicesFromInvoiceInvoice(c, x.Invoice)
+	checkAddressCity(c, x.Invoice)
 	c.Leave()
 }
 
@@ -9138,15 +6801,6 @@ func checkPostInvoicesFromInvoiceAction(c *wire.Checker, v PostInvoicesFromInvoi
 	}
 }
 
-// checkPostInvoicesFromInvoiceInvoice records the violations of the constraints
-// of v in c.
-func checkPostInvoicesFromInvoiceInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostInvoicesPaymentSettings is the type of $.payment_settings in the
 // arguments of the stripe_post_invoices tool: Configuration settings for the
 // PaymentIntent that is generated when the invoice is finalized.
@@ -9169,57 +6823,36 @@ func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "default_mandate":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDefaultMandate {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultMandate = true
-			d.EnterOptional("default_mandate")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesPaymentSettingsDefaultMandate(&d.Checker, v)
-				x.DefaultMandate = &v
-			}
-			d.Leave()
-		case "payment_method_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodOptions {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodOptions = true
-			d.EnterOptional("payment_method_options")
-			x.PaymentMethodOptions = new(PostInvoicesPaymentSettingsPaymentMethodOptions)
-			x.PaymentMethodOptions.decode(d)
-			d.Leave()
-		case "payment_method_types":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodTypes {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodTypes = true
-			d.EnterOptional("payment_method_types")
-			if d.BeginArray() {
-				x.PaymentMethodTypes = []PostInvoicesPaymentSettingsPaymentMethodType{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postInvoicesPaymentSettingsPaymentMethodTypeOf(b)
-						checkPostInvoicesPaymentSettingsPaymentMethodType(&d.Checker, v1)
-						x.PaymentMethodTypes[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasDefaultMandate, "default_mandate") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultMandate = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "payment_method_options":
+			if d.OptionalField(&hasPaymentMethodOptions, "payment_method_options") {
+				x.PaymentMethodOptions = new(PostInvoicesPaymentSettingsPaymentMethodOptions)
+				x.PaymentMethodOptions.decode(d)
+				d.Leave()
+			}
+		case "payment_method_types":
+			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
+				if d.BeginArray() {
+					x.PaymentMethodTypes = []PostInvoicesPaymentSettingsPaymentMethodType{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postInvoicesPaymentSettingsPaymentMethodTypeOf(b)
+							checkPostInvoicesPaymentSettingsPaymentMethodType(&d.Checker, v1)
+							x.PaymentMethodTypes[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown(
 				"default_mandate",
@@ -9246,7 +6879,7 @@ func (x *PostInvoicesPaymentSettings) Validate() error {
 func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
 	if x.DefaultMandate != nil {
 		c.Enter("default_mandate")
-		checkPostInvoicesPaymentSettingsDefaultMandate(c, *x.DefaultMandate)
+		checkAddressCity(c, *x.DefaultMandate)
 		c.Leave()
 	}
 	if x.PaymentMethodOptions != nil {
@@ -9262,15 +6895,6 @@ func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesPaymentSettingsDefaultMandate records the violations of the
-// constraints of v in c.
-func checkPostInvoicesPaymentSettingsDefaultMandate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -9302,99 +6926,57 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "acss_debit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAcssDebit, "acss_debit") {
+				x.AcssDebit = new(PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit)
+				x.AcssDebit.decode(d)
+				d.Leave()
 			}
-			if hasAcssDebit {
-				d.Duplicate()
-				continue
-			}
-			hasAcssDebit = true
-			d.EnterOptional("acss_debit")
-			x.AcssDebit = new(PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit)
-			x.AcssDebit.decode(d)
-			d.Leave()
 		case "bancontact":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBancontact, "bancontact") {
+				x.Bancontact = new(PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact)
+				x.Bancontact.decode(d)
+				d.Leave()
 			}
-			if hasBancontact {
-				d.Duplicate()
-				continue
-			}
-			hasBancontact = true
-			d.EnterOptional("bancontact")
-			x.Bancontact = new(PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact)
-			x.Bancontact.decode(d)
-			d.Leave()
 		case "card":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCard, "card") {
+				x.Card = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCard)
+				x.Card.decode(d)
+				d.Leave()
 			}
-			if hasCard {
-				d.Duplicate()
-				continue
-			}
-			hasCard = true
-			d.EnterOptional("card")
-			x.Card = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCard)
-			x.Card.decode(d)
-			d.Leave()
 		case "customer_balance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomerBalance, "customer_balance") {
+				x.CustomerBalance = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance)
+				x.CustomerBalance.decode(d)
+				d.Leave()
 			}
-			if hasCustomerBalance {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerBalance = true
-			d.EnterOptional("customer_balance")
-			x.CustomerBalance = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance)
-			x.CustomerBalance.decode(d)
-			d.Leave()
 		case "konbini":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasKonbini {
-				d.Duplicate()
-				continue
-			}
-			hasKonbini = true
-			d.EnterOptional("konbini")
-			if d.BeginObject() {
-				m := map[string]json.RawMessage{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasKonbini, "konbini") {
+				if d.BeginObject() {
+					m := map[string]json.RawMessage{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e json.RawMessage
+						if raw, ok := d.Raw(); ok {
+							e = raw
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e json.RawMessage
-					if raw, ok := d.Raw(); ok {
-						e = raw
-					}
-					m[k] = e
-					d.Leave()
+					x.Konbini = m
 				}
-				x.Konbini = m
+				d.Leave()
 			}
-			d.Leave()
 		case "us_bank_account":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUsBankAccount, "us_bank_account") {
+				x.UsBankAccount = new(PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount)
+				x.UsBankAccount.decode(d)
+				d.Leave()
 			}
-			if hasUsBankAccount {
-				d.Duplicate()
-				continue
-			}
-			hasUsBankAccount = true
-			d.EnterOptional("us_bank_account")
-			x.UsBankAccount = new(PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount)
-			x.UsBankAccount.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"acss_debit",
@@ -9469,34 +7051,20 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "mandate_options":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMandateOptions, "mandate_options") {
+				x.MandateOptions = new(PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
+				x.MandateOptions.decode(d)
+				d.Leave()
 			}
-			if hasMandateOptions {
-				d.Duplicate()
-				continue
-			}
-			hasMandateOptions = true
-			d.EnterOptional("mandate_options")
-			x.MandateOptions = new(PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
-			x.MandateOptions.decode(d)
-			d.Leave()
 		case "verification_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasVerificationMethod, "verification_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
+					x.VerificationMethod = &v
+				}
+				d.Leave()
 			}
-			if hasVerificationMethod {
-				d.Duplicate()
-				continue
-			}
-			hasVerificationMethod = true
-			d.EnterOptional("verification_method")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
-				x.VerificationMethod = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("mandate_options", "verification_method")
 		}
@@ -9547,21 +7115,14 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "transaction_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransactionType, "transaction_type") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
+					x.TransactionType = &v
+				}
+				d.Leave()
 			}
-			if hasTransactionType {
-				d.Duplicate()
-				continue
-			}
-			hasTransactionType = true
-			d.EnterOptional("transaction_type")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
-				x.TransactionType = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("transaction_type")
 		}
@@ -9703,21 +7264,14 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wi
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "preferred_language":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPreferredLanguage, "preferred_language") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
+					x.PreferredLanguage = &v
+				}
+				d.Leave()
 			}
-			if hasPreferredLanguage {
-				d.Duplicate()
-				continue
-			}
-			hasPreferredLanguage = true
-			d.EnterOptional("preferred_language")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
-				x.PreferredLanguage = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("preferred_language")
 		}
@@ -9819,34 +7373,20 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Dec
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "installments":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInstallments, "installments") {
+				x.Installments = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments)
+				x.Installments.decode(d)
+				d.Leave()
 			}
-			if hasInstallments {
-				d.Duplicate()
-				continue
-			}
-			hasInstallments = true
-			d.EnterOptional("installments")
-			x.Installments = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments)
-			x.Installments.decode(d)
-			d.Leave()
 		case "request_three_d_secure":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRequestThreeDSecure, "request_three_d_secure") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
+					x.RequestThreeDSecure = &v
+				}
+				d.Leave()
 			}
-			if hasRequestThreeDSecure {
-				d.Duplicate()
-				continue
-			}
-			hasRequestThreeDSecure = true
-			d.EnterOptional("request_three_d_secure")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
-				x.RequestThreeDSecure = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("installments", "request_three_d_secure")
 		}
@@ -9899,32 +7439,18 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = &v
+				}
+				d.Leave()
 			}
-			if hasEnabled {
-				d.Duplicate()
-				continue
-			}
-			hasEnabled = true
-			d.EnterOptional("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = &v
-			}
-			d.Leave()
 		case "plan":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPlan, "plan") {
+				x.Plan = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan)
+				x.Plan.decode(d)
+				d.Leave()
 			}
-			if hasPlan {
-				d.Duplicate()
-				continue
-			}
-			hasPlan = true
-			d.EnterOptional("plan")
-			x.Plan = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan)
-			x.Plan.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("enabled", "plan")
 		}
@@ -9974,42 +7500,30 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) de
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
-			if hasCount {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCount, "count") {
+				if v, ok := d.Int(); ok {
+					x.Count = v
+				}
+				d.Leave()
 			}
-			hasCount = true
-			d.Enter("count")
-			if v, ok := d.Int(); ok {
-				x.Count = v
-			}
-			d.Leave()
 		case "interval":
-			if hasInterval {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInterval, "interval") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(&d.Checker, v)
+					x.Interval = v
+				}
+				d.Leave()
 			}
-			hasInterval = true
-			d.Enter("interval")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(&d.Checker, v)
-				x.Interval = v
-			}
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("count", "interval", "type")
 		}
@@ -10196,32 +7710,18 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) decode(
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "bank_transfer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBankTransfer, "bank_transfer") {
+				x.BankTransfer = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer)
+				x.BankTransfer.decode(d)
+				d.Leave()
 			}
-			if hasBankTransfer {
-				d.Duplicate()
-				continue
-			}
-			hasBankTransfer = true
-			d.EnterOptional("bank_transfer")
-			x.BankTransfer = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer)
-			x.BankTransfer.decode(d)
-			d.Leave()
 		case "funding_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFundingType, "funding_type") {
+				if v, ok := d.String(); ok {
+					x.FundingType = &v
+				}
+				d.Leave()
 			}
-			if hasFundingType {
-				d.Duplicate()
-				continue
-			}
-			hasFundingType = true
-			d.EnterOptional("funding_type")
-			if v, ok := d.String(); ok {
-				x.FundingType = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("bank_transfer", "funding_type")
 		}
@@ -10270,32 +7770,18 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "eu_bank_transfer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEuBankTransfer, "eu_bank_transfer") {
+				x.EuBankTransfer = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer)
+				x.EuBankTransfer.decode(d)
+				d.Leave()
 			}
-			if hasEuBankTransfer {
-				d.Duplicate()
-				continue
-			}
-			hasEuBankTransfer = true
-			d.EnterOptional("eu_bank_transfer")
-			x.EuBankTransfer = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer)
-			x.EuBankTransfer.decode(d)
-			d.Leave()
 		case "type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasType, "type") {
+				if v, ok := d.String(); ok {
+					x.Type = &v
+				}
+				d.Leave()
 			}
-			if hasType {
-				d.Duplicate()
-				continue
-			}
-			hasType = true
-			d.EnterOptional("type")
-			if v, ok := d.String(); ok {
-				x.Type = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("eu_bank_transfer", "type")
 		}
@@ -10342,17 +7828,13 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "country":
-			if hasCountry {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = v
+				}
+				d.Leave()
 			}
-			hasCountry = true
-			d.Enter("country")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry(&d.Checker, v)
-				x.Country = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("country")
 		}
@@ -10377,17 +7859,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) validate(c *wire.Checker) {
 	c.Enter("country")
-	checkPostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry(c, x.Country)
+	checkAddressCity(c, x.Country)
 	c.Leave()
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount is the type of
@@ -10410,34 +7883,20 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "financial_connections":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFinancialConnections, "financial_connections") {
+				x.FinancialConnections = new(PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections)
+				x.FinancialConnections.decode(d)
+				d.Leave()
 			}
-			if hasFinancialConnections {
-				d.Duplicate()
-				continue
-			}
-			hasFinancialConnections = true
-			d.EnterOptional("financial_connections")
-			x.FinancialConnections = new(PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections)
-			x.FinancialConnections.decode(d)
-			d.Leave()
 		case "verification_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasVerificationMethod, "verification_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b)
+					checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(&d.Checker, v)
+					x.VerificationMethod = &v
+				}
+				d.Leave()
 			}
-			if hasVerificationMethod {
-				d.Duplicate()
-				continue
-			}
-			hasVerificationMethod = true
-			d.EnterOptional("verification_method")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b)
-				checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(&d.Checker, v)
-				x.VerificationMethod = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("financial_connections", "verification_method")
 		}
@@ -10491,53 +7950,39 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "permissions":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPermissions {
-				d.Duplicate()
-				continue
-			}
-			hasPermissions = true
-			d.EnterOptional("permissions")
-			if d.BeginArray() {
-				x.Permissions = []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Permissions = append(x.Permissions, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b)
-						checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(&d.Checker, v1)
-						x.Permissions[i] = v1
+			if d.OptionalField(&hasPermissions, "permissions") {
+				if d.BeginArray() {
+					x.Permissions = []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Permissions = append(x.Permissions, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b)
+							checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(&d.Checker, v1)
+							x.Permissions[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "prefetch":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPrefetch {
-				d.Duplicate()
-				continue
-			}
-			hasPrefetch = true
-			d.EnterOptional("prefetch")
-			if d.BeginArray() {
-				x.Prefetch = []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Prefetch = append(x.Prefetch, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b)
-						checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(&d.Checker, v1)
-						x.Prefetch[i] = v1
+			if d.OptionalField(&hasPrefetch, "prefetch") {
+				if d.BeginArray() {
+					x.Prefetch = []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Prefetch = append(x.Prefetch, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b)
+							checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(&d.Checker, v1)
+							x.Prefetch[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("permissions", "prefetch")
 		}
@@ -10939,34 +8384,20 @@ func (x *PostInvoicesRendering) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesRenderingAmountTaxDisplayOf(b)
+					checkPostInvoicesRenderingAmountTaxDisplay(&d.Checker, v)
+					x.AmountTaxDisplay = &v
+				}
+				d.Leave()
 			}
-			if hasAmountTaxDisplay {
-				d.Duplicate()
-				continue
-			}
-			hasAmountTaxDisplay = true
-			d.EnterOptional("amount_tax_display")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesRenderingAmountTaxDisplayOf(b)
-				checkPostInvoicesRenderingAmountTaxDisplay(&d.Checker, v)
-				x.AmountTaxDisplay = &v
-			}
-			d.Leave()
 		case "pdf":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPDF, "pdf") {
+				x.PDF = new(PostInvoicesRenderingPDF)
+				x.PDF.decode(d)
+				d.Leave()
 			}
-			if hasPDF {
-				d.Duplicate()
-				continue
-			}
-			hasPDF = true
-			d.EnterOptional("pdf")
-			x.PDF = new(PostInvoicesRenderingPDF)
-			x.PDF.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("amount_tax_display", "pdf")
 		}
@@ -11063,21 +8494,14 @@ func (x *PostInvoicesRenderingPDF) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "page_size":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPageSize, "page_size") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesRenderingPDFPageSizeOf(b)
+					checkPostInvoicesRenderingPDFPageSize(&d.Checker, v)
+					x.PageSize = &v
+				}
+				d.Leave()
 			}
-			if hasPageSize {
-				d.Duplicate()
-				continue
-			}
-			hasPageSize = true
-			d.EnterOptional("page_size")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesRenderingPDFPageSizeOf(b)
-				checkPostInvoicesRenderingPDFPageSize(&d.Checker, v)
-				x.PageSize = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("page_size")
 		}
@@ -11170,33 +8594,19 @@ func (x *PostInvoicesShippingCost) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "shipping_rate":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingRate, "shipping_rate") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.ShippingRate = &v
+				}
+				d.Leave()
 			}
-			if hasShippingRate {
-				d.Duplicate()
-				continue
-			}
-			hasShippingRate = true
-			d.EnterOptional("shipping_rate")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingCostShippingRate(&d.Checker, v)
-				x.ShippingRate = &v
-			}
-			d.Leave()
 		case "shipping_rate_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingRateData, "shipping_rate_data") {
+				x.ShippingRateData = new(PostInvoicesShippingCostShippingRateData)
+				x.ShippingRateData.decode(d)
+				d.Leave()
 			}
-			if hasShippingRateData {
-				d.Duplicate()
-				continue
-			}
-			hasShippingRateData = true
-			d.EnterOptional("shipping_rate_data")
-			x.ShippingRateData = new(PostInvoicesShippingCostShippingRateData)
-			x.ShippingRateData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("shipping_rate", "shipping_rate_data")
 		}
@@ -11219,22 +8629,13 @@ func (x *PostInvoicesShippingCost) Validate() error {
 func (x *PostInvoicesShippingCost) validate(c *wire.Checker) {
 	if x.ShippingRate != nil {
 		c.Enter("shipping_rate")
-		checkPostInvoicesShippingCostShippingRate(c, *x.ShippingRate)
+		checkAddressCity(c, *x.ShippingRate)
 		c.Leave()
 	}
 	if x.ShippingRateData != nil {
 		c.Enter("shipping_rate_data")
 		x.ShippingRateData.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesShippingCostShippingRate records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingCostShippingRate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -11268,118 +8669,72 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "delivery_estimate":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDeliveryEstimate, "delivery_estimate") {
+				x.DeliveryEstimate = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimate)
+				x.DeliveryEstimate.decode(d)
+				d.Leave()
 			}
-			if hasDeliveryEstimate {
-				d.Duplicate()
-				continue
-			}
-			hasDeliveryEstimate = true
-			d.EnterOptional("delivery_estimate")
-			x.DeliveryEstimate = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimate)
-			x.DeliveryEstimate.decode(d)
-			d.Leave()
 		case "display_name":
-			if hasDisplayName {
-				d.Duplicate()
-				continue
-			}
-			hasDisplayName = true
-			d.Enter("display_name")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-				x.DisplayName = v
-			}
-			d.Leave()
-		case "fixed_amount":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFixedAmount {
-				d.Duplicate()
-				continue
-			}
-			hasFixedAmount = true
-			d.EnterOptional("fixed_amount")
-			x.FixedAmount = new(PostInvoicesShippingCostShippingRateDataFixedAmount)
-			x.FixedAmount.decode(d)
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.Field(&hasDisplayName, "display_name") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
+					x.DisplayName = v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "fixed_amount":
+			if d.OptionalField(&hasFixedAmount, "fixed_amount") {
+				x.FixedAmount = new(PostInvoicesShippingCostShippingRateDataFixedAmount)
+				x.FixedAmount.decode(d)
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesShippingCostShippingRateDataTaxBehaviorOf(b)
+					checkPostInvoicesShippingCostShippingRateDataTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesShippingCostShippingRateDataTaxBehaviorOf(b)
-				checkPostInvoicesShippingCostShippingRateDataTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		case "tax_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxCode, "tax_code") {
+				if v, ok := d.String(); ok {
+					x.TaxCode = &v
+				}
+				d.Leave()
 			}
-			if hasTaxCode {
-				d.Duplicate()
-				continue
-			}
-			hasTaxCode = true
-			d.EnterOptional("tax_code")
-			if v, ok := d.String(); ok {
-				x.TaxCode = &v
-			}
-			d.Leave()
 		case "type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesShippingCostShippingRateDataTypeOf(b)
+					checkPostInvoicesShippingCostShippingRateDataType(&d.Checker, v)
+					x.Type = &v
+				}
+				d.Leave()
 			}
-			if hasType {
-				d.Duplicate()
-				continue
-			}
-			hasType = true
-			d.EnterOptional("type")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesShippingCostShippingRateDataTypeOf(b)
-				checkPostInvoicesShippingCostShippingRateDataType(&d.Checker, v)
-				x.Type = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"delivery_estimate",
@@ -11456,31 +8811,17 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				x.Maximum = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum)
+				x.Maximum.decode(d)
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			x.Maximum = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum)
-			x.Maximum.decode(d)
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				x.Minimum = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum)
+				x.Minimum.decode(d)
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			x.Minimum = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum)
-			x.Minimum.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("maximum", "minimum")
 		}
@@ -11533,29 +8874,21 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "unit":
-			if hasUnit {
-				d.Duplicate()
-				continue
+			if d.Field(&hasUnit, "unit") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b)
+					checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit(&d.Checker, v)
+					x.Unit = v
+				}
+				d.Leave()
 			}
-			hasUnit = true
-			d.Enter("unit")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b)
-				checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit(&d.Checker, v)
-				x.Unit = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.Int(); ok {
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.Int(); ok {
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("unit", "value")
 		}
@@ -11664,29 +8997,21 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "unit":
-			if hasUnit {
-				d.Duplicate()
-				continue
+			if d.Field(&hasUnit, "unit") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b)
+					checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(&d.Checker, v)
+					x.Unit = v
+				}
+				d.Leave()
 			}
-			hasUnit = true
-			d.Enter("unit")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b)
-				checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(&d.Checker, v)
-				x.Unit = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.Int(); ok {
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.Int(); ok {
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("unit", "value")
 		}
@@ -11776,7 +9101,8 @@ func checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(c 
 }
 
 // checkPostInvoicesShippingCostShippingRateDataDisplayName records the
-// violations of the constraints of v in c.
+// violations of the constraints of v in c. Every schema with these constraints
+// shares it.
 func checkPostInvoicesShippingCostShippingRateDataDisplayName(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 100 {
@@ -11806,54 +9132,39 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) decode(d *wire.Dec
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if hasAmount {
-				d.Duplicate()
-				continue
-			}
-			hasAmount = true
-			d.Enter("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = v
-			}
-			d.Leave()
-		case "currency":
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.Enter("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = v
-			}
-			d.Leave()
-		case "currency_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrencyOptions {
-				d.Duplicate()
-				continue
-			}
-			hasCurrencyOptions = true
-			d.EnterOptional("currency_options")
-			if d.BeginObject() {
-				m := map[string]PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
-					e.decode(d)
-					m[k] = e
-					d.Leave()
+			if d.Field(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = v
 				}
-				x.CurrencyOptions = m
+				d.Leave()
 			}
-			d.Leave()
+		case "currency":
+			if d.Field(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = v
+				}
+				d.Leave()
+			}
+		case "currency_options":
+			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
+				if d.BeginObject() {
+					m := map[string]PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
+						e.decode(d)
+						m[k] = e
+						d.Leave()
+					}
+					x.CurrencyOptions = m
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("amount", "currency", "currency_options")
 		}
@@ -11913,32 +9224,21 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if hasAmount {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = v
+				}
+				d.Leave()
 			}
-			hasAmount = true
-			d.Enter("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = v
-			}
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b)
+					checkPostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b)
-				checkPostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount", "tax_behavior")
 		}
@@ -12128,41 +9428,26 @@ func (x *PostInvoicesShippingDetails) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if hasAddress {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAddress, "address") {
+				x.Address.decode(d)
+				d.Leave()
 			}
-			hasAddress = true
-			d.Enter("address")
-			x.Address.decode(d)
-			d.Leave()
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "phone":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPhone, "phone") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Phone = &v
+				}
+				d.Leave()
 			}
-			if hasPhone {
-				d.Duplicate()
-				continue
-			}
-			hasPhone = true
-			d.EnterOptional("phone")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsPhone(&d.Checker, v)
-				x.Phone = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("address", "name", "phone")
 		}
@@ -12193,11 +9478,11 @@ func (x *PostInvoicesShippingDetails) validate(c *wire.Checker) {
 	x.Address.validate(c)
 	c.Leave()
 	c.Enter("name")
-	checkPostInvoicesShippingDetailsName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
 	if x.Phone != nil {
 		c.Enter("phone")
-		checkPostInvoicesShippingDetailsPhone(c, *x.Phone)
+		checkAddressCity(c, *x.Phone)
 		c.Leave()
 	}
 }
@@ -12229,95 +9514,53 @@ func (x *PostInvoicesShippingDetailsAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCity, "city") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.City = &v
+				}
+				d.Leave()
 			}
-			if hasCity {
-				d.Duplicate()
-				continue
-			}
-			hasCity = true
-			d.EnterOptional("city")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsAddressCity(&d.Checker, v)
-				x.City = &v
-			}
-			d.Leave()
 		case "country":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = &v
+				}
+				d.Leave()
 			}
-			if hasCountry {
-				d.Duplicate()
-				continue
-			}
-			hasCountry = true
-			d.EnterOptional("country")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsAddressCountry(&d.Checker, v)
-				x.Country = &v
-			}
-			d.Leave()
 		case "line1":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine1, "line1") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line1 = &v
+				}
+				d.Leave()
 			}
-			if hasLine1 {
-				d.Duplicate()
-				continue
-			}
-			hasLine1 = true
-			d.EnterOptional("line1")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsAddressLine1(&d.Checker, v)
-				x.Line1 = &v
-			}
-			d.Leave()
 		case "line2":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine2, "line2") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line2 = &v
+				}
+				d.Leave()
 			}
-			if hasLine2 {
-				d.Duplicate()
-				continue
-			}
-			hasLine2 = true
-			d.EnterOptional("line2")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsAddressLine2(&d.Checker, v)
-				x.Line2 = &v
-			}
-			d.Leave()
 		case "postal_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPostalCode, "postal_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PostalCode = &v
+				}
+				d.Leave()
 			}
-			if hasPostalCode {
-				d.Duplicate()
-				continue
-			}
-			hasPostalCode = true
-			d.EnterOptional("postal_code")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsAddressPostalCode(&d.Checker, v)
-				x.PostalCode = &v
-			}
-			d.Leave()
 		case "state":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasState, "state") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.State = &v
+				}
+				d.Leave()
 			}
-			if hasState {
-				d.Duplicate()
-				continue
-			}
-			hasState = true
-			d.EnterOptional("state")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesShippingDetailsAddressState(&d.Checker, v)
-				x.State = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"city",
@@ -12347,123 +9590,42 @@ func (x *PostInvoicesShippingDetailsAddress) Validate() error {
 func (x *PostInvoicesShippingDetailsAddress) validate(c *wire.Checker) {
 	if x.City != nil {
 		c.Enter("city")
-		checkPostInvoicesShippingDetailsAddressCity(c, *x.City)
+		checkAddressCity(c, *x.City)
 		c.Leave()
 	}
 	if x.Country != nil {
 		c.Enter("country")
-		checkPostInvoicesShippingDetailsAddressCountry(c, *x.Country)
+		checkAddressCity(c, *x.Country)
 		c.Leave()
 	}
 	if x.Line1 != nil {
 		c.Enter("line1")
-		checkPostInvoicesShippingDetailsAddressLine1(c, *x.Line1)
+		checkAddressCity(c, *x.Line1)
 		c.Leave()
 	}
 	if x.Line2 != nil {
 		c.Enter("line2")
-		checkPostInvoicesShippingDetailsAddressLine2(c, *x.Line2)
+		checkAddressCity(c, *x.Line2)
 		c.Leave()
 	}
 	if x.PostalCode != nil {
 		c.Enter("postal_code")
-		checkPostInvoicesShippingDetailsAddressPostalCode(c, *x.PostalCode)
+		checkAddressCity(c, *x.PostalCode)
 		c.Leave()
 	}
 	if x.State != nil {
 		c.Enter("state")
-		checkPostInvoicesShippingDetailsAddressState(c, *x.State)
+		checkAddressCity(c, *x.State)
 		c.Leave()
 	}
 }
 
-// checkPostInvoicesShippingDetailsAddressCity records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsAddressCity(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsAddressCountry records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsAddressCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsAddressLine1 records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsAddressLine1(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsAddressLine2 records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsAddressLine2(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsAddressPostalCode records the violations of
-// the constraints of v in c.
-func checkPostInvoicesShippingDetailsAddressPostalCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsAddressState records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsAddressState(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsName records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesShippingDetailsPhone records the violations of the
-// constraints of v in c.
-func checkPostInvoicesShippingDetailsPhone(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // checkPostInvoicesStatementDescriptor records the violations of the
-// constraints of v in c.
+// constraints of v in c. Every schema with these constraints shares it.
 func checkPostInvoicesStatementDescriptor(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 22 {
 		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesSubscription records the violations of the constraints of v
-// in c.
-func checkPostInvoicesSubscription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -12488,30 +9650,19 @@ func (x *PostInvoicesTransferData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = &v
+				}
+				d.Leave()
 			}
-			if hasAmount {
-				d.Duplicate()
-				continue
-			}
-			hasAmount = true
-			d.EnterOptional("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = &v
-			}
-			d.Leave()
 		case "destination":
-			if hasDestination {
-				d.Duplicate()
-				continue
+			if d.Field(&hasDestination, "destination") {
+				if v, ok := d.String(); ok {
+					x.Destination = v
+				}
+				d.Leave()
 			}
-			hasDestination = true
-			d.Enter("destination")
-			if v, ok := d.String(); ok {
-				x.Destination = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount", "destination")
 		}
@@ -12627,40 +9778,29 @@ func (x *GetInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if hasInvoice {
-				d.Duplicate()
-				continue
-			}
-			hasInvoice = true
-			d.Enter("invoice")
-			if v, ok := d.String(); ok {
-				checkGetInvoicesInvoiceInvoice(&d.Checker, v)
-				x.Invoice = v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetInvoicesInvoiceExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("invoice", "expand")
 		}
@@ -12685,34 +9825,16 @@ func (x *GetInvoicesInvoiceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Enter("invoice")
-	checkGetInvoicesInvoiceInvoice(c, x.Invoice)
+	checkAddressCity(c, x.Invoice)
 	c.Leave()
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetInvoicesInvoiceExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkGetInvoicesInvoiceInvoice records the violations of the constraints of v
-// in c.
-func checkGetInvoicesInvoiceInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetInvoicesInvoiceExpandItem records the violations of the constraints
-// of v in c.
-func checkGetInvoicesInvoiceExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -12856,408 +9978,236 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if hasInvoice {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = v
+				}
+				d.Leave()
 			}
-			hasInvoice = true
-			d.Enter("invoice")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceInvoice(&d.Checker, v)
-				x.Invoice = v
-			}
-			d.Leave()
 		case "account_tax_ids":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasAccountTaxIDs {
-				d.Duplicate()
-				continue
-			}
-			hasAccountTaxIDs = true
-			d.EnterOptional("account_tax_ids")
-			if d.BeginArray() {
-				x.AccountTaxIDs = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesInvoiceAccountTaxID(&d.Checker, v1)
-						x.AccountTaxIDs[i] = v1
+			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
+				if d.BeginArray() {
+					x.AccountTaxIDs = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.AccountTaxIDs[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "application_fee_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasApplicationFeeAmount, "application_fee_amount") {
+				if v, ok := d.Int(); ok {
+					x.ApplicationFeeAmount = &v
+				}
+				d.Leave()
 			}
-			if hasApplicationFeeAmount {
-				d.Duplicate()
-				continue
-			}
-			hasApplicationFeeAmount = true
-			d.EnterOptional("application_fee_amount")
-			if v, ok := d.Int(); ok {
-				x.ApplicationFeeAmount = &v
-			}
-			d.Leave()
 		case "auto_advance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAutoAdvance, "auto_advance") {
+				if v, ok := d.Bool(); ok {
+					x.AutoAdvance = &v
+				}
+				d.Leave()
 			}
-			if hasAutoAdvance {
-				d.Duplicate()
-				continue
-			}
-			hasAutoAdvance = true
-			d.EnterOptional("auto_advance")
-			if v, ok := d.Bool(); ok {
-				x.AutoAdvance = &v
-			}
-			d.Leave()
 		case "automatic_tax":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
+				x.AutomaticTax = new(PostInvoicesInvoiceAutomaticTax)
+				x.AutomaticTax.decode(d)
+				d.Leave()
 			}
-			if hasAutomaticTax {
-				d.Duplicate()
-				continue
-			}
-			hasAutomaticTax = true
-			d.EnterOptional("automatic_tax")
-			x.AutomaticTax = new(PostInvoicesInvoiceAutomaticTax)
-			x.AutomaticTax.decode(d)
-			d.Leave()
 		case "collection_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCollectionMethod, "collection_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceCollectionMethodOf(b)
+					checkPostInvoicesInvoiceCollectionMethod(&d.Checker, v)
+					x.CollectionMethod = &v
+				}
+				d.Leave()
 			}
-			if hasCollectionMethod {
-				d.Duplicate()
-				continue
-			}
-			hasCollectionMethod = true
-			d.EnterOptional("collection_method")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceCollectionMethodOf(b)
-				checkPostInvoicesInvoiceCollectionMethod(&d.Checker, v)
-				x.CollectionMethod = &v
-			}
-			d.Leave()
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostInvoicesInvoiceCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostInvoicesInvoiceCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostInvoicesInvoiceCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostInvoicesInvoiceCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "days_until_due":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
+				if v, ok := d.Int(); ok {
+					x.DaysUntilDue = &v
+				}
+				d.Leave()
 			}
-			if hasDaysUntilDue {
-				d.Duplicate()
-				continue
-			}
-			hasDaysUntilDue = true
-			d.EnterOptional("days_until_due")
-			if v, ok := d.Int(); ok {
-				x.DaysUntilDue = &v
-			}
-			d.Leave()
 		case "default_payment_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultPaymentMethod = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultPaymentMethod {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultPaymentMethod = true
-			d.EnterOptional("default_payment_method")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceDefaultPaymentMethod(&d.Checker, v)
-				x.DefaultPaymentMethod = &v
-			}
-			d.Leave()
 		case "default_source":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultSource, "default_source") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultSource = &v
+				}
+				d.Leave()
 			}
-			if hasDefaultSource {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultSource = true
-			d.EnterOptional("default_source")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceDefaultSource(&d.Checker, v)
-				x.DefaultSource = &v
-			}
-			d.Leave()
 		case "default_tax_rates":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDefaultTaxRates {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultTaxRates = true
-			d.EnterOptional("default_tax_rates")
-			if d.BeginArray() {
-				x.DefaultTaxRates = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.DefaultTaxRates = append(x.DefaultTaxRates, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesInvoiceDefaultTaxRate(&d.Checker, v1)
-						x.DefaultTaxRates[i] = v1
+			if d.OptionalField(&hasDefaultTaxRates, "default_tax_rates") {
+				if d.BeginArray() {
+					x.DefaultTaxRates = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.DefaultTaxRates = append(x.DefaultTaxRates, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.DefaultTaxRates[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesDescription(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
 			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
 		case "discounts":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDiscounts {
-				d.Duplicate()
-				continue
-			}
-			hasDiscounts = true
-			d.EnterOptional("discounts")
-			if d.BeginArray() {
-				x.Discounts = []PostInvoicesInvoiceDiscount{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Discounts = append(x.Discounts, PostInvoicesInvoiceDiscount{})
-					x.Discounts[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasDiscounts, "discounts") {
+				if d.BeginArray() {
+					x.Discounts = []PostInvoicesInvoiceDiscount{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Discounts = append(x.Discounts, PostInvoicesInvoiceDiscount{})
+						x.Discounts[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "due_date":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDueDate, "due_date") {
+				if v, ok := d.Int(); ok {
+					x.DueDate = &v
+				}
+				d.Leave()
 			}
-			if hasDueDate {
-				d.Duplicate()
-				continue
-			}
-			hasDueDate = true
-			d.EnterOptional("due_date")
-			if v, ok := d.Int(); ok {
-				x.DueDate = &v
-			}
-			d.Leave()
 		case "effective_at":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEffectiveAt, "effective_at") {
+				if v, ok := d.Int(); ok {
+					x.EffectiveAt = &v
+				}
+				d.Leave()
 			}
-			if hasEffectiveAt {
-				d.Duplicate()
-				continue
-			}
-			hasEffectiveAt = true
-			d.EnterOptional("effective_at")
-			if v, ok := d.Int(); ok {
-				x.EffectiveAt = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesInvoiceExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "footer":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFooter {
-				d.Duplicate()
-				continue
-			}
-			hasFooter = true
-			d.EnterOptional("footer")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceFooter(&d.Checker, v)
-				x.Footer = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasFooter, "footer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Footer = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "on_behalf_of":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOnBehalfOf, "on_behalf_of") {
+				if v, ok := d.String(); ok {
+					x.OnBehalfOf = &v
+				}
+				d.Leave()
 			}
-			if hasOnBehalfOf {
-				d.Duplicate()
-				continue
-			}
-			hasOnBehalfOf = true
-			d.EnterOptional("on_behalf_of")
-			if v, ok := d.String(); ok {
-				x.OnBehalfOf = &v
-			}
-			d.Leave()
 		case "payment_settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentSettings, "payment_settings") {
+				x.PaymentSettings = new(PostInvoicesInvoicePaymentSettings)
+				x.PaymentSettings.decode(d)
+				d.Leave()
 			}
-			if hasPaymentSettings {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentSettings = true
-			d.EnterOptional("payment_settings")
-			x.PaymentSettings = new(PostInvoicesInvoicePaymentSettings)
-			x.PaymentSettings.decode(d)
-			d.Leave()
 		case "rendering":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRendering, "rendering") {
+				x.Rendering = new(PostInvoicesInvoiceRendering)
+				x.Rendering.decode(d)
+				d.Leave()
 			}
-			if hasRendering {
-				d.Duplicate()
-				continue
-			}
-			hasRendering = true
-			d.EnterOptional("rendering")
-			x.Rendering = new(PostInvoicesInvoiceRendering)
-			x.Rendering.decode(d)
-			d.Leave()
 		case "shipping_cost":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingCost, "shipping_cost") {
+				x.ShippingCost = new(PostInvoicesInvoiceShippingCost)
+				x.ShippingCost.decode(d)
+				d.Leave()
 			}
-			if hasShippingCost {
-				d.Duplicate()
-				continue
-			}
-			hasShippingCost = true
-			d.EnterOptional("shipping_cost")
-			x.ShippingCost = new(PostInvoicesInvoiceShippingCost)
-			x.ShippingCost.decode(d)
-			d.Leave()
 		case "shipping_details":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingDetails, "shipping_details") {
+				x.ShippingDetails = new(PostInvoicesInvoiceShippingDetails)
+				x.ShippingDetails.decode(d)
+				d.Leave()
 			}
-			if hasShippingDetails {
-				d.Duplicate()
-				continue
-			}
-			hasShippingDetails = true
-			d.EnterOptional("shipping_details")
-			x.ShippingDetails = new(PostInvoicesInvoiceShippingDetails)
-			x.ShippingDetails.decode(d)
-			d.Leave()
 		case "statement_descriptor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptor = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptor {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptor = true
-			d.EnterOptional("statement_descriptor")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceStatementDescriptor(&d.Checker, v)
-				x.StatementDescriptor = &v
-			}
-			d.Leave()
 		case "transfer_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferData, "transfer_data") {
+				x.TransferData = new(PostInvoicesInvoiceTransferData)
+				x.TransferData.decode(d)
+				d.Leave()
 			}
-			if hasTransferData {
-				d.Duplicate()
-				continue
-			}
-			hasTransferData = true
-			d.EnterOptional("transfer_data")
-			x.TransferData = new(PostInvoicesInvoiceTransferData)
-			x.TransferData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"invoice",
@@ -13308,13 +10258,13 @@ func (x *PostInvoicesInvoiceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Enter("invoice")
-	checkPostInvoicesInvoiceInvoice(c, x.Invoice)
+	checkAddressCity(c, x.Invoice)
 	c.Leave()
 	if x.AccountTaxIDs != nil {
 		c.Enter("account_tax_ids")
 		for i := range x.AccountTaxIDs {
 			c.EnterIndex(i)
-			checkPostInvoicesInvoiceAccountTaxID(c, x.AccountTaxIDs[i])
+			checkAddressCity(c, x.AccountTaxIDs[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -13340,26 +10290,26 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	}
 	if x.DefaultPaymentMethod != nil {
 		c.Enter("default_payment_method")
-		checkPostInvoicesInvoiceDefaultPaymentMethod(c, *x.DefaultPaymentMethod)
+		checkAddressCity(c, *x.DefaultPaymentMethod)
 		c.Leave()
 	}
 	if x.DefaultSource != nil {
 		c.Enter("default_source")
-		checkPostInvoicesInvoiceDefaultSource(c, *x.DefaultSource)
+		checkAddressCity(c, *x.DefaultSource)
 		c.Leave()
 	}
 	if x.DefaultTaxRates != nil {
 		c.Enter("default_tax_rates")
 		for i := range x.DefaultTaxRates {
 			c.EnterIndex(i)
-			checkPostInvoicesInvoiceDefaultTaxRate(c, x.DefaultTaxRates[i])
+			checkAddressCity(c, x.DefaultTaxRates[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostInvoicesInvoiceDescription(c, *x.Description)
+		checkPostInvoicesDescription(c, *x.Description)
 		c.Leave()
 	}
 	if x.Discounts != nil {
@@ -13375,14 +10325,14 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostInvoicesInvoiceExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.Footer != nil {
 		c.Enter("footer")
-		checkPostInvoicesInvoiceFooter(c, *x.Footer)
+		checkAddressCity(c, *x.Footer)
 		c.Leave()
 	}
 	if x.PaymentSettings != nil {
@@ -13407,31 +10357,13 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	}
 	if x.StatementDescriptor != nil {
 		c.Enter("statement_descriptor")
-		checkPostInvoicesInvoiceStatementDescriptor(c, *x.StatementDescriptor)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
 		c.Leave()
 	}
 	if x.TransferData != nil {
 		c.Enter("transfer_data")
 		x.TransferData.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesInvoiceInvoice records the violations of the constraints of
-// v in c.
-func checkPostInvoicesInvoiceInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceAccountTaxID records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceAccountTaxID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -13453,16 +10385,12 @@ func (x *PostInvoicesInvoiceAutomaticTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled")
 		}
@@ -13549,29 +10477,21 @@ func (x *PostInvoicesInvoiceCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceCustomFieldName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceCustomFieldValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "value")
 		}
@@ -13599,65 +10519,11 @@ func (x *PostInvoicesInvoiceCustomField) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceCustomField) validate(c *wire.Checker) {
 	c.Enter("name")
-	checkPostInvoicesInvoiceCustomFieldName(c, x.Name)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
 	c.Leave()
 	c.Enter("value")
-	checkPostInvoicesInvoiceCustomFieldValue(c, x.Value)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
 	c.Leave()
-}
-
-// checkPostInvoicesInvoiceCustomFieldName records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceCustomFieldName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceCustomFieldValue records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceCustomFieldValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceDefaultPaymentMethod records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceDefaultPaymentMethod(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceDefaultSource records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceDefaultSource(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceDefaultTaxRate records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceDefaultTaxRate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceDescription records the violations of the constraints
-// of v in c.
-func checkPostInvoicesInvoiceDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1500 {
-		c.Add("must be at most 1500 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostInvoicesInvoiceDiscount is the type of $.discounts[*] in the arguments of
@@ -13679,35 +10545,21 @@ func (x *PostInvoicesInvoiceDiscount) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "coupon":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCoupon, "coupon") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Coupon = &v
+				}
+				d.Leave()
 			}
-			if hasCoupon {
-				d.Duplicate()
-				continue
-			}
-			hasCoupon = true
-			d.EnterOptional("coupon")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceDiscountCoupon(&d.Checker, v)
-				x.Coupon = &v
-			}
-			d.Leave()
 		case "discount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDiscount, "discount") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Discount = &v
+				}
+				d.Leave()
 			}
-			if hasDiscount {
-				d.Duplicate()
-				continue
-			}
-			hasDiscount = true
-			d.EnterOptional("discount")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceDiscountDiscount(&d.Checker, v)
-				x.Discount = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("coupon", "discount")
 		}
@@ -13730,49 +10582,13 @@ func (x *PostInvoicesInvoiceDiscount) Validate() error {
 func (x *PostInvoicesInvoiceDiscount) validate(c *wire.Checker) {
 	if x.Coupon != nil {
 		c.Enter("coupon")
-		checkPostInvoicesInvoiceDiscountCoupon(c, *x.Coupon)
+		checkAddressCity(c, *x.Coupon)
 		c.Leave()
 	}
 	if x.Discount != nil {
 		c.Enter("discount")
-		checkPostInvoicesInvoiceDiscountDiscount(c, *x.Discount)
+		checkAddressCity(c, *x.Discount)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesInvoiceDiscountCoupon records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceDiscountCoupon(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceDiscountDiscount records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceDiscountDiscount(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceExpandItem records the violations of the constraints
-// of v in c.
-func checkPostInvoicesInvoiceExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceFooter records the violations of the constraints of v
-// in c.
-func checkPostInvoicesInvoiceFooter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -13798,57 +10614,36 @@ func (x *PostInvoicesInvoicePaymentSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "default_mandate":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDefaultMandate {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultMandate = true
-			d.EnterOptional("default_mandate")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoicePaymentSettingsDefaultMandate(&d.Checker, v)
-				x.DefaultMandate = &v
-			}
-			d.Leave()
-		case "payment_method_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodOptions {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodOptions = true
-			d.EnterOptional("payment_method_options")
-			x.PaymentMethodOptions = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptions)
-			x.PaymentMethodOptions.decode(d)
-			d.Leave()
-		case "payment_method_types":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodTypes {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodTypes = true
-			d.EnterOptional("payment_method_types")
-			if d.BeginArray() {
-				x.PaymentMethodTypes = []PostInvoicesInvoicePaymentSettingsPaymentMethodType{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postInvoicesInvoicePaymentSettingsPaymentMethodTypeOf(b)
-						checkPostInvoicesInvoicePaymentSettingsPaymentMethodType(&d.Checker, v1)
-						x.PaymentMethodTypes[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasDefaultMandate, "default_mandate") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.DefaultMandate = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "payment_method_options":
+			if d.OptionalField(&hasPaymentMethodOptions, "payment_method_options") {
+				x.PaymentMethodOptions = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptions)
+				x.PaymentMethodOptions.decode(d)
+				d.Leave()
+			}
+		case "payment_method_types":
+			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
+				if d.BeginArray() {
+					x.PaymentMethodTypes = []PostInvoicesInvoicePaymentSettingsPaymentMethodType{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postInvoicesInvoicePaymentSettingsPaymentMethodTypeOf(b)
+							checkPostInvoicesInvoicePaymentSettingsPaymentMethodType(&d.Checker, v1)
+							x.PaymentMethodTypes[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown(
 				"default_mandate",
@@ -13875,7 +10670,7 @@ func (x *PostInvoicesInvoicePaymentSettings) Validate() error {
 func (x *PostInvoicesInvoicePaymentSettings) validate(c *wire.Checker) {
 	if x.DefaultMandate != nil {
 		c.Enter("default_mandate")
-		checkPostInvoicesInvoicePaymentSettingsDefaultMandate(c, *x.DefaultMandate)
+		checkAddressCity(c, *x.DefaultMandate)
 		c.Leave()
 	}
 	if x.PaymentMethodOptions != nil {
@@ -13891,15 +10686,6 @@ func (x *PostInvoicesInvoicePaymentSettings) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesInvoicePaymentSettingsDefaultMandate records the violations
-// of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsDefaultMandate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -13931,99 +10717,57 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptions) decode(d *wire.
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "acss_debit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAcssDebit, "acss_debit") {
+				x.AcssDebit = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit)
+				x.AcssDebit.decode(d)
+				d.Leave()
 			}
-			if hasAcssDebit {
-				d.Duplicate()
-				continue
-			}
-			hasAcssDebit = true
-			d.EnterOptional("acss_debit")
-			x.AcssDebit = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit)
-			x.AcssDebit.decode(d)
-			d.Leave()
 		case "bancontact":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBancontact, "bancontact") {
+				x.Bancontact = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact)
+				x.Bancontact.decode(d)
+				d.Leave()
 			}
-			if hasBancontact {
-				d.Duplicate()
-				continue
-			}
-			hasBancontact = true
-			d.EnterOptional("bancontact")
-			x.Bancontact = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact)
-			x.Bancontact.decode(d)
-			d.Leave()
 		case "card":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCard, "card") {
+				x.Card = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard)
+				x.Card.decode(d)
+				d.Leave()
 			}
-			if hasCard {
-				d.Duplicate()
-				continue
-			}
-			hasCard = true
-			d.EnterOptional("card")
-			x.Card = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard)
-			x.Card.decode(d)
-			d.Leave()
 		case "customer_balance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomerBalance, "customer_balance") {
+				x.CustomerBalance = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance)
+				x.CustomerBalance.decode(d)
+				d.Leave()
 			}
-			if hasCustomerBalance {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerBalance = true
-			d.EnterOptional("customer_balance")
-			x.CustomerBalance = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance)
-			x.CustomerBalance.decode(d)
-			d.Leave()
 		case "konbini":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasKonbini {
-				d.Duplicate()
-				continue
-			}
-			hasKonbini = true
-			d.EnterOptional("konbini")
-			if d.BeginObject() {
-				m := map[string]json.RawMessage{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasKonbini, "konbini") {
+				if d.BeginObject() {
+					m := map[string]json.RawMessage{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e json.RawMessage
+						if raw, ok := d.Raw(); ok {
+							e = raw
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e json.RawMessage
-					if raw, ok := d.Raw(); ok {
-						e = raw
-					}
-					m[k] = e
-					d.Leave()
+					x.Konbini = m
 				}
-				x.Konbini = m
+				d.Leave()
 			}
-			d.Leave()
 		case "us_bank_account":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUsBankAccount, "us_bank_account") {
+				x.UsBankAccount = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount)
+				x.UsBankAccount.decode(d)
+				d.Leave()
 			}
-			if hasUsBankAccount {
-				d.Duplicate()
-				continue
-			}
-			hasUsBankAccount = true
-			d.EnterOptional("us_bank_account")
-			x.UsBankAccount = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount)
-			x.UsBankAccount.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"acss_debit",
@@ -14098,34 +10842,20 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "mandate_options":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMandateOptions, "mandate_options") {
+				x.MandateOptions = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
+				x.MandateOptions.decode(d)
+				d.Leave()
 			}
-			if hasMandateOptions {
-				d.Duplicate()
-				continue
-			}
-			hasMandateOptions = true
-			d.EnterOptional("mandate_options")
-			x.MandateOptions = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
-			x.MandateOptions.decode(d)
-			d.Leave()
 		case "verification_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasVerificationMethod, "verification_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
+					x.VerificationMethod = &v
+				}
+				d.Leave()
 			}
-			if hasVerificationMethod {
-				d.Duplicate()
-				continue
-			}
-			hasVerificationMethod = true
-			d.EnterOptional("verification_method")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
-				x.VerificationMethod = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("mandate_options", "verification_method")
 		}
@@ -14177,21 +10907,14 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateO
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "transaction_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransactionType, "transaction_type") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
+					x.TransactionType = &v
+				}
+				d.Leave()
 			}
-			if hasTransactionType {
-				d.Duplicate()
-				continue
-			}
-			hasTransactionType = true
-			d.EnterOptional("transaction_type")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
-				x.TransactionType = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("transaction_type")
 		}
@@ -14333,21 +11056,14 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact) decod
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "preferred_language":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPreferredLanguage, "preferred_language") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
+					x.PreferredLanguage = &v
+				}
+				d.Leave()
 			}
-			if hasPreferredLanguage {
-				d.Duplicate()
-				continue
-			}
-			hasPreferredLanguage = true
-			d.EnterOptional("preferred_language")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
-				x.PreferredLanguage = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("preferred_language")
 		}
@@ -14449,34 +11165,20 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard) decode(d *w
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "installments":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInstallments, "installments") {
+				x.Installments = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments)
+				x.Installments.decode(d)
+				d.Leave()
 			}
-			if hasInstallments {
-				d.Duplicate()
-				continue
-			}
-			hasInstallments = true
-			d.EnterOptional("installments")
-			x.Installments = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments)
-			x.Installments.decode(d)
-			d.Leave()
 		case "request_three_d_secure":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRequestThreeDSecure, "request_three_d_secure") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
+					x.RequestThreeDSecure = &v
+				}
+				d.Leave()
 			}
-			if hasRequestThreeDSecure {
-				d.Duplicate()
-				continue
-			}
-			hasRequestThreeDSecure = true
-			d.EnterOptional("request_three_d_secure")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
-				x.RequestThreeDSecure = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("installments", "request_three_d_secure")
 		}
@@ -14529,32 +11231,18 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = &v
+				}
+				d.Leave()
 			}
-			if hasEnabled {
-				d.Duplicate()
-				continue
-			}
-			hasEnabled = true
-			d.EnterOptional("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = &v
-			}
-			d.Leave()
 		case "plan":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPlan, "plan") {
+				x.Plan = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan)
+				x.Plan.decode(d)
+				d.Leave()
 			}
-			if hasPlan {
-				d.Duplicate()
-				continue
-			}
-			hasPlan = true
-			d.EnterOptional("plan")
-			x.Plan = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan)
-			x.Plan.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("enabled", "plan")
 		}
@@ -14604,42 +11292,30 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsP
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
-			if hasCount {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCount, "count") {
+				if v, ok := d.Int(); ok {
+					x.Count = v
+				}
+				d.Leave()
 			}
-			hasCount = true
-			d.Enter("count")
-			if v, ok := d.Int(); ok {
-				x.Count = v
-			}
-			d.Leave()
 		case "interval":
-			if hasInterval {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInterval, "interval") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(&d.Checker, v)
+					x.Interval = v
+				}
+				d.Leave()
 			}
-			hasInterval = true
-			d.Enter("interval")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(&d.Checker, v)
-				x.Interval = v
-			}
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("count", "interval", "type")
 		}
@@ -14827,32 +11503,18 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "bank_transfer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBankTransfer, "bank_transfer") {
+				x.BankTransfer = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer)
+				x.BankTransfer.decode(d)
+				d.Leave()
 			}
-			if hasBankTransfer {
-				d.Duplicate()
-				continue
-			}
-			hasBankTransfer = true
-			d.EnterOptional("bank_transfer")
-			x.BankTransfer = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer)
-			x.BankTransfer.decode(d)
-			d.Leave()
 		case "funding_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFundingType, "funding_type") {
+				if v, ok := d.String(); ok {
+					x.FundingType = &v
+				}
+				d.Leave()
 			}
-			if hasFundingType {
-				d.Duplicate()
-				continue
-			}
-			hasFundingType = true
-			d.EnterOptional("funding_type")
-			if v, ok := d.String(); ok {
-				x.FundingType = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("bank_transfer", "funding_type")
 		}
@@ -14901,32 +11563,18 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBa
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "eu_bank_transfer":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEuBankTransfer, "eu_bank_transfer") {
+				x.EuBankTransfer = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer)
+				x.EuBankTransfer.decode(d)
+				d.Leave()
 			}
-			if hasEuBankTransfer {
-				d.Duplicate()
-				continue
-			}
-			hasEuBankTransfer = true
-			d.EnterOptional("eu_bank_transfer")
-			x.EuBankTransfer = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer)
-			x.EuBankTransfer.decode(d)
-			d.Leave()
 		case "type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasType, "type") {
+				if v, ok := d.String(); ok {
+					x.Type = &v
+				}
+				d.Leave()
 			}
-			if hasType {
-				d.Duplicate()
-				continue
-			}
-			hasType = true
-			d.EnterOptional("type")
-			if v, ok := d.String(); ok {
-				x.Type = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("eu_bank_transfer", "type")
 		}
@@ -14973,17 +11621,13 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBa
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "country":
-			if hasCountry {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = v
+				}
+				d.Leave()
 			}
-			hasCountry = true
-			d.Enter("country")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry(&d.Checker, v)
-				x.Country = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("country")
 		}
@@ -15008,17 +11652,8 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBa
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) validate(c *wire.Checker) {
 	c.Enter("country")
-	checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry(c, x.Country)
+	checkAddressCity(c, x.Country)
 	c.Leave()
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount is the
@@ -15041,34 +11676,20 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount) de
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "financial_connections":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFinancialConnections, "financial_connections") {
+				x.FinancialConnections = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections)
+				x.FinancialConnections.decode(d)
+				d.Leave()
 			}
-			if hasFinancialConnections {
-				d.Duplicate()
-				continue
-			}
-			hasFinancialConnections = true
-			d.EnterOptional("financial_connections")
-			x.FinancialConnections = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections)
-			x.FinancialConnections.decode(d)
-			d.Leave()
 		case "verification_method":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasVerificationMethod, "verification_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b)
+					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(&d.Checker, v)
+					x.VerificationMethod = &v
+				}
+				d.Leave()
 			}
-			if hasVerificationMethod {
-				d.Duplicate()
-				continue
-			}
-			hasVerificationMethod = true
-			d.EnterOptional("verification_method")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b)
-				checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(&d.Checker, v)
-				x.VerificationMethod = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("financial_connections", "verification_method")
 		}
@@ -15122,53 +11743,39 @@ func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFina
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "permissions":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPermissions {
-				d.Duplicate()
-				continue
-			}
-			hasPermissions = true
-			d.EnterOptional("permissions")
-			if d.BeginArray() {
-				x.Permissions = []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Permissions = append(x.Permissions, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b)
-						checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(&d.Checker, v1)
-						x.Permissions[i] = v1
+			if d.OptionalField(&hasPermissions, "permissions") {
+				if d.BeginArray() {
+					x.Permissions = []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Permissions = append(x.Permissions, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b)
+							checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(&d.Checker, v1)
+							x.Permissions[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "prefetch":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPrefetch {
-				d.Duplicate()
-				continue
-			}
-			hasPrefetch = true
-			d.EnterOptional("prefetch")
-			if d.BeginArray() {
-				x.Prefetch = []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Prefetch = append(x.Prefetch, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b)
-						checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(&d.Checker, v1)
-						x.Prefetch[i] = v1
+			if d.OptionalField(&hasPrefetch, "prefetch") {
+				if d.BeginArray() {
+					x.Prefetch = []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Prefetch = append(x.Prefetch, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b)
+							checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(&d.Checker, v1)
+							x.Prefetch[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("permissions", "prefetch")
 		}
@@ -15519,34 +12126,20 @@ func (x *PostInvoicesInvoiceRendering) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceRenderingAmountTaxDisplayOf(b)
+					checkPostInvoicesInvoiceRenderingAmountTaxDisplay(&d.Checker, v)
+					x.AmountTaxDisplay = &v
+				}
+				d.Leave()
 			}
-			if hasAmountTaxDisplay {
-				d.Duplicate()
-				continue
-			}
-			hasAmountTaxDisplay = true
-			d.EnterOptional("amount_tax_display")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceRenderingAmountTaxDisplayOf(b)
-				checkPostInvoicesInvoiceRenderingAmountTaxDisplay(&d.Checker, v)
-				x.AmountTaxDisplay = &v
-			}
-			d.Leave()
 		case "pdf":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPDF, "pdf") {
+				x.PDF = new(PostInvoicesInvoiceRenderingPDF)
+				x.PDF.decode(d)
+				d.Leave()
 			}
-			if hasPDF {
-				d.Duplicate()
-				continue
-			}
-			hasPDF = true
-			d.EnterOptional("pdf")
-			x.PDF = new(PostInvoicesInvoiceRenderingPDF)
-			x.PDF.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("amount_tax_display", "pdf")
 		}
@@ -15643,21 +12236,14 @@ func (x *PostInvoicesInvoiceRenderingPDF) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "page_size":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPageSize, "page_size") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceRenderingPDFPageSizeOf(b)
+					checkPostInvoicesInvoiceRenderingPDFPageSize(&d.Checker, v)
+					x.PageSize = &v
+				}
+				d.Leave()
 			}
-			if hasPageSize {
-				d.Duplicate()
-				continue
-			}
-			hasPageSize = true
-			d.EnterOptional("page_size")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceRenderingPDFPageSizeOf(b)
-				checkPostInvoicesInvoiceRenderingPDFPageSize(&d.Checker, v)
-				x.PageSize = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("page_size")
 		}
@@ -15751,33 +12337,19 @@ func (x *PostInvoicesInvoiceShippingCost) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "shipping_rate":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingRate, "shipping_rate") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.ShippingRate = &v
+				}
+				d.Leave()
 			}
-			if hasShippingRate {
-				d.Duplicate()
-				continue
-			}
-			hasShippingRate = true
-			d.EnterOptional("shipping_rate")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingCostShippingRate(&d.Checker, v)
-				x.ShippingRate = &v
-			}
-			d.Leave()
 		case "shipping_rate_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingRateData, "shipping_rate_data") {
+				x.ShippingRateData = new(PostInvoicesInvoiceShippingCostShippingRateData)
+				x.ShippingRateData.decode(d)
+				d.Leave()
 			}
-			if hasShippingRateData {
-				d.Duplicate()
-				continue
-			}
-			hasShippingRateData = true
-			d.EnterOptional("shipping_rate_data")
-			x.ShippingRateData = new(PostInvoicesInvoiceShippingCostShippingRateData)
-			x.ShippingRateData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("shipping_rate", "shipping_rate_data")
 		}
@@ -15800,22 +12372,13 @@ func (x *PostInvoicesInvoiceShippingCost) Validate() error {
 func (x *PostInvoicesInvoiceShippingCost) validate(c *wire.Checker) {
 	if x.ShippingRate != nil {
 		c.Enter("shipping_rate")
-		checkPostInvoicesInvoiceShippingCostShippingRate(c, *x.ShippingRate)
+		checkAddressCity(c, *x.ShippingRate)
 		c.Leave()
 	}
 	if x.ShippingRateData != nil {
 		c.Enter("shipping_rate_data")
 		x.ShippingRateData.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesInvoiceShippingCostShippingRate records the violations of
-// the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -15849,118 +12412,72 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateData) decode(d *wire.Decoder
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "delivery_estimate":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDeliveryEstimate, "delivery_estimate") {
+				x.DeliveryEstimate = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate)
+				x.DeliveryEstimate.decode(d)
+				d.Leave()
 			}
-			if hasDeliveryEstimate {
-				d.Duplicate()
-				continue
-			}
-			hasDeliveryEstimate = true
-			d.EnterOptional("delivery_estimate")
-			x.DeliveryEstimate = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate)
-			x.DeliveryEstimate.decode(d)
-			d.Leave()
 		case "display_name":
-			if hasDisplayName {
-				d.Duplicate()
-				continue
-			}
-			hasDisplayName = true
-			d.Enter("display_name")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingCostShippingRateDataDisplayName(&d.Checker, v)
-				x.DisplayName = v
-			}
-			d.Leave()
-		case "fixed_amount":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFixedAmount {
-				d.Duplicate()
-				continue
-			}
-			hasFixedAmount = true
-			d.EnterOptional("fixed_amount")
-			x.FixedAmount = new(PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount)
-			x.FixedAmount.decode(d)
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.Field(&hasDisplayName, "display_name") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
+					x.DisplayName = v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "fixed_amount":
+			if d.OptionalField(&hasFixedAmount, "fixed_amount") {
+				x.FixedAmount = new(PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount)
+				x.FixedAmount.decode(d)
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorOf(b)
+					checkPostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorOf(b)
-				checkPostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		case "tax_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxCode, "tax_code") {
+				if v, ok := d.String(); ok {
+					x.TaxCode = &v
+				}
+				d.Leave()
 			}
-			if hasTaxCode {
-				d.Duplicate()
-				continue
-			}
-			hasTaxCode = true
-			d.EnterOptional("tax_code")
-			if v, ok := d.String(); ok {
-				x.TaxCode = &v
-			}
-			d.Leave()
 		case "type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceShippingCostShippingRateDataTypeOf(b)
+					checkPostInvoicesInvoiceShippingCostShippingRateDataType(&d.Checker, v)
+					x.Type = &v
+				}
+				d.Leave()
 			}
-			if hasType {
-				d.Duplicate()
-				continue
-			}
-			hasType = true
-			d.EnterOptional("type")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceShippingCostShippingRateDataTypeOf(b)
-				checkPostInvoicesInvoiceShippingCostShippingRateDataType(&d.Checker, v)
-				x.Type = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"delivery_estimate",
@@ -15998,7 +12515,7 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateData) validate(c *wire.Check
 		c.Leave()
 	}
 	c.Enter("display_name")
-	checkPostInvoicesInvoiceShippingCostShippingRateDataDisplayName(c, x.DisplayName)
+	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.DisplayName)
 	c.Leave()
 	if x.FixedAmount != nil {
 		c.Enter("fixed_amount")
@@ -16037,31 +12554,17 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				x.Maximum = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum)
+				x.Maximum.decode(d)
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			x.Maximum = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum)
-			x.Maximum.decode(d)
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				x.Minimum = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum)
+				x.Minimum.decode(d)
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			x.Minimum = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum)
-			x.Minimum.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("maximum", "minimum")
 		}
@@ -16114,29 +12617,21 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "unit":
-			if hasUnit {
-				d.Duplicate()
-				continue
+			if d.Field(&hasUnit, "unit") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b)
+					checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit(&d.Checker, v)
+					x.Unit = v
+				}
+				d.Leave()
 			}
-			hasUnit = true
-			d.Enter("unit")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b)
-				checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit(&d.Checker, v)
-				x.Unit = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.Int(); ok {
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.Int(); ok {
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("unit", "value")
 		}
@@ -16245,29 +12740,21 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "unit":
-			if hasUnit {
-				d.Duplicate()
-				continue
+			if d.Field(&hasUnit, "unit") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b)
+					checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit(&d.Checker, v)
+					x.Unit = v
+				}
+				d.Leave()
 			}
-			hasUnit = true
-			d.Enter("unit")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b)
-				checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit(&d.Checker, v)
-				x.Unit = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.Int(); ok {
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.Int(); ok {
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("unit", "value")
 		}
@@ -16356,15 +12843,6 @@ func checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum
 	}
 }
 
-// checkPostInvoicesInvoiceShippingCostShippingRateDataDisplayName records the
-// violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRateDataDisplayName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 100 {
-		c.Add("must be at most 100 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount is the type of
 // $.shipping_cost.shipping_rate_data.fixed_amount in the arguments of the
 // stripe_post_invoices_invoice tool.
@@ -16387,54 +12865,39 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount) decode(d *w
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if hasAmount {
-				d.Duplicate()
-				continue
-			}
-			hasAmount = true
-			d.Enter("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = v
-			}
-			d.Leave()
-		case "currency":
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.Enter("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = v
-			}
-			d.Leave()
-		case "currency_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrencyOptions {
-				d.Duplicate()
-				continue
-			}
-			hasCurrencyOptions = true
-			d.EnterOptional("currency_options")
-			if d.BeginObject() {
-				m := map[string]PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
-					e.decode(d)
-					m[k] = e
-					d.Leave()
+			if d.Field(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = v
 				}
-				x.CurrencyOptions = m
+				d.Leave()
 			}
-			d.Leave()
+		case "currency":
+			if d.Field(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = v
+				}
+				d.Leave()
+			}
+		case "currency_options":
+			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
+				if d.BeginObject() {
+					m := map[string]PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
+						e.decode(d)
+						m[k] = e
+						d.Leave()
+					}
+					x.CurrencyOptions = m
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("amount", "currency", "currency_options")
 		}
@@ -16494,32 +12957,21 @@ func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptio
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if hasAmount {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = v
+				}
+				d.Leave()
 			}
-			hasAmount = true
-			d.Enter("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = v
-			}
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b)
+					checkPostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b)
-				checkPostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount", "tax_behavior")
 		}
@@ -16707,41 +13159,26 @@ func (x *PostInvoicesInvoiceShippingDetails) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if hasAddress {
-				d.Duplicate()
-				continue
+			if d.Field(&hasAddress, "address") {
+				x.Address.decode(d)
+				d.Leave()
 			}
-			hasAddress = true
-			d.Enter("address")
-			x.Address.decode(d)
-			d.Leave()
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "phone":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPhone, "phone") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Phone = &v
+				}
+				d.Leave()
 			}
-			if hasPhone {
-				d.Duplicate()
-				continue
-			}
-			hasPhone = true
-			d.EnterOptional("phone")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsPhone(&d.Checker, v)
-				x.Phone = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("address", "name", "phone")
 		}
@@ -16772,11 +13209,11 @@ func (x *PostInvoicesInvoiceShippingDetails) validate(c *wire.Checker) {
 	x.Address.validate(c)
 	c.Leave()
 	c.Enter("name")
-	checkPostInvoicesInvoiceShippingDetailsName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
 	if x.Phone != nil {
 		c.Enter("phone")
-		checkPostInvoicesInvoiceShippingDetailsPhone(c, *x.Phone)
+		checkAddressCity(c, *x.Phone)
 		c.Leave()
 	}
 }
@@ -16809,95 +13246,53 @@ func (x *PostInvoicesInvoiceShippingDetailsAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCity, "city") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.City = &v
+				}
+				d.Leave()
 			}
-			if hasCity {
-				d.Duplicate()
-				continue
-			}
-			hasCity = true
-			d.EnterOptional("city")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsAddressCity(&d.Checker, v)
-				x.City = &v
-			}
-			d.Leave()
 		case "country":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCountry, "country") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Country = &v
+				}
+				d.Leave()
 			}
-			if hasCountry {
-				d.Duplicate()
-				continue
-			}
-			hasCountry = true
-			d.EnterOptional("country")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsAddressCountry(&d.Checker, v)
-				x.Country = &v
-			}
-			d.Leave()
 		case "line1":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine1, "line1") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line1 = &v
+				}
+				d.Leave()
 			}
-			if hasLine1 {
-				d.Duplicate()
-				continue
-			}
-			hasLine1 = true
-			d.EnterOptional("line1")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsAddressLine1(&d.Checker, v)
-				x.Line1 = &v
-			}
-			d.Leave()
 		case "line2":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLine2, "line2") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Line2 = &v
+				}
+				d.Leave()
 			}
-			if hasLine2 {
-				d.Duplicate()
-				continue
-			}
-			hasLine2 = true
-			d.EnterOptional("line2")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsAddressLine2(&d.Checker, v)
-				x.Line2 = &v
-			}
-			d.Leave()
 		case "postal_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPostalCode, "postal_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PostalCode = &v
+				}
+				d.Leave()
 			}
-			if hasPostalCode {
-				d.Duplicate()
-				continue
-			}
-			hasPostalCode = true
-			d.EnterOptional("postal_code")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsAddressPostalCode(&d.Checker, v)
-				x.PostalCode = &v
-			}
-			d.Leave()
 		case "state":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasState, "state") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.State = &v
+				}
+				d.Leave()
 			}
-			if hasState {
-				d.Duplicate()
-				continue
-			}
-			hasState = true
-			d.EnterOptional("state")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceShippingDetailsAddressState(&d.Checker, v)
-				x.State = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"city",
@@ -16927,114 +13322,33 @@ func (x *PostInvoicesInvoiceShippingDetailsAddress) Validate() error {
 func (x *PostInvoicesInvoiceShippingDetailsAddress) validate(c *wire.Checker) {
 	if x.City != nil {
 		c.Enter("city")
-		checkPostInvoicesInvoiceShippingDetailsAddressCity(c, *x.City)
+		checkAddressCity(c, *x.City)
 		c.Leave()
 	}
 	if x.Country != nil {
 		c.Enter("country")
-		checkPostInvoicesInvoiceShippingDetailsAddressCountry(c, *x.Country)
+		checkAddressCity(c, *x.Country)
 		c.Leave()
 	}
 	if x.Line1 != nil {
 		c.Enter("line1")
-		checkPostInvoicesInvoiceShippingDetailsAddressLine1(c, *x.Line1)
+		checkAddressCity(c, *x.Line1)
 		c.Leave()
 	}
 	if x.Line2 != nil {
 		c.Enter("line2")
-		checkPostInvoicesInvoiceShippingDetailsAddressLine2(c, *x.Line2)
+		checkAddressCity(c, *x.Line2)
 		c.Leave()
 	}
 	if x.PostalCode != nil {
 		c.Enter("postal_code")
-		checkPostInvoicesInvoiceShippingDetailsAddressPostalCode(c, *x.PostalCode)
+		checkAddressCity(c, *x.PostalCode)
 		c.Leave()
 	}
 	if x.State != nil {
 		c.Enter("state")
-		checkPostInvoicesInvoiceShippingDetailsAddressState(c, *x.State)
+		checkAddressCity(c, *x.State)
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsAddressCity records the violations of
-// the constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsAddressCity(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsAddressCountry records the violations
-// of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsAddressCountry(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsAddressLine1 records the violations of
-// the constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsAddressLine1(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsAddressLine2 records the violations of
-// the constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsAddressLine2(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsAddressPostalCode records the
-// violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsAddressPostalCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsAddressState records the violations of
-// the constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsAddressState(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsName records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceShippingDetailsPhone records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceShippingDetailsPhone(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceStatementDescriptor records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceStatementDescriptor(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -17057,30 +13371,19 @@ func (x *PostInvoicesInvoiceTransferData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = &v
+				}
+				d.Leave()
 			}
-			if hasAmount {
-				d.Duplicate()
-				continue
-			}
-			hasAmount = true
-			d.EnterOptional("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = &v
-			}
-			d.Leave()
 		case "destination":
-			if hasDestination {
-				d.Duplicate()
-				continue
+			if d.Field(&hasDestination, "destination") {
+				if v, ok := d.String(); ok {
+					x.Destination = v
+				}
+				d.Leave()
 			}
-			hasDestination = true
-			d.Enter("destination")
-			if v, ok := d.String(); ok {
-				x.Destination = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount", "destination")
 		}
@@ -17190,17 +13493,13 @@ func (x *DeleteInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if hasInvoice {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = v
+				}
+				d.Leave()
 			}
-			hasInvoice = true
-			d.Enter("invoice")
-			if v, ok := d.String(); ok {
-				checkDeleteInvoicesInvoiceInvoice(&d.Checker, v)
-				x.Invoice = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("invoice")
 		}
@@ -17225,17 +13524,8 @@ func (x *DeleteInvoicesInvoiceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Enter("invoice")
-	checkDeleteInvoicesInvoiceInvoice(c, x.Invoice)
+	checkAddressCity(c, x.Invoice)
 	c.Leave()
-}
-
-// checkDeleteInvoicesInvoiceInvoice records the violations of the constraints
-// of v in c.
-func checkDeleteInvoicesInvoiceInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // deleteInvoicesInvoiceLabel renders the status label of one call of the
@@ -17308,54 +13598,36 @@ func (x *PostInvoicesInvoiceFinalizeArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if hasInvoice {
-				d.Duplicate()
-				continue
-			}
-			hasInvoice = true
-			d.Enter("invoice")
-			if v, ok := d.String(); ok {
-				checkPostInvoicesInvoiceFinalizeInvoice(&d.Checker, v)
-				x.Invoice = v
-			}
-			d.Leave()
-		case "auto_advance":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasAutoAdvance {
-				d.Duplicate()
-				continue
-			}
-			hasAutoAdvance = true
-			d.EnterOptional("auto_advance")
-			if v, ok := d.Bool(); ok {
-				x.AutoAdvance = &v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostInvoicesInvoiceFinalizeExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasInvoice, "invoice") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Invoice = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "auto_advance":
+			if d.OptionalField(&hasAutoAdvance, "auto_advance") {
+				if v, ok := d.Bool(); ok {
+					x.AutoAdvance = &v
+				}
+				d.Leave()
+			}
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("invoice", "auto_advance", "expand")
 		}
@@ -17380,34 +13652,16 @@ func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 	c.Enter("invoice")
-	checkPostInvoicesInvoiceFinalizeInvoice(c, x.Invoice)
+	checkAddressCity(c, x.Invoice)
 	c.Leave()
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostInvoicesInvoiceFinalizeExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkPostInvoicesInvoiceFinalizeInvoice records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceFinalizeInvoice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostInvoicesInvoiceFinalizeExpandItem records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceFinalizeExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -17499,101 +13753,59 @@ func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
-		case "ending_before":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetPaymentLinksEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetPaymentLinksExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "ending_before":
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
+			}
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetPaymentLinksStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetPaymentLinksMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"active",
@@ -17626,64 +13838,26 @@ func (x *GetPaymentLinksArgs) Validate() error {
 func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetPaymentLinksEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetPaymentLinksExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetPaymentLinksStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetPaymentLinksMaxPages(c, x.MaxPages)
+	checkGetCustomersMaxPages(c, x.MaxPages)
 	c.Leave()
-}
-
-// checkGetPaymentLinksEndingBefore records the violations of the constraints of
-// v in c.
-func checkGetPaymentLinksEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksExpandItem records the violations of the constraints of v
-// in c.
-func checkGetPaymentLinksExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksStartingAfter records the violations of the constraints
-// of v in c.
-func checkGetPaymentLinksStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksMaxPages records the violations of the constraints of v
-// in c.
-func checkGetPaymentLinksMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
-	}
 }
 
 // getPaymentLinksLabel renders the status label of one call of the
@@ -17909,443 +14083,250 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "after_completion":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAfterCompletion, "after_completion") {
+				x.AfterCompletion = new(PostPaymentLinksAfterCompletion)
+				x.AfterCompletion.decode(d)
+				d.Leave()
 			}
-			if hasAfterCompletion {
-				d.Duplicate()
-				continue
-			}
-			hasAfterCompletion = true
-			d.EnterOptional("after_completion")
-			x.AfterCompletion = new(PostPaymentLinksAfterCompletion)
-			x.AfterCompletion.decode(d)
-			d.Leave()
 		case "allow_promotion_codes":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAllowPromotionCodes, "allow_promotion_codes") {
+				if v, ok := d.Bool(); ok {
+					x.AllowPromotionCodes = &v
+				}
+				d.Leave()
 			}
-			if hasAllowPromotionCodes {
-				d.Duplicate()
-				continue
-			}
-			hasAllowPromotionCodes = true
-			d.EnterOptional("allow_promotion_codes")
-			if v, ok := d.Bool(); ok {
-				x.AllowPromotionCodes = &v
-			}
-			d.Leave()
 		case "application_fee_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasApplicationFeeAmount, "application_fee_amount") {
+				if v, ok := d.Int(); ok {
+					x.ApplicationFeeAmount = &v
+				}
+				d.Leave()
 			}
-			if hasApplicationFeeAmount {
-				d.Duplicate()
-				continue
-			}
-			hasApplicationFeeAmount = true
-			d.EnterOptional("application_fee_amount")
-			if v, ok := d.Int(); ok {
-				x.ApplicationFeeAmount = &v
-			}
-			d.Leave()
 		case "application_fee_percent":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasApplicationFeePercent, "application_fee_percent") {
+				if v, ok := d.Float(); ok {
+					x.ApplicationFeePercent = &v
+				}
+				d.Leave()
 			}
-			if hasApplicationFeePercent {
-				d.Duplicate()
-				continue
-			}
-			hasApplicationFeePercent = true
-			d.EnterOptional("application_fee_percent")
-			if v, ok := d.Float(); ok {
-				x.ApplicationFeePercent = &v
-			}
-			d.Leave()
 		case "automatic_tax":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
+				x.AutomaticTax = new(PostPaymentLinksAutomaticTax)
+				x.AutomaticTax.decode(d)
+				d.Leave()
 			}
-			if hasAutomaticTax {
-				d.Duplicate()
-				continue
-			}
-			hasAutomaticTax = true
-			d.EnterOptional("automatic_tax")
-			x.AutomaticTax = new(PostPaymentLinksAutomaticTax)
-			x.AutomaticTax.decode(d)
-			d.Leave()
 		case "billing_address_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBillingAddressCollection, "billing_address_collection") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksBillingAddressCollectionOf(b)
+					checkPostPaymentLinksBillingAddressCollection(&d.Checker, v)
+					x.BillingAddressCollection = &v
+				}
+				d.Leave()
 			}
-			if hasBillingAddressCollection {
-				d.Duplicate()
-				continue
-			}
-			hasBillingAddressCollection = true
-			d.EnterOptional("billing_address_collection")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksBillingAddressCollectionOf(b)
-				checkPostPaymentLinksBillingAddressCollection(&d.Checker, v)
-				x.BillingAddressCollection = &v
-			}
-			d.Leave()
 		case "consent_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasConsentCollection, "consent_collection") {
+				x.ConsentCollection = new(PostPaymentLinksConsentCollection)
+				x.ConsentCollection.decode(d)
+				d.Leave()
 			}
-			if hasConsentCollection {
-				d.Duplicate()
-				continue
-			}
-			hasConsentCollection = true
-			d.EnterOptional("consent_collection")
-			x.ConsentCollection = new(PostPaymentLinksConsentCollection)
-			x.ConsentCollection.decode(d)
-			d.Leave()
 		case "currency":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = &v
+				}
+				d.Leave()
 			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = &v
-			}
-			d.Leave()
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostPaymentLinksCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostPaymentLinksCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostPaymentLinksCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostPaymentLinksCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "custom_text":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomText, "custom_text") {
+				x.CustomText = new(PostPaymentLinksCustomText)
+				x.CustomText.decode(d)
+				d.Leave()
 			}
-			if hasCustomText {
-				d.Duplicate()
-				continue
-			}
-			hasCustomText = true
-			d.EnterOptional("custom_text")
-			x.CustomText = new(PostPaymentLinksCustomText)
-			x.CustomText.decode(d)
-			d.Leave()
 		case "customer_creation":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomerCreation, "customer_creation") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksCustomerCreationOf(b)
+					checkPostPaymentLinksCustomerCreation(&d.Checker, v)
+					x.CustomerCreation = &v
+				}
+				d.Leave()
 			}
-			if hasCustomerCreation {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerCreation = true
-			d.EnterOptional("customer_creation")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksCustomerCreationOf(b)
-				checkPostPaymentLinksCustomerCreation(&d.Checker, v)
-				x.CustomerCreation = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostPaymentLinksExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "inactive_message":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInactiveMessage, "inactive_message") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.InactiveMessage = &v
+				}
+				d.Leave()
 			}
-			if hasInactiveMessage {
-				d.Duplicate()
-				continue
-			}
-			hasInactiveMessage = true
-			d.EnterOptional("inactive_message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksInactiveMessage(&d.Checker, v)
-				x.InactiveMessage = &v
-			}
-			d.Leave()
 		case "invoice_creation":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoiceCreation, "invoice_creation") {
+				x.InvoiceCreation = new(PostPaymentLinksInvoiceCreation)
+				x.InvoiceCreation.decode(d)
+				d.Leave()
 			}
-			if hasInvoiceCreation {
-				d.Duplicate()
-				continue
-			}
-			hasInvoiceCreation = true
-			d.EnterOptional("invoice_creation")
-			x.InvoiceCreation = new(PostPaymentLinksInvoiceCreation)
-			x.InvoiceCreation.decode(d)
-			d.Leave()
 		case "line_items":
-			if hasLineItems {
-				d.Duplicate()
-				continue
-			}
-			hasLineItems = true
-			d.Enter("line_items")
-			if d.BeginArray() {
-				x.LineItems = []PostPaymentLinksLineItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.LineItems = append(x.LineItems, PostPaymentLinksLineItem{})
-					x.LineItems[i].decode(d)
-					d.Leave()
+			if d.Field(&hasLineItems, "line_items") {
+				if d.BeginArray() {
+					x.LineItems = []PostPaymentLinksLineItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.LineItems = append(x.LineItems, PostPaymentLinksLineItem{})
+						x.LineItems[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "on_behalf_of":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOnBehalfOf, "on_behalf_of") {
+				if v, ok := d.String(); ok {
+					x.OnBehalfOf = &v
+				}
+				d.Leave()
 			}
-			if hasOnBehalfOf {
-				d.Duplicate()
-				continue
-			}
-			hasOnBehalfOf = true
-			d.EnterOptional("on_behalf_of")
-			if v, ok := d.String(); ok {
-				x.OnBehalfOf = &v
-			}
-			d.Leave()
 		case "payment_intent_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentIntentData, "payment_intent_data") {
+				x.PaymentIntentData = new(PostPaymentLinksPaymentIntentData)
+				x.PaymentIntentData.decode(d)
+				d.Leave()
 			}
-			if hasPaymentIntentData {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentIntentData = true
-			d.EnterOptional("payment_intent_data")
-			x.PaymentIntentData = new(PostPaymentLinksPaymentIntentData)
-			x.PaymentIntentData.decode(d)
-			d.Leave()
 		case "payment_method_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentMethodCollection, "payment_method_collection") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentMethodCollectionOf(b)
+					checkPostPaymentLinksPaymentMethodCollection(&d.Checker, v)
+					x.PaymentMethodCollection = &v
+				}
+				d.Leave()
 			}
-			if hasPaymentMethodCollection {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodCollection = true
-			d.EnterOptional("payment_method_collection")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentMethodCollectionOf(b)
-				checkPostPaymentLinksPaymentMethodCollection(&d.Checker, v)
-				x.PaymentMethodCollection = &v
-			}
-			d.Leave()
 		case "payment_method_types":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodTypes {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodTypes = true
-			d.EnterOptional("payment_method_types")
-			if d.BeginArray() {
-				x.PaymentMethodTypes = []PostPaymentLinksPaymentMethodType{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postPaymentLinksPaymentMethodTypeOf(b)
-						checkPostPaymentLinksPaymentMethodType(&d.Checker, v1)
-						x.PaymentMethodTypes[i] = v1
+			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
+				if d.BeginArray() {
+					x.PaymentMethodTypes = []PostPaymentLinksPaymentMethodType{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postPaymentLinksPaymentMethodTypeOf(b)
+							checkPostPaymentLinksPaymentMethodType(&d.Checker, v1)
+							x.PaymentMethodTypes[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "phone_number_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPhoneNumberCollection, "phone_number_collection") {
+				x.PhoneNumberCollection = new(PostPaymentLinksPhoneNumberCollection)
+				x.PhoneNumberCollection.decode(d)
+				d.Leave()
 			}
-			if hasPhoneNumberCollection {
-				d.Duplicate()
-				continue
-			}
-			hasPhoneNumberCollection = true
-			d.EnterOptional("phone_number_collection")
-			x.PhoneNumberCollection = new(PostPaymentLinksPhoneNumberCollection)
-			x.PhoneNumberCollection.decode(d)
-			d.Leave()
 		case "restrictions":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRestrictions, "restrictions") {
+				x.Restrictions = new(PostPaymentLinksRestrictions)
+				x.Restrictions.decode(d)
+				d.Leave()
 			}
-			if hasRestrictions {
-				d.Duplicate()
-				continue
-			}
-			hasRestrictions = true
-			d.EnterOptional("restrictions")
-			x.Restrictions = new(PostPaymentLinksRestrictions)
-			x.Restrictions.decode(d)
-			d.Leave()
 		case "shipping_address_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingAddressCollection, "shipping_address_collection") {
+				x.ShippingAddressCollection = new(PostPaymentLinksShippingAddressCollection)
+				x.ShippingAddressCollection.decode(d)
+				d.Leave()
 			}
-			if hasShippingAddressCollection {
-				d.Duplicate()
-				continue
-			}
-			hasShippingAddressCollection = true
-			d.EnterOptional("shipping_address_collection")
-			x.ShippingAddressCollection = new(PostPaymentLinksShippingAddressCollection)
-			x.ShippingAddressCollection.decode(d)
-			d.Leave()
 		case "shipping_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasShippingOptions {
-				d.Duplicate()
-				continue
-			}
-			hasShippingOptions = true
-			d.EnterOptional("shipping_options")
-			if d.BeginArray() {
-				x.ShippingOptions = []PostPaymentLinksShippingOption{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.ShippingOptions = append(x.ShippingOptions, PostPaymentLinksShippingOption{})
-					x.ShippingOptions[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasShippingOptions, "shipping_options") {
+				if d.BeginArray() {
+					x.ShippingOptions = []PostPaymentLinksShippingOption{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.ShippingOptions = append(x.ShippingOptions, PostPaymentLinksShippingOption{})
+						x.ShippingOptions[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "submit_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubmitType, "submit_type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksSubmitTypeOf(b)
+					checkPostPaymentLinksSubmitType(&d.Checker, v)
+					x.SubmitType = &v
+				}
+				d.Leave()
 			}
-			if hasSubmitType {
-				d.Duplicate()
-				continue
-			}
-			hasSubmitType = true
-			d.EnterOptional("submit_type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksSubmitTypeOf(b)
-				checkPostPaymentLinksSubmitType(&d.Checker, v)
-				x.SubmitType = &v
-			}
-			d.Leave()
 		case "subscription_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubscriptionData, "subscription_data") {
+				x.SubscriptionData = new(PostPaymentLinksSubscriptionData)
+				x.SubscriptionData.decode(d)
+				d.Leave()
 			}
-			if hasSubscriptionData {
-				d.Duplicate()
-				continue
-			}
-			hasSubscriptionData = true
-			d.EnterOptional("subscription_data")
-			x.SubscriptionData = new(PostPaymentLinksSubscriptionData)
-			x.SubscriptionData.decode(d)
-			d.Leave()
 		case "tax_id_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxIDCollection, "tax_id_collection") {
+				x.TaxIDCollection = new(PostPaymentLinksTaxIDCollection)
+				x.TaxIDCollection.decode(d)
+				d.Leave()
 			}
-			if hasTaxIDCollection {
-				d.Duplicate()
-				continue
-			}
-			hasTaxIDCollection = true
-			d.EnterOptional("tax_id_collection")
-			x.TaxIDCollection = new(PostPaymentLinksTaxIDCollection)
-			x.TaxIDCollection.decode(d)
-			d.Leave()
 		case "transfer_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferData, "transfer_data") {
+				x.TransferData = new(PostPaymentLinksTransferData)
+				x.TransferData.decode(d)
+				d.Leave()
 			}
-			if hasTransferData {
-				d.Duplicate()
-				continue
-			}
-			hasTransferData = true
-			d.EnterOptional("transfer_data")
-			x.TransferData = new(PostPaymentLinksTransferData)
-			x.TransferData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"after_completion",
@@ -18441,14 +14422,14 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostPaymentLinksExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.InactiveMessage != nil {
 		c.Enter("inactive_message")
-		checkPostPaymentLinksInactiveMessage(c, *x.InactiveMessage)
+		checkPaymentIntentMetadataValue(c, *x.InactiveMessage)
 		c.Leave()
 	}
 	if x.InvoiceCreation != nil {
@@ -18555,44 +14536,26 @@ func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "hosted_confirmation":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasHostedConfirmation, "hosted_confirmation") {
+				x.HostedConfirmation = new(PostPaymentLinksAfterCompletionHostedConfirmation)
+				x.HostedConfirmation.decode(d)
+				d.Leave()
 			}
-			if hasHostedConfirmation {
-				d.Duplicate()
-				continue
-			}
-			hasHostedConfirmation = true
-			d.EnterOptional("hosted_confirmation")
-			x.HostedConfirmation = new(PostPaymentLinksAfterCompletionHostedConfirmation)
-			x.HostedConfirmation.decode(d)
-			d.Leave()
 		case "redirect":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRedirect, "redirect") {
+				x.Redirect = new(PostPaymentLinksAfterCompletionRedirect)
+				x.Redirect.decode(d)
+				d.Leave()
 			}
-			if hasRedirect {
-				d.Duplicate()
-				continue
-			}
-			hasRedirect = true
-			d.EnterOptional("redirect")
-			x.Redirect = new(PostPaymentLinksAfterCompletionRedirect)
-			x.Redirect.decode(d)
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksAfterCompletionTypeOf(b)
+					checkPostPaymentLinksAfterCompletionType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksAfterCompletionTypeOf(b)
-				checkPostPaymentLinksAfterCompletionType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("hosted_confirmation", "redirect", "type")
 		}
@@ -18649,20 +14612,13 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) decode(d *wire.Decod
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_message":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomMessage, "custom_message") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.CustomMessage = &v
+				}
+				d.Leave()
 			}
-			if hasCustomMessage {
-				d.Duplicate()
-				continue
-			}
-			hasCustomMessage = true
-			d.EnterOptional("custom_message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksAfterCompletionHostedConfirmationCustomMessage(&d.Checker, v)
-				x.CustomMessage = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("custom_message")
 		}
@@ -18685,17 +14641,8 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) Validate() error {
 func (x *PostPaymentLinksAfterCompletionHostedConfirmation) validate(c *wire.Checker) {
 	if x.CustomMessage != nil {
 		c.Enter("custom_message")
-		checkPostPaymentLinksAfterCompletionHostedConfirmationCustomMessage(c, *x.CustomMessage)
+		checkPaymentIntentMetadataValue(c, *x.CustomMessage)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksAfterCompletionHostedConfirmationCustomMessage records
-// the violations of the constraints of v in c.
-func checkPostPaymentLinksAfterCompletionHostedConfirmationCustomMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -18717,17 +14664,13 @@ func (x *PostPaymentLinksAfterCompletionRedirect) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "url":
-			if hasURL {
-				d.Duplicate()
-				continue
+			if d.Field(&hasURL, "url") {
+				if v, ok := d.String(); ok {
+					checkProductURL(&d.Checker, v)
+					x.URL = v
+				}
+				d.Leave()
 			}
-			hasURL = true
-			d.Enter("url")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksAfterCompletionRedirectURL(&d.Checker, v)
-				x.URL = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("url")
 		}
@@ -18752,13 +14695,13 @@ func (x *PostPaymentLinksAfterCompletionRedirect) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletionRedirect) validate(c *wire.Checker) {
 	c.Enter("url")
-	checkPostPaymentLinksAfterCompletionRedirectURL(c, x.URL)
+	checkProductURL(c, x.URL)
 	c.Leave()
 }
 
-// checkPostPaymentLinksAfterCompletionRedirectURL records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksAfterCompletionRedirectURL(c *wire.Checker, v string) {
+// checkProductURL records the violations of the constraints of v in c. Every
+// schema with these constraints shares it.
+func checkProductURL(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 2048 {
 		c.Add("must be at most 2048 characters long, got " + strconv.Itoa(n))
@@ -18824,16 +14767,12 @@ func (x *PostPaymentLinksAutomaticTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled")
 		}
@@ -18924,50 +14863,29 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_method_reuse_agreement":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentMethodReuseAgreement, "payment_method_reuse_agreement") {
+				x.PaymentMethodReuseAgreement = new(PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement)
+				x.PaymentMethodReuseAgreement.decode(d)
+				d.Leave()
 			}
-			if hasPaymentMethodReuseAgreement {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodReuseAgreement = true
-			d.EnterOptional("payment_method_reuse_agreement")
-			x.PaymentMethodReuseAgreement = new(PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement)
-			x.PaymentMethodReuseAgreement.decode(d)
-			d.Leave()
 		case "promotions":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPromotions, "promotions") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksConsentCollectionPromotionsOf(b)
+					checkPostPaymentLinksConsentCollectionPromotions(&d.Checker, v)
+					x.Promotions = &v
+				}
+				d.Leave()
 			}
-			if hasPromotions {
-				d.Duplicate()
-				continue
-			}
-			hasPromotions = true
-			d.EnterOptional("promotions")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksConsentCollectionPromotionsOf(b)
-				checkPostPaymentLinksConsentCollectionPromotions(&d.Checker, v)
-				x.Promotions = &v
-			}
-			d.Leave()
 		case "terms_of_service":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTermsOfService, "terms_of_service") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksConsentCollectionTermsOfServiceOf(b)
+					checkPostPaymentLinksConsentCollectionTermsOfService(&d.Checker, v)
+					x.TermsOfService = &v
+				}
+				d.Leave()
 			}
-			if hasTermsOfService {
-				d.Duplicate()
-				continue
-			}
-			hasTermsOfService = true
-			d.EnterOptional("terms_of_service")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksConsentCollectionTermsOfServiceOf(b)
-				checkPostPaymentLinksConsentCollectionTermsOfService(&d.Checker, v)
-				x.TermsOfService = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"payment_method_reuse_agreement",
@@ -19027,18 +14945,14 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) decode(d 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "position":
-			if hasPosition {
-				d.Duplicate()
-				continue
+			if d.Field(&hasPosition, "position") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionOf(b)
+					checkPostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition(&d.Checker, v)
+					x.Position = v
+				}
+				d.Leave()
 			}
-			hasPosition = true
-			d.Enter("position")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionOf(b)
-				checkPostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition(&d.Checker, v)
-				x.Position = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("position")
 		}
@@ -19227,92 +15141,52 @@ func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "dropdown":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDropdown, "dropdown") {
+				x.Dropdown = new(PostPaymentLinksCustomFieldDropdown)
+				x.Dropdown.decode(d)
+				d.Leave()
 			}
-			if hasDropdown {
-				d.Duplicate()
-				continue
-			}
-			hasDropdown = true
-			d.EnterOptional("dropdown")
-			x.Dropdown = new(PostPaymentLinksCustomFieldDropdown)
-			x.Dropdown.decode(d)
-			d.Leave()
 		case "key":
-			if hasKey {
-				d.Duplicate()
-				continue
+			if d.Field(&hasKey, "key") {
+				if v, ok := d.String(); ok {
+					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
+					x.Key = v
+				}
+				d.Leave()
 			}
-			hasKey = true
-			d.Enter("key")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomFieldKey(&d.Checker, v)
-				x.Key = v
-			}
-			d.Leave()
 		case "label":
-			if hasLabel {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLabel, "label") {
+				x.Label.decode(d)
+				d.Leave()
 			}
-			hasLabel = true
-			d.Enter("label")
-			x.Label.decode(d)
-			d.Leave()
 		case "numeric":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasNumeric, "numeric") {
+				x.Numeric = new(PostPaymentLinksCustomFieldNumeric)
+				x.Numeric.decode(d)
+				d.Leave()
 			}
-			if hasNumeric {
-				d.Duplicate()
-				continue
-			}
-			hasNumeric = true
-			d.EnterOptional("numeric")
-			x.Numeric = new(PostPaymentLinksCustomFieldNumeric)
-			x.Numeric.decode(d)
-			d.Leave()
 		case "optional":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOptional, "optional") {
+				if v, ok := d.Bool(); ok {
+					x.Optional = &v
+				}
+				d.Leave()
 			}
-			if hasOptional {
-				d.Duplicate()
-				continue
-			}
-			hasOptional = true
-			d.EnterOptional("optional")
-			if v, ok := d.Bool(); ok {
-				x.Optional = &v
-			}
-			d.Leave()
 		case "text":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasText, "text") {
+				x.Text = new(PostPaymentLinksCustomFieldText)
+				x.Text.decode(d)
+				d.Leave()
 			}
-			if hasText {
-				d.Duplicate()
-				continue
-			}
-			hasText = true
-			d.EnterOptional("text")
-			x.Text = new(PostPaymentLinksCustomFieldText)
-			x.Text.decode(d)
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksCustomFieldTypeOf(b)
+					checkPostPaymentLinksCustomFieldType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksCustomFieldTypeOf(b)
-				checkPostPaymentLinksCustomFieldType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"dropdown",
@@ -19356,7 +15230,7 @@ func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("key")
-	checkPostPaymentLinksCustomFieldKey(c, x.Key)
+	checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, x.Key)
 	c.Leave()
 	c.Enter("label")
 	x.Label.validate(c)
@@ -19394,22 +15268,18 @@ func (x *PostPaymentLinksCustomFieldDropdown) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "options":
-			if hasOptions {
-				d.Duplicate()
-				continue
-			}
-			hasOptions = true
-			d.Enter("options")
-			if d.BeginArray() {
-				x.Options = []PostPaymentLinksCustomFieldDropdownOption{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Options = append(x.Options, PostPaymentLinksCustomFieldDropdownOption{})
-					x.Options[i].decode(d)
-					d.Leave()
+			if d.Field(&hasOptions, "options") {
+				if d.BeginArray() {
+					x.Options = []PostPaymentLinksCustomFieldDropdownOption{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Options = append(x.Options, PostPaymentLinksCustomFieldDropdownOption{})
+						x.Options[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("options")
 		}
@@ -19467,29 +15337,21 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "label":
-			if hasLabel {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLabel, "label") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
+					x.Label = v
+				}
+				d.Leave()
 			}
-			hasLabel = true
-			d.Enter("label")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomFieldDropdownOptionLabel(&d.Checker, v)
-				x.Label = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomFieldDropdownOptionValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("label", "value")
 		}
@@ -19517,34 +15379,17 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomFieldDropdownOption) validate(c *wire.Checker) {
 	c.Enter("label")
-	checkPostPaymentLinksCustomFieldDropdownOptionLabel(c, x.Label)
+	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Label)
 	c.Leave()
 	c.Enter("value")
-	checkPostPaymentLinksCustomFieldDropdownOptionValue(c, x.Value)
+	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Value)
 	c.Leave()
 }
 
-// checkPostPaymentLinksCustomFieldDropdownOptionLabel records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksCustomFieldDropdownOptionLabel(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 100 {
-		c.Add("must be at most 100 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksCustomFieldDropdownOptionValue records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksCustomFieldDropdownOptionValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 100 {
-		c.Add("must be at most 100 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksCustomFieldKey records the violations of the constraints
-// of v in c.
-func checkPostPaymentLinksCustomFieldKey(c *wire.Checker, v string) {
+// checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription records the
+// violations of the constraints of v in c. Every schema with these constraints
+// shares it.
+func checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 200 {
 		c.Add("must be at most 200 characters long, got " + strconv.Itoa(n))
@@ -19570,30 +15415,22 @@ func (x *PostPaymentLinksCustomFieldLabel) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom":
-			if hasCustom {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCustom, "custom") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomFieldLabelCustom(&d.Checker, v)
+					x.Custom = v
+				}
+				d.Leave()
 			}
-			hasCustom = true
-			d.Enter("custom")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomFieldLabelCustom(&d.Checker, v)
-				x.Custom = v
-			}
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksCustomFieldLabelTypeOf(b)
+					checkPostPaymentLinksCustomFieldLabelType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksCustomFieldLabelTypeOf(b)
-				checkPostPaymentLinksCustomFieldLabelType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("custom", "type")
 		}
@@ -19629,7 +15466,7 @@ func (x *PostPaymentLinksCustomFieldLabel) validate(c *wire.Checker) {
 }
 
 // checkPostPaymentLinksCustomFieldLabelCustom records the violations of the
-// constraints of v in c.
+// constraints of v in c. Every schema with these constraints shares it.
 func checkPostPaymentLinksCustomFieldLabelCustom(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 50 {
@@ -19695,33 +15532,19 @@ func (x *PostPaymentLinksCustomFieldNumeric) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximumLength, "maximum_length") {
+				if v, ok := d.Int(); ok {
+					x.MaximumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMaximumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMaximumLength = true
-			d.EnterOptional("maximum_length")
-			if v, ok := d.Int(); ok {
-				x.MaximumLength = &v
-			}
-			d.Leave()
 		case "minimum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimumLength, "minimum_length") {
+				if v, ok := d.Int(); ok {
+					x.MinimumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMinimumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMinimumLength = true
-			d.EnterOptional("minimum_length")
-			if v, ok := d.Int(); ok {
-				x.MinimumLength = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("maximum_length", "minimum_length")
 		}
@@ -19762,33 +15585,19 @@ func (x *PostPaymentLinksCustomFieldText) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximumLength, "maximum_length") {
+				if v, ok := d.Int(); ok {
+					x.MaximumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMaximumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMaximumLength = true
-			d.EnterOptional("maximum_length")
-			if v, ok := d.Int(); ok {
-				x.MaximumLength = &v
-			}
-			d.Leave()
 		case "minimum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimumLength, "minimum_length") {
+				if v, ok := d.Int(); ok {
+					x.MinimumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMinimumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMinimumLength = true
-			d.EnterOptional("minimum_length")
-			if v, ok := d.Int(); ok {
-				x.MinimumLength = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("maximum_length", "minimum_length")
 		}
@@ -19879,57 +15688,29 @@ func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "after_submit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAfterSubmit, "after_submit") {
+				x.AfterSubmit = new(PostPaymentLinksCustomTextAfterSubmit)
+				x.AfterSubmit.decode(d)
+				d.Leave()
 			}
-			if hasAfterSubmit {
-				d.Duplicate()
-				continue
-			}
-			hasAfterSubmit = true
-			d.EnterOptional("after_submit")
-			x.AfterSubmit = new(PostPaymentLinksCustomTextAfterSubmit)
-			x.AfterSubmit.decode(d)
-			d.Leave()
 		case "shipping_address":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingAddress, "shipping_address") {
+				x.ShippingAddress = new(PostPaymentLinksCustomTextShippingAddress)
+				x.ShippingAddress.decode(d)
+				d.Leave()
 			}
-			if hasShippingAddress {
-				d.Duplicate()
-				continue
-			}
-			hasShippingAddress = true
-			d.EnterOptional("shipping_address")
-			x.ShippingAddress = new(PostPaymentLinksCustomTextShippingAddress)
-			x.ShippingAddress.decode(d)
-			d.Leave()
 		case "submit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubmit, "submit") {
+				x.Submit = new(PostPaymentLinksCustomTextSubmit)
+				x.Submit.decode(d)
+				d.Leave()
 			}
-			if hasSubmit {
-				d.Duplicate()
-				continue
-			}
-			hasSubmit = true
-			d.EnterOptional("submit")
-			x.Submit = new(PostPaymentLinksCustomTextSubmit)
-			x.Submit.decode(d)
-			d.Leave()
 		case "terms_of_service_acceptance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTermsOfServiceAcceptance, "terms_of_service_acceptance") {
+				x.TermsOfServiceAcceptance = new(PostPaymentLinksCustomTextTermsOfServiceAcceptance)
+				x.TermsOfServiceAcceptance.decode(d)
+				d.Leave()
 			}
-			if hasTermsOfServiceAcceptance {
-				d.Duplicate()
-				continue
-			}
-			hasTermsOfServiceAcceptance = true
-			d.EnterOptional("terms_of_service_acceptance")
-			x.TermsOfServiceAcceptance = new(PostPaymentLinksCustomTextTermsOfServiceAcceptance)
-			x.TermsOfServiceAcceptance.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"after_submit",
@@ -19995,17 +15776,13 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -20035,7 +15812,7 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) validate(c *wire.Checker) {
 }
 
 // checkPostPaymentLinksCustomTextAfterSubmitMessage records the violations of
-// the constraints of v in c.
+// the constraints of v in c. Every schema with these constraints shares it.
 func checkPostPaymentLinksCustomTextAfterSubmitMessage(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 1200 {
@@ -20061,17 +15838,13 @@ func (x *PostPaymentLinksCustomTextShippingAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomTextShippingAddressMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -20096,17 +15869,8 @@ func (x *PostPaymentLinksCustomTextShippingAddress) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomTextShippingAddress) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksCustomTextShippingAddressMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksCustomTextShippingAddressMessage records the violations
-// of the constraints of v in c.
-func checkPostPaymentLinksCustomTextShippingAddressMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksCustomTextSubmit is the type of $.custom_text.submit in the
@@ -20126,17 +15890,13 @@ func (x *PostPaymentLinksCustomTextSubmit) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomTextSubmitMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -20161,17 +15921,8 @@ func (x *PostPaymentLinksCustomTextSubmit) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomTextSubmit) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksCustomTextSubmitMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksCustomTextSubmitMessage records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksCustomTextSubmitMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksCustomTextTermsOfServiceAcceptance is the type of
@@ -20192,17 +15943,13 @@ func (x *PostPaymentLinksCustomTextTermsOfServiceAcceptance) decode(d *wire.Deco
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksCustomTextTermsOfServiceAcceptanceMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -20227,17 +15974,8 @@ func (x *PostPaymentLinksCustomTextTermsOfServiceAcceptance) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomTextTermsOfServiceAcceptance) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksCustomTextTermsOfServiceAcceptanceMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksCustomTextTermsOfServiceAcceptanceMessage records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksCustomTextTermsOfServiceAcceptanceMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksCustomerCreation is the type of $.customer_creation in the
@@ -20283,24 +16021,6 @@ func checkPostPaymentLinksCustomerCreation(c *wire.Checker, v PostPaymentLinksCu
 	}
 }
 
-// checkPostPaymentLinksExpandItem records the violations of the constraints of
-// v in c.
-func checkPostPaymentLinksExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksInactiveMessage records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksInactiveMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostPaymentLinksInvoiceCreation is the type of $.invoice_creation in the
 // arguments of the stripe_post_payment_links tool: Generate a post-purchase
 // Invoice for one-time payments.
@@ -20321,29 +16041,18 @@ func (x *PostPaymentLinksInvoiceCreation) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "invoice_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoiceData, "invoice_data") {
+				x.InvoiceData = new(PostPaymentLinksInvoiceCreationInvoiceData)
+				x.InvoiceData.decode(d)
+				d.Leave()
 			}
-			if hasInvoiceData {
-				d.Duplicate()
-				continue
-			}
-			hasInvoiceData = true
-			d.EnterOptional("invoice_data")
-			x.InvoiceData = new(PostPaymentLinksInvoiceCreationInvoiceData)
-			x.InvoiceData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("enabled", "invoice_data")
 		}
@@ -20402,120 +16111,78 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "account_tax_ids":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasAccountTaxIDs {
-				d.Duplicate()
-				continue
-			}
-			hasAccountTaxIDs = true
-			d.EnterOptional("account_tax_ids")
-			if d.BeginArray() {
-				x.AccountTaxIDs = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-					if v1, ok := d.String(); ok {
-						checkPostPaymentLinksInvoiceCreationInvoiceDataAccountTaxID(&d.Checker, v1)
-						x.AccountTaxIDs[i] = v1
+			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
+				if d.BeginArray() {
+					x.AccountTaxIDs = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.AccountTaxIDs[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostPaymentLinksInvoiceCreationInvoiceDataCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostPaymentLinksInvoiceCreationInvoiceDataCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostPaymentLinksInvoiceCreationInvoiceDataCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostPaymentLinksInvoiceCreationInvoiceDataCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksInvoiceCreationInvoiceDataDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
-		case "footer":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFooter {
-				d.Duplicate()
-				continue
-			}
-			hasFooter = true
-			d.EnterOptional("footer")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksInvoiceCreationInvoiceDataFooter(&d.Checker, v)
-				x.Footer = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesDescription(&d.Checker, v)
+					x.Description = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "footer":
+			if d.OptionalField(&hasFooter, "footer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Footer = &v
+				}
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "rendering_options":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
+				x.RenderingOptions = new(PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions)
+				x.RenderingOptions.decode(d)
+				d.Leave()
 			}
-			if hasRenderingOptions {
-				d.Duplicate()
-				continue
-			}
-			hasRenderingOptions = true
-			d.EnterOptional("rendering_options")
-			x.RenderingOptions = new(PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions)
-			x.RenderingOptions.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"account_tax_ids",
@@ -20547,7 +16214,7 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
 		c.Enter("account_tax_ids")
 		for i := range x.AccountTaxIDs {
 			c.EnterIndex(i)
-			checkPostPaymentLinksInvoiceCreationInvoiceDataAccountTaxID(c, x.AccountTaxIDs[i])
+			checkAddressCity(c, x.AccountTaxIDs[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -20563,27 +16230,18 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
 	}
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostPaymentLinksInvoiceCreationInvoiceDataDescription(c, *x.Description)
+		checkPostInvoicesDescription(c, *x.Description)
 		c.Leave()
 	}
 	if x.Footer != nil {
 		c.Enter("footer")
-		checkPostPaymentLinksInvoiceCreationInvoiceDataFooter(c, *x.Footer)
+		checkAddressCity(c, *x.Footer)
 		c.Leave()
 	}
 	if x.RenderingOptions != nil {
 		c.Enter("rendering_options")
 		x.RenderingOptions.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksInvoiceCreationInvoiceDataAccountTaxID records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksInvoiceCreationInvoiceDataAccountTaxID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -20607,29 +16265,21 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceDataCustomField) decode(d *wire.D
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "value")
 		}
@@ -20657,47 +16307,11 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceDataCustomField) Validate() error
 // validate records the violations of x in c.
 func (x *PostPaymentLinksInvoiceCreationInvoiceDataCustomField) validate(c *wire.Checker) {
 	c.Enter("name")
-	checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldName(c, x.Name)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
 	c.Leave()
 	c.Enter("value")
-	checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldValue(c, x.Value)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
 	c.Leave()
-}
-
-// checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldName records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldValue records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksInvoiceCreationInvoiceDataCustomFieldValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksInvoiceCreationInvoiceDataDescription records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksInvoiceCreationInvoiceDataDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1500 {
-		c.Add("must be at most 1500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksInvoiceCreationInvoiceDataFooter records the violations
-// of the constraints of v in c.
-func checkPostPaymentLinksInvoiceCreationInvoiceDataFooter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions is the type of
@@ -20718,21 +16332,14 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions) decode(d *w
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b)
+					checkPostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(&d.Checker, v)
+					x.AmountTaxDisplay = &v
+				}
+				d.Leave()
 			}
-			if hasAmountTaxDisplay {
-				d.Duplicate()
-				continue
-			}
-			hasAmountTaxDisplay = true
-			d.EnterOptional("amount_tax_display")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b)
-				checkPostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-				x.AmountTaxDisplay = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount_tax_display")
 		}
@@ -20831,41 +16438,26 @@ func (x *PostPaymentLinksLineItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "adjustable_quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAdjustableQuantity, "adjustable_quantity") {
+				x.AdjustableQuantity = new(PostPaymentLinksLineItemAdjustableQuantity)
+				x.AdjustableQuantity.decode(d)
+				d.Leave()
 			}
-			if hasAdjustableQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasAdjustableQuantity = true
-			d.EnterOptional("adjustable_quantity")
-			x.AdjustableQuantity = new(PostPaymentLinksLineItemAdjustableQuantity)
-			x.AdjustableQuantity.decode(d)
-			d.Leave()
 		case "price":
-			if hasPrice {
-				d.Duplicate()
-				continue
+			if d.Field(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Price = v
+				}
+				d.Leave()
 			}
-			hasPrice = true
-			d.Enter("price")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksLineItemPrice(&d.Checker, v)
-				x.Price = v
-			}
-			d.Leave()
 		case "quantity":
-			if hasQuantity {
-				d.Duplicate()
-				continue
+			if d.Field(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					x.Quantity = v
+				}
+				d.Leave()
 			}
-			hasQuantity = true
-			d.Enter("quantity")
-			if v, ok := d.Int(); ok {
-				x.Quantity = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("adjustable_quantity", "price", "quantity")
 		}
@@ -20898,7 +16490,7 @@ func (x *PostPaymentLinksLineItem) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("price")
-	checkPostPaymentLinksLineItemPrice(c, x.Price)
+	checkAddressCity(c, x.Price)
 	c.Leave()
 }
 
@@ -20924,44 +16516,26 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				if v, ok := d.Int(); ok {
+					x.Maximum = &v
+				}
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			if v, ok := d.Int(); ok {
-				x.Maximum = &v
-			}
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				if v, ok := d.Int(); ok {
+					x.Minimum = &v
+				}
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			if v, ok := d.Int(); ok {
-				x.Minimum = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled", "maximum", "minimum")
 		}
@@ -20985,15 +16559,6 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksLineItemAdjustableQuantity) validate(c *wire.Checker) {}
-
-// checkPostPaymentLinksLineItemPrice records the violations of the constraints
-// of v in c.
-func checkPostPaymentLinksLineItemPrice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
 
 // PostPaymentLinksPaymentIntentData is the type of $.payment_intent_data in the
 // arguments of the stripe_post_payment_links tool: A subset of parameters to be
@@ -21025,126 +16590,77 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "capture_method":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCaptureMethod {
-				d.Duplicate()
-				continue
-			}
-			hasCaptureMethod = true
-			d.EnterOptional("capture_method")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentIntentDataCaptureMethodOf(b)
-				checkPostPaymentLinksPaymentIntentDataCaptureMethod(&d.Checker, v)
-				x.CaptureMethod = &v
-			}
-			d.Leave()
-		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentIntentDataDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasCaptureMethod, "capture_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentIntentDataCaptureMethodOf(b)
+					checkPostPaymentLinksPaymentIntentDataCaptureMethod(&d.Checker, v)
+					x.CaptureMethod = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "description":
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksPaymentIntentDataDescription(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "setup_future_usage":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSetupFutureUsage, "setup_future_usage") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentIntentDataSetupFutureUsageOf(b)
+					checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(&d.Checker, v)
+					x.SetupFutureUsage = &v
+				}
+				d.Leave()
 			}
-			if hasSetupFutureUsage {
-				d.Duplicate()
-				continue
-			}
-			hasSetupFutureUsage = true
-			d.EnterOptional("setup_future_usage")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentIntentDataSetupFutureUsageOf(b)
-				checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(&d.Checker, v)
-				x.SetupFutureUsage = &v
-			}
-			d.Leave()
 		case "statement_descriptor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptor = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptor {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptor = true
-			d.EnterOptional("statement_descriptor")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentIntentDataStatementDescriptor(&d.Checker, v)
-				x.StatementDescriptor = &v
-			}
-			d.Leave()
 		case "statement_descriptor_suffix":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptorSuffix, "statement_descriptor_suffix") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptorSuffix = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptorSuffix {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptorSuffix = true
-			d.EnterOptional("statement_descriptor_suffix")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentIntentDataStatementDescriptorSuffix(&d.Checker, v)
-				x.StatementDescriptorSuffix = &v
-			}
-			d.Leave()
 		case "transfer_group":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferGroup, "transfer_group") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.TransferGroup = &v
+				}
+				d.Leave()
 			}
-			if hasTransferGroup {
-				d.Duplicate()
-				continue
-			}
-			hasTransferGroup = true
-			d.EnterOptional("transfer_group")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentIntentDataTransferGroup(&d.Checker, v)
-				x.TransferGroup = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"capture_method",
@@ -21190,17 +16706,17 @@ func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
 	}
 	if x.StatementDescriptor != nil {
 		c.Enter("statement_descriptor")
-		checkPostPaymentLinksPaymentIntentDataStatementDescriptor(c, *x.StatementDescriptor)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
 		c.Leave()
 	}
 	if x.StatementDescriptorSuffix != nil {
 		c.Enter("statement_descriptor_suffix")
-		checkPostPaymentLinksPaymentIntentDataStatementDescriptorSuffix(c, *x.StatementDescriptorSuffix)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptorSuffix)
 		c.Leave()
 	}
 	if x.TransferGroup != nil {
 		c.Enter("transfer_group")
-		checkPostPaymentLinksPaymentIntentDataTransferGroup(c, *x.TransferGroup)
+		checkAddressCity(c, *x.TransferGroup)
 		c.Leave()
 	}
 }
@@ -21253,7 +16769,7 @@ func checkPostPaymentLinksPaymentIntentDataCaptureMethod(c *wire.Checker, v Post
 }
 
 // checkPostPaymentLinksPaymentIntentDataDescription records the violations of
-// the constraints of v in c.
+// the constraints of v in c. Every schema with these constraints shares it.
 func checkPostPaymentLinksPaymentIntentDataDescription(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 1000 {
@@ -21301,33 +16817,6 @@ func postPaymentLinksPaymentIntentDataSetupFutureUsageOf(b []byte) PostPaymentLi
 func checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(c *wire.Checker, v PostPaymentLinksPaymentIntentDataSetupFutureUsage) {
 	if !v.Valid() {
 		c.Add("must be one of \"off_session\", \"on_session\", got " + wire.Quote(string(v)))
-	}
-}
-
-// checkPostPaymentLinksPaymentIntentDataStatementDescriptor records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentIntentDataStatementDescriptor(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentIntentDataStatementDescriptorSuffix records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentIntentDataStatementDescriptorSuffix(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentIntentDataTransferGroup records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksPaymentIntentDataTransferGroup(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -21547,16 +17036,12 @@ func (x *PostPaymentLinksPhoneNumberCollection) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled")
 		}
@@ -21599,14 +17084,10 @@ func (x *PostPaymentLinksRestrictions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "completed_sessions":
-			if hasCompletedSessions {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCompletedSessions, "completed_sessions") {
+				x.CompletedSessions.decode(d)
+				d.Leave()
 			}
-			hasCompletedSessions = true
-			d.Enter("completed_sessions")
-			x.CompletedSessions.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("completed_sessions")
 		}
@@ -21653,16 +17134,12 @@ func (x *PostPaymentLinksRestrictionsCompletedSessions) decode(d *wire.Decoder) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "limit":
-			if hasLimit {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = v
+				}
+				d.Leave()
 			}
-			hasLimit = true
-			d.Enter("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("limit")
 		}
@@ -21706,26 +17183,22 @@ func (x *PostPaymentLinksShippingAddressCollection) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "allowed_countries":
-			if hasAllowedCountries {
-				d.Duplicate()
-				continue
-			}
-			hasAllowedCountries = true
-			d.Enter("allowed_countries")
-			if d.BeginArray() {
-				x.AllowedCountries = []PostPaymentLinksShippingAddressCollectionAllowedCountry{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.AllowedCountries = append(x.AllowedCountries, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postPaymentLinksShippingAddressCollectionAllowedCountryOf(b)
-						checkPostPaymentLinksShippingAddressCollectionAllowedCountry(&d.Checker, v1)
-						x.AllowedCountries[i] = v1
+			if d.Field(&hasAllowedCountries, "allowed_countries") {
+				if d.BeginArray() {
+					x.AllowedCountries = []PostPaymentLinksShippingAddressCollectionAllowedCountry{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.AllowedCountries = append(x.AllowedCountries, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postPaymentLinksShippingAddressCollectionAllowedCountryOf(b)
+							checkPostPaymentLinksShippingAddressCollectionAllowedCountry(&d.Checker, v1)
+							x.AllowedCountries[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("allowed_countries")
 		}
@@ -22763,20 +18236,13 @@ func (x *PostPaymentLinksShippingOption) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "shipping_rate":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingRate, "shipping_rate") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.ShippingRate = &v
+				}
+				d.Leave()
 			}
-			if hasShippingRate {
-				d.Duplicate()
-				continue
-			}
-			hasShippingRate = true
-			d.EnterOptional("shipping_rate")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksShippingOptionShippingRate(&d.Checker, v)
-				x.ShippingRate = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("shipping_rate")
 		}
@@ -22799,17 +18265,8 @@ func (x *PostPaymentLinksShippingOption) Validate() error {
 func (x *PostPaymentLinksShippingOption) validate(c *wire.Checker) {
 	if x.ShippingRate != nil {
 		c.Enter("shipping_rate")
-		checkPostPaymentLinksShippingOptionShippingRate(c, *x.ShippingRate)
+		checkAddressCity(c, *x.ShippingRate)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksShippingOptionShippingRate records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksShippingOptionShippingRate(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -22890,76 +18347,48 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksSubscriptionDataDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.Description = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "trial_period_days":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTrialPeriodDays, "trial_period_days") {
+				if v, ok := d.Int(); ok {
+					x.TrialPeriodDays = &v
+				}
+				d.Leave()
 			}
-			if hasTrialPeriodDays {
-				d.Duplicate()
-				continue
-			}
-			hasTrialPeriodDays = true
-			d.EnterOptional("trial_period_days")
-			if v, ok := d.Int(); ok {
-				x.TrialPeriodDays = &v
-			}
-			d.Leave()
 		case "trial_settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTrialSettings, "trial_settings") {
+				x.TrialSettings = new(PostPaymentLinksSubscriptionDataTrialSettings)
+				x.TrialSettings.decode(d)
+				d.Leave()
 			}
-			if hasTrialSettings {
-				d.Duplicate()
-				continue
-			}
-			hasTrialSettings = true
-			d.EnterOptional("trial_settings")
-			x.TrialSettings = new(PostPaymentLinksSubscriptionDataTrialSettings)
-			x.TrialSettings.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"description",
@@ -22987,22 +18416,13 @@ func (x *PostPaymentLinksSubscriptionData) Validate() error {
 func (x *PostPaymentLinksSubscriptionData) validate(c *wire.Checker) {
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostPaymentLinksSubscriptionDataDescription(c, *x.Description)
+		checkPaymentIntentMetadataValue(c, *x.Description)
 		c.Leave()
 	}
 	if x.TrialSettings != nil {
 		c.Enter("trial_settings")
 		x.TrialSettings.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksSubscriptionDataDescription records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksSubscriptionDataDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -23024,14 +18444,10 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) decode(d *wire.Decoder) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "end_behavior":
-			if hasEndBehavior {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEndBehavior, "end_behavior") {
+				x.EndBehavior.decode(d)
+				d.Leave()
 			}
-			hasEndBehavior = true
-			d.Enter("end_behavior")
-			x.EndBehavior.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("end_behavior")
 		}
@@ -23078,18 +18494,14 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "missing_payment_method":
-			if hasMissingPaymentMethod {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMissingPaymentMethod, "missing_payment_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b)
+					checkPostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(&d.Checker, v)
+					x.MissingPaymentMethod = v
+				}
+				d.Leave()
 			}
-			hasMissingPaymentMethod = true
-			d.Enter("missing_payment_method")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b)
-				checkPostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(&d.Checker, v)
-				x.MissingPaymentMethod = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("missing_payment_method")
 		}
@@ -23186,16 +18598,12 @@ func (x *PostPaymentLinksTaxIDCollection) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled")
 		}
@@ -23241,30 +18649,19 @@ func (x *PostPaymentLinksTransferData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmount, "amount") {
+				if v, ok := d.Int(); ok {
+					x.Amount = &v
+				}
+				d.Leave()
 			}
-			if hasAmount {
-				d.Duplicate()
-				continue
-			}
-			hasAmount = true
-			d.EnterOptional("amount")
-			if v, ok := d.Int(); ok {
-				x.Amount = &v
-			}
-			d.Leave()
 		case "destination":
-			if hasDestination {
-				d.Duplicate()
-				continue
+			if d.Field(&hasDestination, "destination") {
+				if v, ok := d.String(); ok {
+					x.Destination = v
+				}
+				d.Leave()
 			}
-			hasDestination = true
-			d.Enter("destination")
-			if v, ok := d.String(); ok {
-				x.Destination = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount", "destination")
 		}
@@ -23380,40 +18777,29 @@ func (x *GetPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_link":
-			if hasPaymentLink {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentLink = true
-			d.Enter("payment_link")
-			if v, ok := d.String(); ok {
-				checkGetPaymentLinksPaymentLinkPaymentLink(&d.Checker, v)
-				x.PaymentLink = v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetPaymentLinksPaymentLinkExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasPaymentLink, "payment_link") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PaymentLink = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("payment_link", "expand")
 		}
@@ -23438,34 +18824,16 @@ func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	c.Enter("payment_link")
-	checkGetPaymentLinksPaymentLinkPaymentLink(c, x.PaymentLink)
+	checkAddressCity(c, x.PaymentLink)
 	c.Leave()
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetPaymentLinksPaymentLinkExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkGetPaymentLinksPaymentLinkPaymentLink records the violations of the
-// constraints of v in c.
-func checkGetPaymentLinksPaymentLinkPaymentLink(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksPaymentLinkExpandItem records the violations of the
-// constraints of v in c.
-func checkGetPaymentLinksPaymentLinkExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -23597,328 +18965,191 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_link":
-			if hasPaymentLink {
-				d.Duplicate()
-				continue
+			if d.Field(&hasPaymentLink, "payment_link") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PaymentLink = v
+				}
+				d.Leave()
 			}
-			hasPaymentLink = true
-			d.Enter("payment_link")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkPaymentLink(&d.Checker, v)
-				x.PaymentLink = v
-			}
-			d.Leave()
 		case "active":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
+				}
+				d.Leave()
 			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
 		case "after_completion":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAfterCompletion, "after_completion") {
+				x.AfterCompletion = new(PostPaymentLinksPaymentLinkAfterCompletion)
+				x.AfterCompletion.decode(d)
+				d.Leave()
 			}
-			if hasAfterCompletion {
-				d.Duplicate()
-				continue
-			}
-			hasAfterCompletion = true
-			d.EnterOptional("after_completion")
-			x.AfterCompletion = new(PostPaymentLinksPaymentLinkAfterCompletion)
-			x.AfterCompletion.decode(d)
-			d.Leave()
 		case "allow_promotion_codes":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAllowPromotionCodes, "allow_promotion_codes") {
+				if v, ok := d.Bool(); ok {
+					x.AllowPromotionCodes = &v
+				}
+				d.Leave()
 			}
-			if hasAllowPromotionCodes {
-				d.Duplicate()
-				continue
-			}
-			hasAllowPromotionCodes = true
-			d.EnterOptional("allow_promotion_codes")
-			if v, ok := d.Bool(); ok {
-				x.AllowPromotionCodes = &v
-			}
-			d.Leave()
 		case "automatic_tax":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
+				x.AutomaticTax = new(PostPaymentLinksPaymentLinkAutomaticTax)
+				x.AutomaticTax.decode(d)
+				d.Leave()
 			}
-			if hasAutomaticTax {
-				d.Duplicate()
-				continue
-			}
-			hasAutomaticTax = true
-			d.EnterOptional("automatic_tax")
-			x.AutomaticTax = new(PostPaymentLinksPaymentLinkAutomaticTax)
-			x.AutomaticTax.decode(d)
-			d.Leave()
 		case "billing_address_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBillingAddressCollection, "billing_address_collection") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkBillingAddressCollectionOf(b)
+					checkPostPaymentLinksPaymentLinkBillingAddressCollection(&d.Checker, v)
+					x.BillingAddressCollection = &v
+				}
+				d.Leave()
 			}
-			if hasBillingAddressCollection {
-				d.Duplicate()
-				continue
-			}
-			hasBillingAddressCollection = true
-			d.EnterOptional("billing_address_collection")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkBillingAddressCollectionOf(b)
-				checkPostPaymentLinksPaymentLinkBillingAddressCollection(&d.Checker, v)
-				x.BillingAddressCollection = &v
-			}
-			d.Leave()
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostPaymentLinksPaymentLinkCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostPaymentLinksPaymentLinkCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostPaymentLinksPaymentLinkCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostPaymentLinksPaymentLinkCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "custom_text":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomText, "custom_text") {
+				x.CustomText = new(PostPaymentLinksPaymentLinkCustomText)
+				x.CustomText.decode(d)
+				d.Leave()
 			}
-			if hasCustomText {
-				d.Duplicate()
-				continue
-			}
-			hasCustomText = true
-			d.EnterOptional("custom_text")
-			x.CustomText = new(PostPaymentLinksPaymentLinkCustomText)
-			x.CustomText.decode(d)
-			d.Leave()
 		case "customer_creation":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomerCreation, "customer_creation") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkCustomerCreationOf(b)
+					checkPostPaymentLinksPaymentLinkCustomerCreation(&d.Checker, v)
+					x.CustomerCreation = &v
+				}
+				d.Leave()
 			}
-			if hasCustomerCreation {
-				d.Duplicate()
-				continue
-			}
-			hasCustomerCreation = true
-			d.EnterOptional("customer_creation")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkCustomerCreationOf(b)
-				checkPostPaymentLinksPaymentLinkCustomerCreation(&d.Checker, v)
-				x.CustomerCreation = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostPaymentLinksPaymentLinkExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "inactive_message":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInactiveMessage, "inactive_message") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.InactiveMessage = &v
+				}
+				d.Leave()
 			}
-			if hasInactiveMessage {
-				d.Duplicate()
-				continue
-			}
-			hasInactiveMessage = true
-			d.EnterOptional("inactive_message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkInactiveMessage(&d.Checker, v)
-				x.InactiveMessage = &v
-			}
-			d.Leave()
 		case "invoice_creation":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoiceCreation, "invoice_creation") {
+				x.InvoiceCreation = new(PostPaymentLinksPaymentLinkInvoiceCreation)
+				x.InvoiceCreation.decode(d)
+				d.Leave()
 			}
-			if hasInvoiceCreation {
-				d.Duplicate()
-				continue
-			}
-			hasInvoiceCreation = true
-			d.EnterOptional("invoice_creation")
-			x.InvoiceCreation = new(PostPaymentLinksPaymentLinkInvoiceCreation)
-			x.InvoiceCreation.decode(d)
-			d.Leave()
 		case "line_items":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLineItems {
-				d.Duplicate()
-				continue
-			}
-			hasLineItems = true
-			d.EnterOptional("line_items")
-			if d.BeginArray() {
-				x.LineItems = []PostPaymentLinksPaymentLinkLineItem{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.LineItems = append(x.LineItems, PostPaymentLinksPaymentLinkLineItem{})
-					x.LineItems[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasLineItems, "line_items") {
+				if d.BeginArray() {
+					x.LineItems = []PostPaymentLinksPaymentLinkLineItem{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.LineItems = append(x.LineItems, PostPaymentLinksPaymentLinkLineItem{})
+						x.LineItems[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "payment_intent_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPaymentIntentData, "payment_intent_data") {
+				x.PaymentIntentData = new(PostPaymentLinksPaymentLinkPaymentIntentData)
+				x.PaymentIntentData.decode(d)
+				d.Leave()
 			}
-			if hasPaymentIntentData {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentIntentData = true
-			d.EnterOptional("payment_intent_data")
-			x.PaymentIntentData = new(PostPaymentLinksPaymentLinkPaymentIntentData)
-			x.PaymentIntentData.decode(d)
-			d.Leave()
 		case "payment_method_collection":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodCollection {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodCollection = true
-			d.EnterOptional("payment_method_collection")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkPaymentMethodCollectionOf(b)
-				checkPostPaymentLinksPaymentLinkPaymentMethodCollection(&d.Checker, v)
-				x.PaymentMethodCollection = &v
-			}
-			d.Leave()
-		case "payment_method_types":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasPaymentMethodTypes {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentMethodTypes = true
-			d.EnterOptional("payment_method_types")
-			if d.BeginArray() {
-				x.PaymentMethodTypes = []PostPaymentLinksPaymentLinkPaymentMethodType{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postPaymentLinksPaymentLinkPaymentMethodTypeOf(b)
-						checkPostPaymentLinksPaymentLinkPaymentMethodType(&d.Checker, v1)
-						x.PaymentMethodTypes[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasPaymentMethodCollection, "payment_method_collection") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkPaymentMethodCollectionOf(b)
+					checkPostPaymentLinksPaymentLinkPaymentMethodCollection(&d.Checker, v)
+					x.PaymentMethodCollection = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "payment_method_types":
+			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
+				if d.BeginArray() {
+					x.PaymentMethodTypes = []PostPaymentLinksPaymentLinkPaymentMethodType{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postPaymentLinksPaymentLinkPaymentMethodTypeOf(b)
+							checkPostPaymentLinksPaymentLinkPaymentMethodType(&d.Checker, v1)
+							x.PaymentMethodTypes[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "restrictions":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRestrictions, "restrictions") {
+				x.Restrictions = new(PostPaymentLinksPaymentLinkRestrictions)
+				x.Restrictions.decode(d)
+				d.Leave()
 			}
-			if hasRestrictions {
-				d.Duplicate()
-				continue
-			}
-			hasRestrictions = true
-			d.EnterOptional("restrictions")
-			x.Restrictions = new(PostPaymentLinksPaymentLinkRestrictions)
-			x.Restrictions.decode(d)
-			d.Leave()
 		case "shipping_address_collection":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingAddressCollection, "shipping_address_collection") {
+				x.ShippingAddressCollection = new(PostPaymentLinksPaymentLinkShippingAddressCollection)
+				x.ShippingAddressCollection.decode(d)
+				d.Leave()
 			}
-			if hasShippingAddressCollection {
-				d.Duplicate()
-				continue
-			}
-			hasShippingAddressCollection = true
-			d.EnterOptional("shipping_address_collection")
-			x.ShippingAddressCollection = new(PostPaymentLinksPaymentLinkShippingAddressCollection)
-			x.ShippingAddressCollection.decode(d)
-			d.Leave()
 		case "subscription_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubscriptionData, "subscription_data") {
+				x.SubscriptionData = new(PostPaymentLinksPaymentLinkSubscriptionData)
+				x.SubscriptionData.decode(d)
+				d.Leave()
 			}
-			if hasSubscriptionData {
-				d.Duplicate()
-				continue
-			}
-			hasSubscriptionData = true
-			d.EnterOptional("subscription_data")
-			x.SubscriptionData = new(PostPaymentLinksPaymentLinkSubscriptionData)
-			x.SubscriptionData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"payment_link",
@@ -23964,7 +19195,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	c.Enter("payment_link")
-	checkPostPaymentLinksPaymentLinkPaymentLink(c, x.PaymentLink)
+	checkAddressCity(c, x.PaymentLink)
 	c.Leave()
 	if x.AfterCompletion != nil {
 		c.Enter("after_completion")
@@ -24004,14 +19235,14 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostPaymentLinksPaymentLinkExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.InactiveMessage != nil {
 		c.Enter("inactive_message")
-		checkPostPaymentLinksPaymentLinkInactiveMessage(c, *x.InactiveMessage)
+		checkPaymentIntentMetadataValue(c, *x.InactiveMessage)
 		c.Leave()
 	}
 	if x.InvoiceCreation != nil {
@@ -24064,15 +19295,6 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	}
 }
 
-// checkPostPaymentLinksPaymentLinkPaymentLink records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentLink(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
 // in the arguments of the stripe_post_payment_links_payment_link tool: Behavior
 // after the purchase is complete.
@@ -24095,44 +19317,26 @@ func (x *PostPaymentLinksPaymentLinkAfterCompletion) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "hosted_confirmation":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasHostedConfirmation, "hosted_confirmation") {
+				x.HostedConfirmation = new(PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation)
+				x.HostedConfirmation.decode(d)
+				d.Leave()
 			}
-			if hasHostedConfirmation {
-				d.Duplicate()
-				continue
-			}
-			hasHostedConfirmation = true
-			d.EnterOptional("hosted_confirmation")
-			x.HostedConfirmation = new(PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation)
-			x.HostedConfirmation.decode(d)
-			d.Leave()
 		case "redirect":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRedirect, "redirect") {
+				x.Redirect = new(PostPaymentLinksPaymentLinkAfterCompletionRedirect)
+				x.Redirect.decode(d)
+				d.Leave()
 			}
-			if hasRedirect {
-				d.Duplicate()
-				continue
-			}
-			hasRedirect = true
-			d.EnterOptional("redirect")
-			x.Redirect = new(PostPaymentLinksPaymentLinkAfterCompletionRedirect)
-			x.Redirect.decode(d)
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkAfterCompletionTypeOf(b)
+					checkPostPaymentLinksPaymentLinkAfterCompletionType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkAfterCompletionTypeOf(b)
-				checkPostPaymentLinksPaymentLinkAfterCompletionType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("hosted_confirmation", "redirect", "type")
 		}
@@ -24189,20 +19393,13 @@ func (x *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation) decode(d 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_message":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomMessage, "custom_message") {
+				if v, ok := d.String(); ok {
+					checkPaymentIntentMetadataValue(&d.Checker, v)
+					x.CustomMessage = &v
+				}
+				d.Leave()
 			}
-			if hasCustomMessage {
-				d.Duplicate()
-				continue
-			}
-			hasCustomMessage = true
-			d.EnterOptional("custom_message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkAfterCompletionHostedConfirmationCustomMessage(&d.Checker, v)
-				x.CustomMessage = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("custom_message")
 		}
@@ -24225,17 +19422,8 @@ func (x *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation) Validate(
 func (x *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation) validate(c *wire.Checker) {
 	if x.CustomMessage != nil {
 		c.Enter("custom_message")
-		checkPostPaymentLinksPaymentLinkAfterCompletionHostedConfirmationCustomMessage(c, *x.CustomMessage)
+		checkPaymentIntentMetadataValue(c, *x.CustomMessage)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkAfterCompletionHostedConfirmationCustomMessage
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkAfterCompletionHostedConfirmationCustomMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -24257,17 +19445,13 @@ func (x *PostPaymentLinksPaymentLinkAfterCompletionRedirect) decode(d *wire.Deco
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "url":
-			if hasURL {
-				d.Duplicate()
-				continue
+			if d.Field(&hasURL, "url") {
+				if v, ok := d.String(); ok {
+					checkProductURL(&d.Checker, v)
+					x.URL = v
+				}
+				d.Leave()
 			}
-			hasURL = true
-			d.Enter("url")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkAfterCompletionRedirectURL(&d.Checker, v)
-				x.URL = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("url")
 		}
@@ -24292,17 +19476,8 @@ func (x *PostPaymentLinksPaymentLinkAfterCompletionRedirect) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkAfterCompletionRedirect) validate(c *wire.Checker) {
 	c.Enter("url")
-	checkPostPaymentLinksPaymentLinkAfterCompletionRedirectURL(c, x.URL)
+	checkProductURL(c, x.URL)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkAfterCompletionRedirectURL records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkAfterCompletionRedirectURL(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 2048 {
-		c.Add("must be at most 2048 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkAfterCompletionType is the type of
@@ -24366,16 +19541,12 @@ func (x *PostPaymentLinksPaymentLinkAutomaticTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled")
 		}
@@ -24473,92 +19644,52 @@ func (x *PostPaymentLinksPaymentLinkCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "dropdown":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDropdown, "dropdown") {
+				x.Dropdown = new(PostPaymentLinksPaymentLinkCustomFieldDropdown)
+				x.Dropdown.decode(d)
+				d.Leave()
 			}
-			if hasDropdown {
-				d.Duplicate()
-				continue
-			}
-			hasDropdown = true
-			d.EnterOptional("dropdown")
-			x.Dropdown = new(PostPaymentLinksPaymentLinkCustomFieldDropdown)
-			x.Dropdown.decode(d)
-			d.Leave()
 		case "key":
-			if hasKey {
-				d.Duplicate()
-				continue
+			if d.Field(&hasKey, "key") {
+				if v, ok := d.String(); ok {
+					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
+					x.Key = v
+				}
+				d.Leave()
 			}
-			hasKey = true
-			d.Enter("key")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomFieldKey(&d.Checker, v)
-				x.Key = v
-			}
-			d.Leave()
 		case "label":
-			if hasLabel {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLabel, "label") {
+				x.Label.decode(d)
+				d.Leave()
 			}
-			hasLabel = true
-			d.Enter("label")
-			x.Label.decode(d)
-			d.Leave()
 		case "numeric":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasNumeric, "numeric") {
+				x.Numeric = new(PostPaymentLinksPaymentLinkCustomFieldNumeric)
+				x.Numeric.decode(d)
+				d.Leave()
 			}
-			if hasNumeric {
-				d.Duplicate()
-				continue
-			}
-			hasNumeric = true
-			d.EnterOptional("numeric")
-			x.Numeric = new(PostPaymentLinksPaymentLinkCustomFieldNumeric)
-			x.Numeric.decode(d)
-			d.Leave()
 		case "optional":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasOptional, "optional") {
+				if v, ok := d.Bool(); ok {
+					x.Optional = &v
+				}
+				d.Leave()
 			}
-			if hasOptional {
-				d.Duplicate()
-				continue
-			}
-			hasOptional = true
-			d.EnterOptional("optional")
-			if v, ok := d.Bool(); ok {
-				x.Optional = &v
-			}
-			d.Leave()
 		case "text":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasText, "text") {
+				x.Text = new(PostPaymentLinksPaymentLinkCustomFieldText)
+				x.Text.decode(d)
+				d.Leave()
 			}
-			if hasText {
-				d.Duplicate()
-				continue
-			}
-			hasText = true
-			d.EnterOptional("text")
-			x.Text = new(PostPaymentLinksPaymentLinkCustomFieldText)
-			x.Text.decode(d)
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkCustomFieldTypeOf(b)
+					checkPostPaymentLinksPaymentLinkCustomFieldType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkCustomFieldTypeOf(b)
-				checkPostPaymentLinksPaymentLinkCustomFieldType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"dropdown",
@@ -24602,7 +19733,7 @@ func (x *PostPaymentLinksPaymentLinkCustomField) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("key")
-	checkPostPaymentLinksPaymentLinkCustomFieldKey(c, x.Key)
+	checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, x.Key)
 	c.Leave()
 	c.Enter("label")
 	x.Label.validate(c)
@@ -24640,22 +19771,18 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldDropdown) decode(d *wire.Decoder)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "options":
-			if hasOptions {
-				d.Duplicate()
-				continue
-			}
-			hasOptions = true
-			d.Enter("options")
-			if d.BeginArray() {
-				x.Options = []PostPaymentLinksPaymentLinkCustomFieldDropdownOption{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Options = append(x.Options, PostPaymentLinksPaymentLinkCustomFieldDropdownOption{})
-					x.Options[i].decode(d)
-					d.Leave()
+			if d.Field(&hasOptions, "options") {
+				if d.BeginArray() {
+					x.Options = []PostPaymentLinksPaymentLinkCustomFieldDropdownOption{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Options = append(x.Options, PostPaymentLinksPaymentLinkCustomFieldDropdownOption{})
+						x.Options[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("options")
 		}
@@ -24713,29 +19840,21 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldDropdownOption) decode(d *wire.De
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "label":
-			if hasLabel {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLabel, "label") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
+					x.Label = v
+				}
+				d.Leave()
 			}
-			hasLabel = true
-			d.Enter("label")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionLabel(&d.Checker, v)
-				x.Label = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("label", "value")
 		}
@@ -24763,38 +19882,11 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldDropdownOption) Validate() error 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkCustomFieldDropdownOption) validate(c *wire.Checker) {
 	c.Enter("label")
-	checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionLabel(c, x.Label)
+	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Label)
 	c.Leave()
 	c.Enter("value")
-	checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionValue(c, x.Value)
+	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Value)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionLabel records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionLabel(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 100 {
-		c.Add("must be at most 100 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionValue records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomFieldDropdownOptionValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 100 {
-		c.Add("must be at most 100 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkCustomFieldKey records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomFieldKey(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 200 {
-		c.Add("must be at most 200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkCustomFieldLabel is the type of
@@ -24817,30 +19909,22 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldLabel) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom":
-			if hasCustom {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCustom, "custom") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomFieldLabelCustom(&d.Checker, v)
+					x.Custom = v
+				}
+				d.Leave()
 			}
-			hasCustom = true
-			d.Enter("custom")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomFieldLabelCustom(&d.Checker, v)
-				x.Custom = v
-			}
-			d.Leave()
 		case "type":
-			if hasType {
-				d.Duplicate()
-				continue
+			if d.Field(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkCustomFieldLabelTypeOf(b)
+					checkPostPaymentLinksPaymentLinkCustomFieldLabelType(&d.Checker, v)
+					x.Type = v
+				}
+				d.Leave()
 			}
-			hasType = true
-			d.Enter("type")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkCustomFieldLabelTypeOf(b)
-				checkPostPaymentLinksPaymentLinkCustomFieldLabelType(&d.Checker, v)
-				x.Type = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("custom", "type")
 		}
@@ -24868,20 +19952,11 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldLabel) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkCustomFieldLabel) validate(c *wire.Checker) {
 	c.Enter("custom")
-	checkPostPaymentLinksPaymentLinkCustomFieldLabelCustom(c, x.Custom)
+	checkPostPaymentLinksCustomFieldLabelCustom(c, x.Custom)
 	c.Leave()
 	c.Enter("type")
 	checkPostPaymentLinksPaymentLinkCustomFieldLabelType(c, x.Type)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkCustomFieldLabelCustom records the violations
-// of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomFieldLabelCustom(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 50 {
-		c.Add("must be at most 50 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkCustomFieldLabelType is the type of
@@ -24943,33 +20018,19 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldNumeric) decode(d *wire.Decoder) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximumLength, "maximum_length") {
+				if v, ok := d.Int(); ok {
+					x.MaximumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMaximumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMaximumLength = true
-			d.EnterOptional("maximum_length")
-			if v, ok := d.Int(); ok {
-				x.MaximumLength = &v
-			}
-			d.Leave()
 		case "minimum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimumLength, "minimum_length") {
+				if v, ok := d.Int(); ok {
+					x.MinimumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMinimumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMinimumLength = true
-			d.EnterOptional("minimum_length")
-			if v, ok := d.Int(); ok {
-				x.MinimumLength = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("maximum_length", "minimum_length")
 		}
@@ -25011,33 +20072,19 @@ func (x *PostPaymentLinksPaymentLinkCustomFieldText) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximumLength, "maximum_length") {
+				if v, ok := d.Int(); ok {
+					x.MaximumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMaximumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMaximumLength = true
-			d.EnterOptional("maximum_length")
-			if v, ok := d.Int(); ok {
-				x.MaximumLength = &v
-			}
-			d.Leave()
 		case "minimum_length":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimumLength, "minimum_length") {
+				if v, ok := d.Int(); ok {
+					x.MinimumLength = &v
+				}
+				d.Leave()
 			}
-			if hasMinimumLength {
-				d.Duplicate()
-				continue
-			}
-			hasMinimumLength = true
-			d.EnterOptional("minimum_length")
-			if v, ok := d.Int(); ok {
-				x.MinimumLength = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("maximum_length", "minimum_length")
 		}
@@ -25130,57 +20177,29 @@ func (x *PostPaymentLinksPaymentLinkCustomText) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "after_submit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAfterSubmit, "after_submit") {
+				x.AfterSubmit = new(PostPaymentLinksPaymentLinkCustomTextAfterSubmit)
+				x.AfterSubmit.decode(d)
+				d.Leave()
 			}
-			if hasAfterSubmit {
-				d.Duplicate()
-				continue
-			}
-			hasAfterSubmit = true
-			d.EnterOptional("after_submit")
-			x.AfterSubmit = new(PostPaymentLinksPaymentLinkCustomTextAfterSubmit)
-			x.AfterSubmit.decode(d)
-			d.Leave()
 		case "shipping_address":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippingAddress, "shipping_address") {
+				x.ShippingAddress = new(PostPaymentLinksPaymentLinkCustomTextShippingAddress)
+				x.ShippingAddress.decode(d)
+				d.Leave()
 			}
-			if hasShippingAddress {
-				d.Duplicate()
-				continue
-			}
-			hasShippingAddress = true
-			d.EnterOptional("shipping_address")
-			x.ShippingAddress = new(PostPaymentLinksPaymentLinkCustomTextShippingAddress)
-			x.ShippingAddress.decode(d)
-			d.Leave()
 		case "submit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasSubmit, "submit") {
+				x.Submit = new(PostPaymentLinksPaymentLinkCustomTextSubmit)
+				x.Submit.decode(d)
+				d.Leave()
 			}
-			if hasSubmit {
-				d.Duplicate()
-				continue
-			}
-			hasSubmit = true
-			d.EnterOptional("submit")
-			x.Submit = new(PostPaymentLinksPaymentLinkCustomTextSubmit)
-			x.Submit.decode(d)
-			d.Leave()
 		case "terms_of_service_acceptance":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTermsOfServiceAcceptance, "terms_of_service_acceptance") {
+				x.TermsOfServiceAcceptance = new(PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance)
+				x.TermsOfServiceAcceptance.decode(d)
+				d.Leave()
 			}
-			if hasTermsOfServiceAcceptance {
-				d.Duplicate()
-				continue
-			}
-			hasTermsOfServiceAcceptance = true
-			d.EnterOptional("terms_of_service_acceptance")
-			x.TermsOfServiceAcceptance = new(PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance)
-			x.TermsOfServiceAcceptance.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"after_submit",
@@ -25246,17 +20265,13 @@ func (x *PostPaymentLinksPaymentLinkCustomTextAfterSubmit) decode(d *wire.Decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomTextAfterSubmitMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -25281,17 +20296,8 @@ func (x *PostPaymentLinksPaymentLinkCustomTextAfterSubmit) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkCustomTextAfterSubmit) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksPaymentLinkCustomTextAfterSubmitMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkCustomTextAfterSubmitMessage records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomTextAfterSubmitMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkCustomTextShippingAddress is the type of
@@ -25312,17 +20318,13 @@ func (x *PostPaymentLinksPaymentLinkCustomTextShippingAddress) decode(d *wire.De
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomTextShippingAddressMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -25347,17 +20349,8 @@ func (x *PostPaymentLinksPaymentLinkCustomTextShippingAddress) Validate() error 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkCustomTextShippingAddress) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksPaymentLinkCustomTextShippingAddressMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkCustomTextShippingAddressMessage records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomTextShippingAddressMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkCustomTextSubmit is the type of
@@ -25378,17 +20371,13 @@ func (x *PostPaymentLinksPaymentLinkCustomTextSubmit) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomTextSubmitMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -25413,17 +20402,8 @@ func (x *PostPaymentLinksPaymentLinkCustomTextSubmit) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkCustomTextSubmit) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksPaymentLinkCustomTextSubmitMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkCustomTextSubmitMessage records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomTextSubmitMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance is the type of
@@ -25444,17 +20424,13 @@ func (x *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance) decode(d
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if hasMessage {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMessage, "message") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
+					x.Message = v
+				}
+				d.Leave()
 			}
-			hasMessage = true
-			d.Enter("message")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptanceMessage(&d.Checker, v)
-				x.Message = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("message")
 		}
@@ -25479,17 +20455,8 @@ func (x *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance) Validate
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance) validate(c *wire.Checker) {
 	c.Enter("message")
-	checkPostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptanceMessage(c, x.Message)
+	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptanceMessage
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptanceMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1200 {
-		c.Add("must be at most 1200 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkCustomerCreation is the type of
@@ -25537,24 +20504,6 @@ func checkPostPaymentLinksPaymentLinkCustomerCreation(c *wire.Checker, v PostPay
 	}
 }
 
-// checkPostPaymentLinksPaymentLinkExpandItem records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentLinkExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkInactiveMessage records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInactiveMessage(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostPaymentLinksPaymentLinkInvoiceCreation is the type of $.invoice_creation
 // in the arguments of the stripe_post_payment_links_payment_link tool: Generate
 // a post-purchase Invoice for one-time payments.
@@ -25575,29 +20524,18 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreation) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "invoice_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInvoiceData, "invoice_data") {
+				x.InvoiceData = new(PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData)
+				x.InvoiceData.decode(d)
+				d.Leave()
 			}
-			if hasInvoiceData {
-				d.Duplicate()
-				continue
-			}
-			hasInvoiceData = true
-			d.EnterOptional("invoice_data")
-			x.InvoiceData = new(PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData)
-			x.InvoiceData.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("enabled", "invoice_data")
 		}
@@ -25656,120 +20594,78 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData) decode(d *wire.D
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "account_tax_ids":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasAccountTaxIDs {
-				d.Duplicate()
-				continue
-			}
-			hasAccountTaxIDs = true
-			d.EnterOptional("account_tax_ids")
-			if d.BeginArray() {
-				x.AccountTaxIDs = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-					if v1, ok := d.String(); ok {
-						checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataAccountTaxID(&d.Checker, v1)
-						x.AccountTaxIDs[i] = v1
+			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
+				if d.BeginArray() {
+					x.AccountTaxIDs = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.AccountTaxIDs[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "custom_fields":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCustomFields {
-				d.Duplicate()
-				continue
-			}
-			hasCustomFields = true
-			d.EnterOptional("custom_fields")
-			if d.BeginArray() {
-				x.CustomFields = []PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.CustomFields = append(x.CustomFields, PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField{})
-					x.CustomFields[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasCustomFields, "custom_fields") {
+				if d.BeginArray() {
+					x.CustomFields = []PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.CustomFields = append(x.CustomFields, PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField{})
+						x.CustomFields[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
-		case "footer":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFooter {
-				d.Duplicate()
-				continue
-			}
-			hasFooter = true
-			d.EnterOptional("footer")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataFooter(&d.Checker, v)
-				x.Footer = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesDescription(&d.Checker, v)
+					x.Description = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "footer":
+			if d.OptionalField(&hasFooter, "footer") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Footer = &v
+				}
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "rendering_options":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
+				x.RenderingOptions = new(PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions)
+				x.RenderingOptions.decode(d)
+				d.Leave()
 			}
-			if hasRenderingOptions {
-				d.Duplicate()
-				continue
-			}
-			hasRenderingOptions = true
-			d.EnterOptional("rendering_options")
-			x.RenderingOptions = new(PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions)
-			x.RenderingOptions.decode(d)
-			d.Leave()
 		default:
 			d.Unknown(
 				"account_tax_ids",
@@ -25801,7 +20697,7 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData) validate(c *wire
 		c.Enter("account_tax_ids")
 		for i := range x.AccountTaxIDs {
 			c.EnterIndex(i)
-			checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataAccountTaxID(c, x.AccountTaxIDs[i])
+			checkAddressCity(c, x.AccountTaxIDs[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -25817,27 +20713,18 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData) validate(c *wire
 	}
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataDescription(c, *x.Description)
+		checkPostInvoicesDescription(c, *x.Description)
 		c.Leave()
 	}
 	if x.Footer != nil {
 		c.Enter("footer")
-		checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataFooter(c, *x.Footer)
+		checkAddressCity(c, *x.Footer)
 		c.Leave()
 	}
 	if x.RenderingOptions != nil {
 		c.Enter("rendering_options")
 		x.RenderingOptions.validate(c)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataAccountTaxID
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataAccountTaxID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -25861,29 +20748,21 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField) decod
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "value":
-			if hasValue {
-				d.Duplicate()
-				continue
+			if d.Field(&hasValue, "value") {
+				if v, ok := d.String(); ok {
+					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
+					x.Value = v
+				}
+				d.Leave()
 			}
-			hasValue = true
-			d.Enter("value")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldValue(&d.Checker, v)
-				x.Value = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "value")
 		}
@@ -25911,47 +20790,11 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField) Valid
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField) validate(c *wire.Checker) {
 	c.Enter("name")
-	checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldName(c, x.Name)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
 	c.Leave()
 	c.Enter("value")
-	checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldValue(c, x.Value)
+	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
 	c.Leave()
-}
-
-// checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldName
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldValue
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomFieldValue(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 30 {
-		c.Add("must be at most 30 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataDescription records
-// the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1500 {
-		c.Add("must be at most 1500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataFooter records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataFooter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions is the
@@ -25972,21 +20815,14 @@ func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b)
+					checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(&d.Checker, v)
+					x.AmountTaxDisplay = &v
+				}
+				d.Leave()
 			}
-			if hasAmountTaxDisplay {
-				d.Duplicate()
-				continue
-			}
-			hasAmountTaxDisplay = true
-			d.EnterOptional("amount_tax_display")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b)
-				checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-				x.AmountTaxDisplay = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("amount_tax_display")
 		}
@@ -26085,44 +20921,26 @@ func (x *PostPaymentLinksPaymentLinkLineItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "adjustable_quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAdjustableQuantity, "adjustable_quantity") {
+				x.AdjustableQuantity = new(PostPaymentLinksPaymentLinkLineItemAdjustableQuantity)
+				x.AdjustableQuantity.decode(d)
+				d.Leave()
 			}
-			if hasAdjustableQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasAdjustableQuantity = true
-			d.EnterOptional("adjustable_quantity")
-			x.AdjustableQuantity = new(PostPaymentLinksPaymentLinkLineItemAdjustableQuantity)
-			x.AdjustableQuantity.decode(d)
-			d.Leave()
 		case "id":
-			if hasID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasID, "id") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.ID = v
+				}
+				d.Leave()
 			}
-			hasID = true
-			d.Enter("id")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkLineItemID(&d.Checker, v)
-				x.ID = v
-			}
-			d.Leave()
 		case "quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasQuantity, "quantity") {
+				if v, ok := d.Int(); ok {
+					x.Quantity = &v
+				}
+				d.Leave()
 			}
-			if hasQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasQuantity = true
-			d.EnterOptional("quantity")
-			if v, ok := d.Int(); ok {
-				x.Quantity = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("adjustable_quantity", "id", "quantity")
 		}
@@ -26152,7 +20970,7 @@ func (x *PostPaymentLinksPaymentLinkLineItem) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("id")
-	checkPostPaymentLinksPaymentLinkLineItemID(c, x.ID)
+	checkAddressCity(c, x.ID)
 	c.Leave()
 }
 
@@ -26178,44 +20996,26 @@ func (x *PostPaymentLinksPaymentLinkLineItemAdjustableQuantity) decode(d *wire.D
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				if v, ok := d.Int(); ok {
+					x.Maximum = &v
+				}
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			if v, ok := d.Int(); ok {
-				x.Maximum = &v
-			}
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				if v, ok := d.Int(); ok {
+					x.Minimum = &v
+				}
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			if v, ok := d.Int(); ok {
-				x.Minimum = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled", "maximum", "minimum")
 		}
@@ -26239,15 +21039,6 @@ func (x *PostPaymentLinksPaymentLinkLineItemAdjustableQuantity) Validate() error
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkLineItemAdjustableQuantity) validate(c *wire.Checker) {}
-
-// checkPostPaymentLinksPaymentLinkLineItemID records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentLinkLineItemID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
 
 // PostPaymentLinksPaymentLinkPaymentIntentData is the type of
 // $.payment_intent_data in the arguments of the
@@ -26276,94 +21067,59 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkPaymentIntentDataDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkPostPaymentLinksPaymentIntentDataDescription(&d.Checker, v)
+					x.Description = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "statement_descriptor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptor = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptor {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptor = true
-			d.EnterOptional("statement_descriptor")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptor(&d.Checker, v)
-				x.StatementDescriptor = &v
-			}
-			d.Leave()
 		case "statement_descriptor_suffix":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptorSuffix, "statement_descriptor_suffix") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptorSuffix = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptorSuffix {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptorSuffix = true
-			d.EnterOptional("statement_descriptor_suffix")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptorSuffix(&d.Checker, v)
-				x.StatementDescriptorSuffix = &v
-			}
-			d.Leave()
 		case "transfer_group":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferGroup, "transfer_group") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.TransferGroup = &v
+				}
+				d.Leave()
 			}
-			if hasTransferGroup {
-				d.Duplicate()
-				continue
-			}
-			hasTransferGroup = true
-			d.EnterOptional("transfer_group")
-			if v, ok := d.String(); ok {
-				checkPostPaymentLinksPaymentLinkPaymentIntentDataTransferGroup(&d.Checker, v)
-				x.TransferGroup = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"description",
@@ -26392,59 +21148,23 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) Validate() error {
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) validate(c *wire.Checker) {
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostPaymentLinksPaymentLinkPaymentIntentDataDescription(c, *x.Description)
+		checkPostPaymentLinksPaymentIntentDataDescription(c, *x.Description)
 		c.Leave()
 	}
 	if x.StatementDescriptor != nil {
 		c.Enter("statement_descriptor")
-		checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptor(c, *x.StatementDescriptor)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
 		c.Leave()
 	}
 	if x.StatementDescriptorSuffix != nil {
 		c.Enter("statement_descriptor_suffix")
-		checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptorSuffix(c, *x.StatementDescriptorSuffix)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptorSuffix)
 		c.Leave()
 	}
 	if x.TransferGroup != nil {
 		c.Enter("transfer_group")
-		checkPostPaymentLinksPaymentLinkPaymentIntentDataTransferGroup(c, *x.TransferGroup)
+		checkAddressCity(c, *x.TransferGroup)
 		c.Leave()
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkPaymentIntentDataDescription records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentIntentDataDescription(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 1000 {
-		c.Add("must be at most 1000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptor records
-// the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptor(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptorSuffix
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentIntentDataStatementDescriptorSuffix(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPaymentLinksPaymentLinkPaymentIntentDataTransferGroup records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentIntentDataTransferGroup(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -26662,14 +21382,10 @@ func (x *PostPaymentLinksPaymentLinkRestrictions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "completed_sessions":
-			if hasCompletedSessions {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCompletedSessions, "completed_sessions") {
+				x.CompletedSessions.decode(d)
+				d.Leave()
 			}
-			hasCompletedSessions = true
-			d.Enter("completed_sessions")
-			x.CompletedSessions.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("completed_sessions")
 		}
@@ -26716,16 +21432,12 @@ func (x *PostPaymentLinksPaymentLinkRestrictionsCompletedSessions) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "limit":
-			if hasLimit {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = v
+				}
+				d.Leave()
 			}
-			hasLimit = true
-			d.Enter("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("limit")
 		}
@@ -26768,26 +21480,22 @@ func (x *PostPaymentLinksPaymentLinkShippingAddressCollection) decode(d *wire.De
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "allowed_countries":
-			if hasAllowedCountries {
-				d.Duplicate()
-				continue
-			}
-			hasAllowedCountries = true
-			d.Enter("allowed_countries")
-			if d.BeginArray() {
-				x.AllowedCountries = []PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.AllowedCountries = append(x.AllowedCountries, "")
-					if b, ok := d.Bytes(); ok {
-						v1 := postPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOf(b)
-						checkPostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry(&d.Checker, v1)
-						x.AllowedCountries[i] = v1
+			if d.Field(&hasAllowedCountries, "allowed_countries") {
+				if d.BeginArray() {
+					x.AllowedCountries = []PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.AllowedCountries = append(x.AllowedCountries, "")
+						if b, ok := d.Bytes(); ok {
+							v1 := postPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOf(b)
+							checkPostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry(&d.Checker, v1)
+							x.AllowedCountries[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("allowed_countries")
 		}
@@ -27832,47 +22540,33 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "trial_settings":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTrialSettings, "trial_settings") {
+				x.TrialSettings = new(PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings)
+				x.TrialSettings.decode(d)
+				d.Leave()
 			}
-			if hasTrialSettings {
-				d.Duplicate()
-				continue
-			}
-			hasTrialSettings = true
-			d.EnterOptional("trial_settings")
-			x.TrialSettings = new(PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings)
-			x.TrialSettings.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("metadata", "trial_settings")
 		}
@@ -27918,14 +22612,10 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "end_behavior":
-			if hasEndBehavior {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEndBehavior, "end_behavior") {
+				x.EndBehavior.decode(d)
+				d.Leave()
 			}
-			hasEndBehavior = true
-			d.Enter("end_behavior")
-			x.EndBehavior.decode(d)
-			d.Leave()
 		default:
 			d.Unknown("end_behavior")
 		}
@@ -27972,18 +22662,14 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior) de
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "missing_payment_method":
-			if hasMissingPaymentMethod {
-				d.Duplicate()
-				continue
+			if d.Field(&hasMissingPaymentMethod, "missing_payment_method") {
+				if b, ok := d.Bytes(); ok {
+					v := postPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b)
+					checkPostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(&d.Checker, v)
+					x.MissingPaymentMethod = v
+				}
+				d.Leave()
 			}
-			hasMissingPaymentMethod = true
-			d.Enter("missing_payment_method")
-			if b, ok := d.Bytes(); ok {
-				v := postPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b)
-				checkPostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(&d.Checker, v)
-				x.MissingPaymentMethod = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("missing_payment_method")
 		}
@@ -28167,99 +22853,60 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_link":
-			if hasPaymentLink {
-				d.Duplicate()
-				continue
-			}
-			hasPaymentLink = true
-			d.Enter("payment_link")
-			if v, ok := d.String(); ok {
-				checkGetPaymentLinksPaymentLinkLineItemsPaymentLink(&d.Checker, v)
-				x.PaymentLink = v
-			}
-			d.Leave()
-		case "ending_before":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetPaymentLinksPaymentLinkLineItemsEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetPaymentLinksPaymentLinkLineItemsExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasPaymentLink, "payment_link") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.PaymentLink = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "ending_before":
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
+			}
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetPaymentLinksPaymentLinkLineItemsStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetPaymentLinksPaymentLinkLineItemsMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"payment_link",
@@ -28294,77 +22941,30 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 	c.Enter("payment_link")
-	checkGetPaymentLinksPaymentLinkLineItemsPaymentLink(c, x.PaymentLink)
+	checkAddressCity(c, x.PaymentLink)
 	c.Leave()
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetPaymentLinksPaymentLinkLineItemsEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetPaymentLinksPaymentLinkLineItemsExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetPaymentLinksPaymentLinkLineItemsStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetPaymentLinksPaymentLinkLineItemsMaxPages(c, x.MaxPages)
+	checkGetCustomersMaxPages(c, x.MaxPages)
 	c.Leave()
-}
-
-// checkGetPaymentLinksPaymentLinkLineItemsPaymentLink records the violations of
-// the constraints of v in c.
-func checkGetPaymentLinksPaymentLinkLineItemsPaymentLink(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksPaymentLinkLineItemsEndingBefore records the violations
-// of the constraints of v in c.
-func checkGetPaymentLinksPaymentLinkLineItemsEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksPaymentLinkLineItemsExpandItem records the violations of
-// the constraints of v in c.
-func checkGetPaymentLinksPaymentLinkLineItemsExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksPaymentLinkLineItemsStartingAfter records the violations
-// of the constraints of v in c.
-func checkGetPaymentLinksPaymentLinkLineItemsStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPaymentLinksPaymentLinkLineItemsMaxPages records the violations of
-// the constraints of v in c.
-func checkGetPaymentLinksPaymentLinkLineItemsMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
-	}
 }
 
 // getPaymentLinksPaymentLinkLineItemsLabel renders the status label of one call
@@ -28514,182 +23114,105 @@ func (x *GetPricesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
+				}
+				d.Leave()
 			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
 		case "currency":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = &v
+				}
+				d.Leave()
 			}
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.EnterOptional("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = &v
-			}
-			d.Leave()
 		case "ending_before":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
 			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetPricesEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetPricesExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
-		case "lookup_keys":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLookupKeys {
-				d.Duplicate()
-				continue
-			}
-			hasLookupKeys = true
-			d.EnterOptional("lookup_keys")
-			if d.BeginArray() {
-				x.LookupKeys = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.LookupKeys = append(x.LookupKeys, "")
-					if v1, ok := d.String(); ok {
-						checkGetPricesLookupKey(&d.Checker, v1)
-						x.LookupKeys[i] = v1
-					}
-					d.Leave()
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "lookup_keys":
+			if d.OptionalField(&hasLookupKeys, "lookup_keys") {
+				if d.BeginArray() {
+					x.LookupKeys = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.LookupKeys = append(x.LookupKeys, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.LookupKeys[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "product":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasProduct, "product") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Product = &v
+				}
+				d.Leave()
 			}
-			if hasProduct {
-				d.Duplicate()
-				continue
-			}
-			hasProduct = true
-			d.EnterOptional("product")
-			if v, ok := d.String(); ok {
-				checkGetPricesProduct(&d.Checker, v)
-				x.Product = &v
-			}
-			d.Leave()
 		case "recurring":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRecurring, "recurring") {
+				x.Recurring = new(GetPricesRecurring)
+				x.Recurring.decode(d)
+				d.Leave()
 			}
-			if hasRecurring {
-				d.Duplicate()
-				continue
-			}
-			hasRecurring = true
-			d.EnterOptional("recurring")
-			x.Recurring = new(GetPricesRecurring)
-			x.Recurring.decode(d)
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetPricesStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasType, "type") {
+				if b, ok := d.Bytes(); ok {
+					v := getPricesTypeOf(b)
+					checkGetPricesType(&d.Checker, v)
+					x.Type = &v
+				}
+				d.Leave()
 			}
-			if hasType {
-				d.Duplicate()
-				continue
-			}
-			hasType = true
-			d.EnterOptional("type")
-			if b, ok := d.Bytes(); ok {
-				v := getPricesTypeOf(b)
-				checkGetPricesType(&d.Checker, v)
-				x.Type = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetPricesMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"active",
@@ -28727,14 +23250,14 @@ func (x *GetPricesArgs) Validate() error {
 func (x *GetPricesArgs) validate(c *wire.Checker) {
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetPricesEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetPricesExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -28743,14 +23266,14 @@ func (x *GetPricesArgs) validate(c *wire.Checker) {
 		c.Enter("lookup_keys")
 		for i := range x.LookupKeys {
 			c.EnterIndex(i)
-			checkGetPricesLookupKey(c, x.LookupKeys[i])
+			checkAddressCity(c, x.LookupKeys[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.Product != nil {
 		c.Enter("product")
-		checkGetPricesProduct(c, *x.Product)
+		checkAddressCity(c, *x.Product)
 		c.Leave()
 	}
 	if x.Recurring != nil {
@@ -28760,7 +23283,7 @@ func (x *GetPricesArgs) validate(c *wire.Checker) {
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetPricesStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	if x.Type != nil {
@@ -28769,41 +23292,8 @@ func (x *GetPricesArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetPricesMaxPages(c, x.MaxPages)
+	checkGetCustomersMaxPages(c, x.MaxPages)
 	c.Leave()
-}
-
-// checkGetPricesEndingBefore records the violations of the constraints of v in
-// c.
-func checkGetPricesEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPricesExpandItem records the violations of the constraints of v in c.
-func checkGetPricesExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPricesLookupKey records the violations of the constraints of v in c.
-func checkGetPricesLookupKey(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPricesProduct records the violations of the constraints of v in c.
-func checkGetPricesProduct(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // GetPricesRecurring is the type of $.recurring in the arguments of the
@@ -28825,37 +23315,23 @@ func (x *GetPricesRecurring) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "interval":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasInterval, "interval") {
+				if b, ok := d.Bytes(); ok {
+					v := getPricesRecurringIntervalOf(b)
+					checkGetPricesRecurringInterval(&d.Checker, v)
+					x.Interval = &v
+				}
+				d.Leave()
 			}
-			if hasInterval {
-				d.Duplicate()
-				continue
-			}
-			hasInterval = true
-			d.EnterOptional("interval")
-			if b, ok := d.Bytes(); ok {
-				v := getPricesRecurringIntervalOf(b)
-				checkGetPricesRecurringInterval(&d.Checker, v)
-				x.Interval = &v
-			}
-			d.Leave()
 		case "usage_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUsageType, "usage_type") {
+				if b, ok := d.Bytes(); ok {
+					v := getPricesRecurringUsageTypeOf(b)
+					checkGetPricesRecurringUsageType(&d.Checker, v)
+					x.UsageType = &v
+				}
+				d.Leave()
 			}
-			if hasUsageType {
-				d.Duplicate()
-				continue
-			}
-			hasUsageType = true
-			d.EnterOptional("usage_type")
-			if b, ok := d.Bytes(); ok {
-				v := getPricesRecurringUsageTypeOf(b)
-				checkGetPricesRecurringUsageType(&d.Checker, v)
-				x.UsageType = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("interval", "usage_type")
 		}
@@ -28976,15 +23452,6 @@ func checkGetPricesRecurringUsageType(c *wire.Checker, v GetPricesRecurringUsage
 	}
 }
 
-// checkGetPricesStartingAfter records the violations of the constraints of v in
-// c.
-func checkGetPricesStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // GetPricesType is the type of $.type in the arguments of the stripe_get_prices
 // tool: Only return prices of type `recurring` or `one_time`.
 type GetPricesType string
@@ -29020,16 +23487,6 @@ func getPricesTypeOf(b []byte) GetPricesType {
 func checkGetPricesType(c *wire.Checker, v GetPricesType) {
 	if !v.Valid() {
 		c.Add("must be one of \"one_time\", \"recurring\", got " + wire.Quote(string(v)))
-	}
-}
-
-// checkGetPricesMaxPages records the violations of the constraints of v in c.
-func checkGetPricesMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
 	}
 }
 
@@ -29222,316 +23679,186 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
+				}
+				d.Leave()
 			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
 		case "billing_scheme":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasBillingScheme, "billing_scheme") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesBillingSchemeOf(b)
+					checkPostPricesBillingScheme(&d.Checker, v)
+					x.BillingScheme = &v
+				}
+				d.Leave()
 			}
-			if hasBillingScheme {
-				d.Duplicate()
-				continue
-			}
-			hasBillingScheme = true
-			d.EnterOptional("billing_scheme")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesBillingSchemeOf(b)
-				checkPostPricesBillingScheme(&d.Checker, v)
-				x.BillingScheme = &v
-			}
-			d.Leave()
 		case "currency":
-			if hasCurrency {
-				d.Duplicate()
-				continue
+			if d.Field(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = v
+				}
+				d.Leave()
 			}
-			hasCurrency = true
-			d.Enter("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = v
-			}
-			d.Leave()
 		case "currency_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrencyOptions {
-				d.Duplicate()
-				continue
-			}
-			hasCurrencyOptions = true
-			d.EnterOptional("currency_options")
-			if d.BeginObject() {
-				m := map[string]PostPricesCurrencyOptionsValue{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
+				if d.BeginObject() {
+					m := map[string]PostPricesCurrencyOptionsValue{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e PostPricesCurrencyOptionsValue
+						e.decode(d)
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e PostPricesCurrencyOptionsValue
-					e.decode(d)
-					m[k] = e
-					d.Leave()
+					x.CurrencyOptions = m
 				}
-				x.CurrencyOptions = m
+				d.Leave()
 			}
-			d.Leave()
 		case "custom_unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
+				x.CustomUnitAmount = new(PostPricesCustomUnitAmount)
+				x.CustomUnitAmount.decode(d)
+				d.Leave()
 			}
-			if hasCustomUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasCustomUnitAmount = true
-			d.EnterOptional("custom_unit_amount")
-			x.CustomUnitAmount = new(PostPricesCustomUnitAmount)
-			x.CustomUnitAmount.decode(d)
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostPricesExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "lookup_key":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLookupKey, "lookup_key") {
+				if v, ok := d.String(); ok {
+					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
+					x.LookupKey = &v
+				}
+				d.Leave()
 			}
-			if hasLookupKey {
-				d.Duplicate()
-				continue
-			}
-			hasLookupKey = true
-			d.EnterOptional("lookup_key")
-			if v, ok := d.String(); ok {
-				checkPostPricesLookupKey(&d.Checker, v)
-				x.LookupKey = &v
-			}
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "nickname":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasNickname {
-				d.Duplicate()
-				continue
-			}
-			hasNickname = true
-			d.EnterOptional("nickname")
-			if v, ok := d.String(); ok {
-				checkPostPricesNickname(&d.Checker, v)
-				x.Nickname = &v
-			}
-			d.Leave()
-		case "product":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasProduct {
-				d.Duplicate()
-				continue
-			}
-			hasProduct = true
-			d.EnterOptional("product")
-			if v, ok := d.String(); ok {
-				checkPostPricesProduct(&d.Checker, v)
-				x.Product = &v
-			}
-			d.Leave()
-		case "product_data":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasProductData {
-				d.Duplicate()
-				continue
-			}
-			hasProductData = true
-			d.EnterOptional("product_data")
-			x.ProductData = new(PostPricesProductData)
-			x.ProductData.decode(d)
-			d.Leave()
-		case "recurring":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasRecurring {
-				d.Duplicate()
-				continue
-			}
-			hasRecurring = true
-			d.EnterOptional("recurring")
-			x.Recurring = new(PostPricesRecurring)
-			x.Recurring.decode(d)
-			d.Leave()
-		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesTaxBehaviorOf(b)
-				checkPostPricesTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
-		case "tiers":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTiers {
-				d.Duplicate()
-				continue
-			}
-			hasTiers = true
-			d.EnterOptional("tiers")
-			if d.BeginArray() {
-				x.Tiers = []PostPricesTier{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tiers = append(x.Tiers, PostPricesTier{})
-					x.Tiers[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasNickname, "nickname") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Nickname = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "product":
+			if d.OptionalField(&hasProduct, "product") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Product = &v
+				}
+				d.Leave()
+			}
+		case "product_data":
+			if d.OptionalField(&hasProductData, "product_data") {
+				x.ProductData = new(PostPricesProductData)
+				x.ProductData.decode(d)
+				d.Leave()
+			}
+		case "recurring":
+			if d.OptionalField(&hasRecurring, "recurring") {
+				x.Recurring = new(PostPricesRecurring)
+				x.Recurring.decode(d)
+				d.Leave()
+			}
+		case "tax_behavior":
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesTaxBehaviorOf(b)
+					checkPostPricesTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
+			}
+		case "tiers":
+			if d.OptionalField(&hasTiers, "tiers") {
+				if d.BeginArray() {
+					x.Tiers = []PostPricesTier{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tiers = append(x.Tiers, PostPricesTier{})
+						x.Tiers[i].decode(d)
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "tiers_mode":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTiersMode, "tiers_mode") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesTiersModeOf(b)
+					checkPostPricesTiersMode(&d.Checker, v)
+					x.TiersMode = &v
+				}
+				d.Leave()
 			}
-			if hasTiersMode {
-				d.Duplicate()
-				continue
-			}
-			hasTiersMode = true
-			d.EnterOptional("tiers_mode")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesTiersModeOf(b)
-				checkPostPricesTiersMode(&d.Checker, v)
-				x.TiersMode = &v
-			}
-			d.Leave()
 		case "transfer_lookup_key":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferLookupKey, "transfer_lookup_key") {
+				if v, ok := d.Bool(); ok {
+					x.TransferLookupKey = &v
+				}
+				d.Leave()
 			}
-			if hasTransferLookupKey {
-				d.Duplicate()
-				continue
-			}
-			hasTransferLookupKey = true
-			d.EnterOptional("transfer_lookup_key")
-			if v, ok := d.Bool(); ok {
-				x.TransferLookupKey = &v
-			}
-			d.Leave()
 		case "transform_quantity":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransformQuantity, "transform_quantity") {
+				x.TransformQuantity = new(PostPricesTransformQuantity)
+				x.TransformQuantity.decode(d)
+				d.Leave()
 			}
-			if hasTransformQuantity {
-				d.Duplicate()
-				continue
-			}
-			hasTransformQuantity = true
-			d.EnterOptional("transform_quantity")
-			x.TransformQuantity = new(PostPricesTransformQuantity)
-			x.TransformQuantity.decode(d)
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"active",
@@ -29599,24 +23926,24 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostPricesExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.LookupKey != nil {
 		c.Enter("lookup_key")
-		checkPostPricesLookupKey(c, *x.LookupKey)
+		checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, *x.LookupKey)
 		c.Leave()
 	}
 	if x.Nickname != nil {
 		c.Enter("nickname")
-		checkPostPricesNickname(c, *x.Nickname)
+		checkAddressCity(c, *x.Nickname)
 		c.Leave()
 	}
 	if x.Product != nil {
 		c.Enter("product")
-		checkPostPricesProduct(c, *x.Product)
+		checkAddressCity(c, *x.Product)
 		c.Leave()
 	}
 	if x.ProductData != nil {
@@ -29723,82 +24050,47 @@ func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
+				x.CustomUnitAmount = new(PostPricesCurrencyOptionsValueCustomUnitAmount)
+				x.CustomUnitAmount.decode(d)
+				d.Leave()
 			}
-			if hasCustomUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasCustomUnitAmount = true
-			d.EnterOptional("custom_unit_amount")
-			x.CustomUnitAmount = new(PostPricesCurrencyOptionsValueCustomUnitAmount)
-			x.CustomUnitAmount.decode(d)
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesCurrencyOptionsValueTaxBehaviorOf(b)
-				checkPostPricesCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
-		case "tiers":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTiers {
-				d.Duplicate()
-				continue
-			}
-			hasTiers = true
-			d.EnterOptional("tiers")
-			if d.BeginArray() {
-				x.Tiers = []PostPricesCurrencyOptionsValueTier{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tiers = append(x.Tiers, PostPricesCurrencyOptionsValueTier{})
-					x.Tiers[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesCurrencyOptionsValueTaxBehaviorOf(b)
+					checkPostPricesCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "tiers":
+			if d.OptionalField(&hasTiers, "tiers") {
+				if d.BeginArray() {
+					x.Tiers = []PostPricesCurrencyOptionsValueTier{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tiers = append(x.Tiers, PostPricesCurrencyOptionsValueTier{})
+						x.Tiers[i].decode(d)
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"custom_unit_amount",
@@ -29870,58 +24162,33 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				if v, ok := d.Int(); ok {
+					x.Maximum = &v
+				}
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			if v, ok := d.Int(); ok {
-				x.Maximum = &v
-			}
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				if v, ok := d.Int(); ok {
+					x.Minimum = &v
+				}
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			if v, ok := d.Int(); ok {
-				x.Minimum = &v
-			}
-			d.Leave()
 		case "preset":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPreset, "preset") {
+				if v, ok := d.Int(); ok {
+					x.Preset = &v
+				}
+				d.Leave()
 			}
-			if hasPreset {
-				d.Duplicate()
-				continue
-			}
-			hasPreset = true
-			d.EnterOptional("preset")
-			if v, ok := d.Int(); ok {
-				x.Preset = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled", "maximum", "minimum", "preset")
 		}
@@ -30017,61 +24284,33 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flat_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmount, "flat_amount") {
+				if v, ok := d.Int(); ok {
+					x.FlatAmount = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmount {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmount = true
-			d.EnterOptional("flat_amount")
-			if v, ok := d.Int(); ok {
-				x.FlatAmount = &v
-			}
-			d.Leave()
 		case "flat_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.FlatAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmountDecimal = true
-			d.EnterOptional("flat_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.FlatAmountDecimal = &v
-			}
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"flat_amount",
@@ -30123,58 +24362,33 @@ func (x *PostPricesCustomUnitAmount) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				if v, ok := d.Int(); ok {
+					x.Maximum = &v
+				}
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			if v, ok := d.Int(); ok {
-				x.Maximum = &v
-			}
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				if v, ok := d.Int(); ok {
+					x.Minimum = &v
+				}
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			if v, ok := d.Int(); ok {
-				x.Minimum = &v
-			}
-			d.Leave()
 		case "preset":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPreset, "preset") {
+				if v, ok := d.Int(); ok {
+					x.Preset = &v
+				}
+				d.Leave()
 			}
-			if hasPreset {
-				d.Duplicate()
-				continue
-			}
-			hasPreset = true
-			d.EnterOptional("preset")
-			if v, ok := d.Int(); ok {
-				x.Preset = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled", "maximum", "minimum", "preset")
 		}
@@ -30198,39 +24412,6 @@ func (x *PostPricesCustomUnitAmount) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesCustomUnitAmount) validate(c *wire.Checker) {}
-
-// checkPostPricesExpandItem records the violations of the constraints of v in
-// c.
-func checkPostPricesExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesLookupKey records the violations of the constraints of v in c.
-func checkPostPricesLookupKey(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 200 {
-		c.Add("must be at most 200 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesNickname records the violations of the constraints of v in c.
-func checkPostPricesNickname(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesProduct records the violations of the constraints of v in c.
-func checkPostPricesProduct(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
 
 // PostPricesProductData is the type of $.product_data in the arguments of the
 // stripe_post_prices tool: These fields can be used to create a new product
@@ -30262,120 +24443,74 @@ func (x *PostPricesProductData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
-		case "id":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasID {
-				d.Duplicate()
-				continue
-			}
-			hasID = true
-			d.EnterOptional("id")
-			if v, ok := d.String(); ok {
-				checkPostPricesProductDataID(&d.Checker, v)
-				x.ID = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "id":
+			if d.OptionalField(&hasID, "id") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.ID = &v
+				}
+				d.Leave()
+			}
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostPricesProductDataName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "statement_descriptor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptor = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptor {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptor = true
-			d.EnterOptional("statement_descriptor")
-			if v, ok := d.String(); ok {
-				checkPostPricesProductDataStatementDescriptor(&d.Checker, v)
-				x.StatementDescriptor = &v
-			}
-			d.Leave()
 		case "tax_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxCode, "tax_code") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.TaxCode = &v
+				}
+				d.Leave()
 			}
-			if hasTaxCode {
-				d.Duplicate()
-				continue
-			}
-			hasTaxCode = true
-			d.EnterOptional("tax_code")
-			if v, ok := d.String(); ok {
-				checkPostPricesProductDataTaxCode(&d.Checker, v)
-				x.TaxCode = &v
-			}
-			d.Leave()
 		case "unit_label":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitLabel, "unit_label") {
+				if v, ok := d.String(); ok {
+					checkPostPricesProductDataUnitLabel(&d.Checker, v)
+					x.UnitLabel = &v
+				}
+				d.Leave()
 			}
-			if hasUnitLabel {
-				d.Duplicate()
-				continue
-			}
-			hasUnitLabel = true
-			d.EnterOptional("unit_label")
-			if v, ok := d.String(); ok {
-				checkPostPricesProductDataUnitLabel(&d.Checker, v)
-				x.UnitLabel = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"active",
@@ -30409,20 +24544,20 @@ func (x *PostPricesProductData) Validate() error {
 func (x *PostPricesProductData) validate(c *wire.Checker) {
 	if x.ID != nil {
 		c.Enter("id")
-		checkPostPricesProductDataID(c, *x.ID)
+		checkAddressCity(c, *x.ID)
 		c.Leave()
 	}
 	c.Enter("name")
-	checkPostPricesProductDataName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
 	if x.StatementDescriptor != nil {
 		c.Enter("statement_descriptor")
-		checkPostPricesProductDataStatementDescriptor(c, *x.StatementDescriptor)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
 		c.Leave()
 	}
 	if x.TaxCode != nil {
 		c.Enter("tax_code")
-		checkPostPricesProductDataTaxCode(c, *x.TaxCode)
+		checkAddressCity(c, *x.TaxCode)
 		c.Leave()
 	}
 	if x.UnitLabel != nil {
@@ -30432,44 +24567,8 @@ func (x *PostPricesProductData) validate(c *wire.Checker) {
 	}
 }
 
-// checkPostPricesProductDataID records the violations of the constraints of v
-// in c.
-func checkPostPricesProductDataID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesProductDataName records the violations of the constraints of v
-// in c.
-func checkPostPricesProductDataName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesProductDataStatementDescriptor records the violations of the
-// constraints of v in c.
-func checkPostPricesProductDataStatementDescriptor(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesProductDataTaxCode records the violations of the constraints
-// of v in c.
-func checkPostPricesProductDataTaxCode(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // checkPostPricesProductDataUnitLabel records the violations of the constraints
-// of v in c.
+// of v in c. Every schema with these constraints shares it.
 func checkPostPricesProductDataUnitLabel(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 12 {
@@ -30501,64 +24600,39 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "aggregate_usage":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasAggregateUsage, "aggregate_usage") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesRecurringAggregateUsageOf(b)
+					checkPostPricesRecurringAggregateUsage(&d.Checker, v)
+					x.AggregateUsage = &v
+				}
+				d.Leave()
 			}
-			if hasAggregateUsage {
-				d.Duplicate()
-				continue
-			}
-			hasAggregateUsage = true
-			d.EnterOptional("aggregate_usage")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesRecurringAggregateUsageOf(b)
-				checkPostPricesRecurringAggregateUsage(&d.Checker, v)
-				x.AggregateUsage = &v
-			}
-			d.Leave()
 		case "interval":
-			if hasInterval {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInterval, "interval") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesRecurringIntervalOf(b)
+					checkPostPricesRecurringInterval(&d.Checker, v)
+					x.Interval = v
+				}
+				d.Leave()
 			}
-			hasInterval = true
-			d.Enter("interval")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesRecurringIntervalOf(b)
-				checkPostPricesRecurringInterval(&d.Checker, v)
-				x.Interval = v
-			}
-			d.Leave()
 		case "interval_count":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasIntervalCount, "interval_count") {
+				if v, ok := d.Int(); ok {
+					x.IntervalCount = &v
+				}
+				d.Leave()
 			}
-			if hasIntervalCount {
-				d.Duplicate()
-				continue
-			}
-			hasIntervalCount = true
-			d.EnterOptional("interval_count")
-			if v, ok := d.Int(); ok {
-				x.IntervalCount = &v
-			}
-			d.Leave()
 		case "usage_type":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUsageType, "usage_type") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesRecurringUsageTypeOf(b)
+					checkPostPricesRecurringUsageType(&d.Checker, v)
+					x.UsageType = &v
+				}
+				d.Leave()
 			}
-			if hasUsageType {
-				d.Duplicate()
-				continue
-			}
-			hasUsageType = true
-			d.EnterOptional("usage_type")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesRecurringUsageTypeOf(b)
-				checkPostPricesRecurringUsageType(&d.Checker, v)
-				x.UsageType = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"aggregate_usage",
@@ -30809,61 +24883,33 @@ func (x *PostPricesTier) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flat_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmount, "flat_amount") {
+				if v, ok := d.Int(); ok {
+					x.FlatAmount = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmount {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmount = true
-			d.EnterOptional("flat_amount")
-			if v, ok := d.Int(); ok {
-				x.FlatAmount = &v
-			}
-			d.Leave()
 		case "flat_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.FlatAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmountDecimal = true
-			d.EnterOptional("flat_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.FlatAmountDecimal = &v
-			}
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"flat_amount",
@@ -30952,29 +24998,21 @@ func (x *PostPricesTransformQuantity) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "divide_by":
-			if hasDivideBy {
-				d.Duplicate()
-				continue
+			if d.Field(&hasDivideBy, "divide_by") {
+				if v, ok := d.Int(); ok {
+					x.DivideBy = v
+				}
+				d.Leave()
 			}
-			hasDivideBy = true
-			d.Enter("divide_by")
-			if v, ok := d.Int(); ok {
-				x.DivideBy = v
-			}
-			d.Leave()
 		case "round":
-			if hasRound {
-				d.Duplicate()
-				continue
+			if d.Field(&hasRound, "round") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesTransformQuantityRoundOf(b)
+					checkPostPricesTransformQuantityRound(&d.Checker, v)
+					x.Round = v
+				}
+				d.Leave()
 			}
-			hasRound = true
-			d.Enter("round")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesTransformQuantityRoundOf(b)
-				checkPostPricesTransformQuantityRound(&d.Checker, v)
-				x.Round = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("divide_by", "round")
 		}
@@ -31127,40 +25165,29 @@ func (x *GetPricesPriceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "price":
-			if hasPrice {
-				d.Duplicate()
-				continue
-			}
-			hasPrice = true
-			d.Enter("price")
-			if v, ok := d.String(); ok {
-				checkGetPricesPricePrice(&d.Checker, v)
-				x.Price = v
-			}
-			d.Leave()
-		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetPricesPriceExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Price = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "expand":
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("price", "expand")
 		}
@@ -31185,33 +25212,16 @@ func (x *GetPricesPriceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 	c.Enter("price")
-	checkGetPricesPricePrice(c, x.Price)
+	checkAddressCity(c, x.Price)
 	c.Leave()
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetPricesPriceExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
-	}
-}
-
-// checkGetPricesPricePrice records the violations of the constraints of v in c.
-func checkGetPricesPricePrice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetPricesPriceExpandItem records the violations of the constraints of v
-// in c.
-func checkGetPricesPriceExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -31302,170 +25312,110 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "price":
-			if hasPrice {
-				d.Duplicate()
-				continue
+			if d.Field(&hasPrice, "price") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Price = v
+				}
+				d.Leave()
 			}
-			hasPrice = true
-			d.Enter("price")
-			if v, ok := d.String(); ok {
-				checkPostPricesPricePrice(&d.Checker, v)
-				x.Price = v
-			}
-			d.Leave()
 		case "active":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
+				}
+				d.Leave()
 			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
 		case "currency_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrencyOptions {
-				d.Duplicate()
-				continue
-			}
-			hasCurrencyOptions = true
-			d.EnterOptional("currency_options")
-			if d.BeginObject() {
-				m := map[string]PostPricesPriceCurrencyOptionsValue{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
+				if d.BeginObject() {
+					m := map[string]PostPricesPriceCurrencyOptionsValue{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e PostPricesPriceCurrencyOptionsValue
+						e.decode(d)
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e PostPricesPriceCurrencyOptionsValue
-					e.decode(d)
-					m[k] = e
-					d.Leave()
+					x.CurrencyOptions = m
 				}
-				x.CurrencyOptions = m
+				d.Leave()
 			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostPricesPriceExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "lookup_key":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLookupKey {
-				d.Duplicate()
-				continue
-			}
-			hasLookupKey = true
-			d.EnterOptional("lookup_key")
-			if v, ok := d.String(); ok {
-				checkPostPricesPriceLookupKey(&d.Checker, v)
-				x.LookupKey = &v
-			}
-			d.Leave()
-		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+			if d.OptionalField(&hasLookupKey, "lookup_key") {
+				if v, ok := d.String(); ok {
+					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
+					x.LookupKey = &v
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
+		case "metadata":
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Metadata = m
+				}
+				d.Leave()
+			}
 		case "nickname":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasNickname, "nickname") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Nickname = &v
+				}
+				d.Leave()
 			}
-			if hasNickname {
-				d.Duplicate()
-				continue
-			}
-			hasNickname = true
-			d.EnterOptional("nickname")
-			if v, ok := d.String(); ok {
-				checkPostPricesPriceNickname(&d.Checker, v)
-				x.Nickname = &v
-			}
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesPriceTaxBehaviorOf(b)
+					checkPostPricesPriceTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesPriceTaxBehaviorOf(b)
-				checkPostPricesPriceTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		case "transfer_lookup_key":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTransferLookupKey, "transfer_lookup_key") {
+				if v, ok := d.Bool(); ok {
+					x.TransferLookupKey = &v
+				}
+				d.Leave()
 			}
-			if hasTransferLookupKey {
-				d.Duplicate()
-				continue
-			}
-			hasTransferLookupKey = true
-			d.EnterOptional("transfer_lookup_key")
-			if v, ok := d.Bool(); ok {
-				x.TransferLookupKey = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"price",
@@ -31500,7 +25450,7 @@ func (x *PostPricesPriceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 	c.Enter("price")
-	checkPostPricesPricePrice(c, x.Price)
+	checkAddressCity(c, x.Price)
 	c.Leave()
 	if x.CurrencyOptions != nil {
 		c.Enter("currency_options")
@@ -31516,34 +25466,25 @@ func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostPricesPriceExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.LookupKey != nil {
 		c.Enter("lookup_key")
-		checkPostPricesPriceLookupKey(c, *x.LookupKey)
+		checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, *x.LookupKey)
 		c.Leave()
 	}
 	if x.Nickname != nil {
 		c.Enter("nickname")
-		checkPostPricesPriceNickname(c, *x.Nickname)
+		checkAddressCity(c, *x.Nickname)
 		c.Leave()
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
 		checkPostPricesPriceTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
-	}
-}
-
-// checkPostPricesPricePrice records the violations of the constraints of v in
-// c.
-func checkPostPricesPricePrice(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -31572,82 +25513,47 @@ func (x *PostPricesPriceCurrencyOptionsValue) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
+				x.CustomUnitAmount = new(PostPricesPriceCurrencyOptionsValueCustomUnitAmount)
+				x.CustomUnitAmount.decode(d)
+				d.Leave()
 			}
-			if hasCustomUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasCustomUnitAmount = true
-			d.EnterOptional("custom_unit_amount")
-			x.CustomUnitAmount = new(PostPricesPriceCurrencyOptionsValueCustomUnitAmount)
-			x.CustomUnitAmount.decode(d)
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postPricesPriceCurrencyOptionsValueTaxBehaviorOf(b)
-				checkPostPricesPriceCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
-		case "tiers":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTiers {
-				d.Duplicate()
-				continue
-			}
-			hasTiers = true
-			d.EnterOptional("tiers")
-			if d.BeginArray() {
-				x.Tiers = []PostPricesPriceCurrencyOptionsValueTier{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tiers = append(x.Tiers, PostPricesPriceCurrencyOptionsValueTier{})
-					x.Tiers[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postPricesPriceCurrencyOptionsValueTaxBehaviorOf(b)
+					checkPostPricesPriceCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "tiers":
+			if d.OptionalField(&hasTiers, "tiers") {
+				if d.BeginArray() {
+					x.Tiers = []PostPricesPriceCurrencyOptionsValueTier{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tiers = append(x.Tiers, PostPricesPriceCurrencyOptionsValueTier{})
+						x.Tiers[i].decode(d)
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"custom_unit_amount",
@@ -31719,58 +25625,33 @@ func (x *PostPricesPriceCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Dec
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				if v, ok := d.Int(); ok {
+					x.Maximum = &v
+				}
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			if v, ok := d.Int(); ok {
-				x.Maximum = &v
-			}
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				if v, ok := d.Int(); ok {
+					x.Minimum = &v
+				}
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			if v, ok := d.Int(); ok {
-				x.Minimum = &v
-			}
-			d.Leave()
 		case "preset":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPreset, "preset") {
+				if v, ok := d.Int(); ok {
+					x.Preset = &v
+				}
+				d.Leave()
 			}
-			if hasPreset {
-				d.Duplicate()
-				continue
-			}
-			hasPreset = true
-			d.EnterOptional("preset")
-			if v, ok := d.Int(); ok {
-				x.Preset = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled", "maximum", "minimum", "preset")
 		}
@@ -31866,61 +25747,33 @@ func (x *PostPricesPriceCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flat_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmount, "flat_amount") {
+				if v, ok := d.Int(); ok {
+					x.FlatAmount = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmount {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmount = true
-			d.EnterOptional("flat_amount")
-			if v, ok := d.Int(); ok {
-				x.FlatAmount = &v
-			}
-			d.Leave()
 		case "flat_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.FlatAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmountDecimal = true
-			d.EnterOptional("flat_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.FlatAmountDecimal = &v
-			}
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"flat_amount",
@@ -31946,33 +25799,6 @@ func (x *PostPricesPriceCurrencyOptionsValueTier) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesPriceCurrencyOptionsValueTier) validate(c *wire.Checker) {}
-
-// checkPostPricesPriceExpandItem records the violations of the constraints of v
-// in c.
-func checkPostPricesPriceExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesPriceLookupKey records the violations of the constraints of v
-// in c.
-func checkPostPricesPriceLookupKey(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 200 {
-		c.Add("must be at most 200 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostPricesPriceNickname records the violations of the constraints of v
-// in c.
-func checkPostPricesPriceNickname(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
 
 // PostPricesPriceTaxBehavior is the type of $.tax_behavior in the arguments of
 // the stripe_post_prices_price tool: Only required if a [default tax
@@ -32126,153 +25952,90 @@ func (x *GetProductsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
+				}
+				d.Leave()
 			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
 		case "ending_before":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasEndingBefore, "ending_before") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.EndingBefore = &v
+				}
+				d.Leave()
 			}
-			if hasEndingBefore {
-				d.Duplicate()
-				continue
-			}
-			hasEndingBefore = true
-			d.EnterOptional("ending_before")
-			if v, ok := d.String(); ok {
-				checkGetProductsEndingBefore(&d.Checker, v)
-				x.EndingBefore = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkGetProductsExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "ids":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasIDs {
-				d.Duplicate()
-				continue
-			}
-			hasIDs = true
-			d.EnterOptional("ids")
-			if d.BeginArray() {
-				x.IDs = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.IDs = append(x.IDs, "")
-					if v1, ok := d.String(); ok {
-						checkGetProductsID(&d.Checker, v1)
-						x.IDs[i] = v1
+			if d.OptionalField(&hasIDs, "ids") {
+				if d.BeginArray() {
+					x.IDs = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.IDs = append(x.IDs, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.IDs[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					x.Limit = &v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				x.Limit = &v
-			}
-			d.Leave()
 		case "shippable":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippable, "shippable") {
+				if v, ok := d.Bool(); ok {
+					x.Shippable = &v
+				}
+				d.Leave()
 			}
-			if hasShippable {
-				d.Duplicate()
-				continue
-			}
-			hasShippable = true
-			d.EnterOptional("shippable")
-			if v, ok := d.Bool(); ok {
-				x.Shippable = &v
-			}
-			d.Leave()
 		case "starting_after":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStartingAfter, "starting_after") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.StartingAfter = &v
+				}
+				d.Leave()
 			}
-			if hasStartingAfter {
-				d.Duplicate()
-				continue
-			}
-			hasStartingAfter = true
-			d.EnterOptional("starting_after")
-			if v, ok := d.String(); ok {
-				checkGetProductsStartingAfter(&d.Checker, v)
-				x.StartingAfter = &v
-			}
-			d.Leave()
 		case "url":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasURL, "url") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.URL = &v
+				}
+				d.Leave()
 			}
-			if hasURL {
-				d.Duplicate()
-				continue
-			}
-			hasURL = true
-			d.EnterOptional("url")
-			if v, ok := d.String(); ok {
-				checkGetProductsURL(&d.Checker, v)
-				x.URL = &v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetCustomersMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetProductsMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"active",
@@ -32308,14 +26071,14 @@ func (x *GetProductsArgs) Validate() error {
 func (x *GetProductsArgs) validate(c *wire.Checker) {
 	if x.EndingBefore != nil {
 		c.Enter("ending_before")
-		checkGetProductsEndingBefore(c, *x.EndingBefore)
+		checkAddressCity(c, *x.EndingBefore)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkGetProductsExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -32324,77 +26087,24 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 		c.Enter("ids")
 		for i := range x.IDs {
 			c.EnterIndex(i)
-			checkGetProductsID(c, x.IDs[i])
+			checkAddressCity(c, x.IDs[i])
 			c.Leave()
 		}
 		c.Leave()
 	}
 	if x.StartingAfter != nil {
 		c.Enter("starting_after")
-		checkGetProductsStartingAfter(c, *x.StartingAfter)
+		checkAddressCity(c, *x.StartingAfter)
 		c.Leave()
 	}
 	if x.URL != nil {
 		c.Enter("url")
-		checkGetProductsURL(c, *x.URL)
+		checkAddressCity(c, *x.URL)
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetProductsMaxPages(c, x.MaxPages)
+	checkGetCustomersMaxPages(c, x.MaxPages)
 	c.Leave()
-}
-
-// checkGetProductsEndingBefore records the violations of the constraints of v
-// in c.
-func checkGetProductsEndingBefore(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetProductsExpandItem records the violations of the constraints of v in
-// c.
-func checkGetProductsExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetProductsID records the violations of the constraints of v in c.
-func checkGetProductsID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetProductsStartingAfter records the violations of the constraints of v
-// in c.
-func checkGetProductsStartingAfter(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetProductsURL records the violations of the constraints of v in c.
-func checkGetProductsURL(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkGetProductsMaxPages records the violations of the constraints of v in c.
-func checkGetProductsMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
-	}
 }
 
 // getProductsLabel renders the status label of one call of the
@@ -32560,254 +26270,152 @@ func (x *PostProductsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasActive, "active") {
+				if v, ok := d.Bool(); ok {
+					x.Active = &v
+				}
+				d.Leave()
 			}
-			if hasActive {
-				d.Duplicate()
-				continue
-			}
-			hasActive = true
-			d.EnterOptional("active")
-			if v, ok := d.Bool(); ok {
-				x.Active = &v
-			}
-			d.Leave()
 		case "default_price_data":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDefaultPriceData, "default_price_data") {
+				x.DefaultPriceData = new(PostProductsDefaultPriceData)
+				x.DefaultPriceData.decode(d)
+				d.Leave()
 			}
-			if hasDefaultPriceData {
-				d.Duplicate()
-				continue
-			}
-			hasDefaultPriceData = true
-			d.EnterOptional("default_price_data")
-			x.DefaultPriceData = new(PostProductsDefaultPriceData)
-			x.DefaultPriceData.decode(d)
-			d.Leave()
 		case "description":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					checkAPIErrorsMessage(&d.Checker, v)
+					x.Description = &v
+				}
+				d.Leave()
 			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				checkPostProductsDescription(&d.Checker, v)
-				x.Description = &v
-			}
-			d.Leave()
 		case "expand":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasExpand {
-				d.Duplicate()
-				continue
-			}
-			hasExpand = true
-			d.EnterOptional("expand")
-			if d.BeginArray() {
-				x.Expand = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Expand = append(x.Expand, "")
-					if v1, ok := d.String(); ok {
-						checkPostProductsExpandItem(&d.Checker, v1)
-						x.Expand[i] = v1
+			if d.OptionalField(&hasExpand, "expand") {
+				if d.BeginArray() {
+					x.Expand = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Expand = append(x.Expand, "")
+						if v1, ok := d.String(); ok {
+							checkAddressCity(&d.Checker, v1)
+							x.Expand[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "features":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasFeatures {
-				d.Duplicate()
-				continue
-			}
-			hasFeatures = true
-			d.EnterOptional("features")
-			if d.BeginArray() {
-				x.Features = []PostProductsFeature{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Features = append(x.Features, PostProductsFeature{})
-					x.Features[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasFeatures, "features") {
+				if d.BeginArray() {
+					x.Features = []PostProductsFeature{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Features = append(x.Features, PostProductsFeature{})
+						x.Features[i].decode(d)
+						d.Leave()
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "id":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasID, "id") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.ID = &v
+				}
+				d.Leave()
 			}
-			if hasID {
-				d.Duplicate()
-				continue
-			}
-			hasID = true
-			d.EnterOptional("id")
-			if v, ok := d.String(); ok {
-				checkPostProductsID(&d.Checker, v)
-				x.ID = &v
-			}
-			d.Leave()
 		case "images":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasImages {
-				d.Duplicate()
-				continue
-			}
-			hasImages = true
-			d.EnterOptional("images")
-			if d.BeginArray() {
-				x.Images = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Images = append(x.Images, "")
-					if v1, ok := d.String(); ok {
-						x.Images[i] = v1
+			if d.OptionalField(&hasImages, "images") {
+				if d.BeginArray() {
+					x.Images = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Images = append(x.Images, "")
+						if v1, ok := d.String(); ok {
+							x.Images[i] = v1
+						}
+						d.Leave()
 					}
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "metadata":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasMetadata {
-				d.Duplicate()
-				continue
-			}
-			hasMetadata = true
-			d.EnterOptional("metadata")
-			if d.BeginObject() {
-				m := map[string]string{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
+			if d.OptionalField(&hasMetadata, "metadata") {
+				if d.BeginObject() {
+					m := map[string]string{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e string
+						if v1, ok := d.String(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
 					}
-					d.Enter(k)
-					var e string
-					if v1, ok := d.String(); ok {
-						e = v1
-					}
-					m[k] = e
-					d.Leave()
+					x.Metadata = m
 				}
-				x.Metadata = m
+				d.Leave()
 			}
-			d.Leave()
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostProductsName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		case "package_dimensions":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPackageDimensions, "package_dimensions") {
+				x.PackageDimensions = new(PostProductsPackageDimensions)
+				x.PackageDimensions.decode(d)
+				d.Leave()
 			}
-			if hasPackageDimensions {
-				d.Duplicate()
-				continue
-			}
-			hasPackageDimensions = true
-			d.EnterOptional("package_dimensions")
-			x.PackageDimensions = new(PostProductsPackageDimensions)
-			x.PackageDimensions.decode(d)
-			d.Leave()
 		case "shippable":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasShippable, "shippable") {
+				if v, ok := d.Bool(); ok {
+					x.Shippable = &v
+				}
+				d.Leave()
 			}
-			if hasShippable {
-				d.Duplicate()
-				continue
-			}
-			hasShippable = true
-			d.EnterOptional("shippable")
-			if v, ok := d.Bool(); ok {
-				x.Shippable = &v
-			}
-			d.Leave()
 		case "statement_descriptor":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
+				if v, ok := d.String(); ok {
+					checkPostInvoicesStatementDescriptor(&d.Checker, v)
+					x.StatementDescriptor = &v
+				}
+				d.Leave()
 			}
-			if hasStatementDescriptor {
-				d.Duplicate()
-				continue
-			}
-			hasStatementDescriptor = true
-			d.EnterOptional("statement_descriptor")
-			if v, ok := d.String(); ok {
-				checkPostProductsStatementDescriptor(&d.Checker, v)
-				x.StatementDescriptor = &v
-			}
-			d.Leave()
 		case "tax_code":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxCode, "tax_code") {
+				if v, ok := d.String(); ok {
+					x.TaxCode = &v
+				}
+				d.Leave()
 			}
-			if hasTaxCode {
-				d.Duplicate()
-				continue
-			}
-			hasTaxCode = true
-			d.EnterOptional("tax_code")
-			if v, ok := d.String(); ok {
-				x.TaxCode = &v
-			}
-			d.Leave()
 		case "unit_label":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitLabel, "unit_label") {
+				if v, ok := d.String(); ok {
+					checkPostPricesProductDataUnitLabel(&d.Checker, v)
+					x.UnitLabel = &v
+				}
+				d.Leave()
 			}
-			if hasUnitLabel {
-				d.Duplicate()
-				continue
-			}
-			hasUnitLabel = true
-			d.EnterOptional("unit_label")
-			if v, ok := d.String(); ok {
-				checkPostProductsUnitLabel(&d.Checker, v)
-				x.UnitLabel = &v
-			}
-			d.Leave()
 		case "url":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasURL, "url") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.URL = &v
+				}
+				d.Leave()
 			}
-			if hasURL {
-				d.Duplicate()
-				continue
-			}
-			hasURL = true
-			d.EnterOptional("url")
-			if v, ok := d.String(); ok {
-				checkPostProductsURL(&d.Checker, v)
-				x.URL = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"active",
@@ -32854,14 +26462,14 @@ func (x *PostProductsArgs) validate(c *wire.Checker) {
 	}
 	if x.Description != nil {
 		c.Enter("description")
-		checkPostProductsDescription(c, *x.Description)
+		checkAPIErrorsMessage(c, *x.Description)
 		c.Leave()
 	}
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
 			c.EnterIndex(i)
-			checkPostProductsExpandItem(c, x.Expand[i])
+			checkAddressCity(c, x.Expand[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -32877,11 +26485,11 @@ func (x *PostProductsArgs) validate(c *wire.Checker) {
 	}
 	if x.ID != nil {
 		c.Enter("id")
-		checkPostProductsID(c, *x.ID)
+		checkAddressCity(c, *x.ID)
 		c.Leave()
 	}
 	c.Enter("name")
-	checkPostProductsName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
 	if x.PackageDimensions != nil {
 		c.Enter("package_dimensions")
@@ -32890,17 +26498,17 @@ func (x *PostProductsArgs) validate(c *wire.Checker) {
 	}
 	if x.StatementDescriptor != nil {
 		c.Enter("statement_descriptor")
-		checkPostProductsStatementDescriptor(c, *x.StatementDescriptor)
+		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
 		c.Leave()
 	}
 	if x.UnitLabel != nil {
 		c.Enter("unit_label")
-		checkPostProductsUnitLabel(c, *x.UnitLabel)
+		checkPostPricesProductDataUnitLabel(c, *x.UnitLabel)
 		c.Leave()
 	}
 	if x.URL != nil {
 		c.Enter("url")
-		checkPostProductsURL(c, *x.URL)
+		checkAddressCity(c, *x.URL)
 		c.Leave()
 	}
 }
@@ -32934,100 +26542,61 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "currency":
-			if hasCurrency {
-				d.Duplicate()
-				continue
-			}
-			hasCurrency = true
-			d.Enter("currency")
-			if v, ok := d.String(); ok {
-				x.Currency = v
-			}
-			d.Leave()
-		case "currency_options":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasCurrencyOptions {
-				d.Duplicate()
-				continue
-			}
-			hasCurrencyOptions = true
-			d.EnterOptional("currency_options")
-			if d.BeginObject() {
-				m := map[string]PostProductsDefaultPriceDataCurrencyOptionsValue{}
-				for d.NextKey() {
-					k := string(d.Name())
-					if _, dup := m[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(k)
-					var e PostProductsDefaultPriceDataCurrencyOptionsValue
-					e.decode(d)
-					m[k] = e
-					d.Leave()
+			if d.Field(&hasCurrency, "currency") {
+				if v, ok := d.String(); ok {
+					x.Currency = v
 				}
-				x.CurrencyOptions = m
+				d.Leave()
 			}
-			d.Leave()
+		case "currency_options":
+			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
+				if d.BeginObject() {
+					m := map[string]PostProductsDefaultPriceDataCurrencyOptionsValue{}
+					for d.NextKey() {
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e PostProductsDefaultPriceDataCurrencyOptionsValue
+						e.decode(d)
+						m[k] = e
+						d.Leave()
+					}
+					x.CurrencyOptions = m
+				}
+				d.Leave()
+			}
 		case "recurring":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasRecurring, "recurring") {
+				x.Recurring = new(PostProductsDefaultPriceDataRecurring)
+				x.Recurring.decode(d)
+				d.Leave()
 			}
-			if hasRecurring {
-				d.Duplicate()
-				continue
-			}
-			hasRecurring = true
-			d.EnterOptional("recurring")
-			x.Recurring = new(PostProductsDefaultPriceDataRecurring)
-			x.Recurring.decode(d)
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postProductsDefaultPriceDataTaxBehaviorOf(b)
+					checkPostProductsDefaultPriceDataTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
+				}
+				d.Leave()
 			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postProductsDefaultPriceDataTaxBehaviorOf(b)
-				checkPostProductsDefaultPriceDataTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"currency",
@@ -33106,82 +26675,47 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) decode(d *wire.Decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
+				x.CustomUnitAmount = new(PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount)
+				x.CustomUnitAmount.decode(d)
+				d.Leave()
 			}
-			if hasCustomUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasCustomUnitAmount = true
-			d.EnterOptional("custom_unit_amount")
-			x.CustomUnitAmount = new(PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount)
-			x.CustomUnitAmount.decode(d)
-			d.Leave()
 		case "tax_behavior":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTaxBehavior {
-				d.Duplicate()
-				continue
-			}
-			hasTaxBehavior = true
-			d.EnterOptional("tax_behavior")
-			if b, ok := d.Bytes(); ok {
-				v := postProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorOf(b)
-				checkPostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-				x.TaxBehavior = &v
-			}
-			d.Leave()
-		case "tiers":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasTiers {
-				d.Duplicate()
-				continue
-			}
-			hasTiers = true
-			d.EnterOptional("tiers")
-			if d.BeginArray() {
-				x.Tiers = []PostProductsDefaultPriceDataCurrencyOptionsValueTier{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Tiers = append(x.Tiers, PostProductsDefaultPriceDataCurrencyOptionsValueTier{})
-					x.Tiers[i].decode(d)
-					d.Leave()
+			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
+				if b, ok := d.Bytes(); ok {
+					v := postProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorOf(b)
+					checkPostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					x.TaxBehavior = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "tiers":
+			if d.OptionalField(&hasTiers, "tiers") {
+				if d.BeginArray() {
+					x.Tiers = []PostProductsDefaultPriceDataCurrencyOptionsValueTier{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Tiers = append(x.Tiers, PostProductsDefaultPriceDataCurrencyOptionsValueTier{})
+						x.Tiers[i].decode(d)
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"custom_unit_amount",
@@ -33253,58 +26787,33 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount) decod
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if hasEnabled {
-				d.Duplicate()
-				continue
+			if d.Field(&hasEnabled, "enabled") {
+				if v, ok := d.Bool(); ok {
+					x.Enabled = v
+				}
+				d.Leave()
 			}
-			hasEnabled = true
-			d.Enter("enabled")
-			if v, ok := d.Bool(); ok {
-				x.Enabled = v
-			}
-			d.Leave()
 		case "maximum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaximum, "maximum") {
+				if v, ok := d.Int(); ok {
+					x.Maximum = &v
+				}
+				d.Leave()
 			}
-			if hasMaximum {
-				d.Duplicate()
-				continue
-			}
-			hasMaximum = true
-			d.EnterOptional("maximum")
-			if v, ok := d.Int(); ok {
-				x.Maximum = &v
-			}
-			d.Leave()
 		case "minimum":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMinimum, "minimum") {
+				if v, ok := d.Int(); ok {
+					x.Minimum = &v
+				}
+				d.Leave()
 			}
-			if hasMinimum {
-				d.Duplicate()
-				continue
-			}
-			hasMinimum = true
-			d.EnterOptional("minimum")
-			if v, ok := d.Int(); ok {
-				x.Minimum = &v
-			}
-			d.Leave()
 		case "preset":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPreset, "preset") {
+				if v, ok := d.Int(); ok {
+					x.Preset = &v
+				}
+				d.Leave()
 			}
-			if hasPreset {
-				d.Duplicate()
-				continue
-			}
-			hasPreset = true
-			d.EnterOptional("preset")
-			if v, ok := d.Int(); ok {
-				x.Preset = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("enabled", "maximum", "minimum", "preset")
 		}
@@ -33401,61 +26910,33 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) decode(d *wire.De
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flat_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmount, "flat_amount") {
+				if v, ok := d.Int(); ok {
+					x.FlatAmount = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmount {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmount = true
-			d.EnterOptional("flat_amount")
-			if v, ok := d.Int(); ok {
-				x.FlatAmount = &v
-			}
-			d.Leave()
 		case "flat_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.FlatAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasFlatAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasFlatAmountDecimal = true
-			d.EnterOptional("flat_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.FlatAmountDecimal = &v
-			}
-			d.Leave()
 		case "unit_amount":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmount, "unit_amount") {
+				if v, ok := d.Int(); ok {
+					x.UnitAmount = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmount {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmount = true
-			d.EnterOptional("unit_amount")
-			if v, ok := d.Int(); ok {
-				x.UnitAmount = &v
-			}
-			d.Leave()
 		case "unit_amount_decimal":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
+				if v, ok := d.String(); ok {
+					x.UnitAmountDecimal = &v
+				}
+				d.Leave()
 			}
-			if hasUnitAmountDecimal {
-				d.Duplicate()
-				continue
-			}
-			hasUnitAmountDecimal = true
-			d.EnterOptional("unit_amount_decimal")
-			if v, ok := d.String(); ok {
-				x.UnitAmountDecimal = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"flat_amount",
@@ -33502,32 +26983,21 @@ func (x *PostProductsDefaultPriceDataRecurring) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "interval":
-			if hasInterval {
-				d.Duplicate()
-				continue
+			if d.Field(&hasInterval, "interval") {
+				if b, ok := d.Bytes(); ok {
+					v := postProductsDefaultPriceDataRecurringIntervalOf(b)
+					checkPostProductsDefaultPriceDataRecurringInterval(&d.Checker, v)
+					x.Interval = v
+				}
+				d.Leave()
 			}
-			hasInterval = true
-			d.Enter("interval")
-			if b, ok := d.Bytes(); ok {
-				v := postProductsDefaultPriceDataRecurringIntervalOf(b)
-				checkPostProductsDefaultPriceDataRecurringInterval(&d.Checker, v)
-				x.Interval = v
-			}
-			d.Leave()
 		case "interval_count":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasIntervalCount, "interval_count") {
+				if v, ok := d.Int(); ok {
+					x.IntervalCount = &v
+				}
+				d.Leave()
 			}
-			if hasIntervalCount {
-				d.Duplicate()
-				continue
-			}
-			hasIntervalCount = true
-			d.EnterOptional("interval_count")
-			if v, ok := d.Int(); ok {
-				x.IntervalCount = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown("interval", "interval_count")
 		}
@@ -33654,21 +27124,12 @@ func checkPostProductsDefaultPriceDataTaxBehavior(c *wire.Checker, v PostProduct
 	}
 }
 
-// checkPostProductsDescription records the violations of the constraints of v
-// in c.
-func checkPostProductsDescription(c *wire.Checker, v string) {
+// checkAPIErrorsMessage records the violations of the constraints of v in c.
+// Every schema with these constraints shares it.
+func checkAPIErrorsMessage(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 40000 {
 		c.Add("must be at most 40000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostProductsExpandItem records the violations of the constraints of v in
-// c.
-func checkPostProductsExpandItem(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
 	}
 }
 
@@ -33689,17 +27150,13 @@ func (x *PostProductsFeature) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if hasName {
-				d.Duplicate()
-				continue
+			if d.Field(&hasName, "name") {
+				if v, ok := d.String(); ok {
+					checkAddressCity(&d.Checker, v)
+					x.Name = v
+				}
+				d.Leave()
 			}
-			hasName = true
-			d.Enter("name")
-			if v, ok := d.String(); ok {
-				checkPostProductsFeatureName(&d.Checker, v)
-				x.Name = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("name")
 		}
@@ -33724,33 +27181,8 @@ func (x *PostProductsFeature) Validate() error {
 // validate records the violations of x in c.
 func (x *PostProductsFeature) validate(c *wire.Checker) {
 	c.Enter("name")
-	checkPostProductsFeatureName(c, x.Name)
+	checkAddressCity(c, x.Name)
 	c.Leave()
-}
-
-// checkPostProductsFeatureName records the violations of the constraints of v
-// in c.
-func checkPostProductsFeatureName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostProductsID records the violations of the constraints of v in c.
-func checkPostProductsID(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostProductsName records the violations of the constraints of v in c.
-func checkPostProductsName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
 }
 
 // PostProductsPackageDimensions is the type of $.package_dimensions in the
@@ -33777,49 +27209,33 @@ func (x *PostProductsPackageDimensions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "height":
-			if hasHeight {
-				d.Duplicate()
-				continue
+			if d.Field(&hasHeight, "height") {
+				if v, ok := d.Float(); ok {
+					x.Height = v
+				}
+				d.Leave()
 			}
-			hasHeight = true
-			d.Enter("height")
-			if v, ok := d.Float(); ok {
-				x.Height = v
-			}
-			d.Leave()
 		case "length":
-			if hasLength {
-				d.Duplicate()
-				continue
+			if d.Field(&hasLength, "length") {
+				if v, ok := d.Float(); ok {
+					x.Length = v
+				}
+				d.Leave()
 			}
-			hasLength = true
-			d.Enter("length")
-			if v, ok := d.Float(); ok {
-				x.Length = v
-			}
-			d.Leave()
 		case "weight":
-			if hasWeight {
-				d.Duplicate()
-				continue
+			if d.Field(&hasWeight, "weight") {
+				if v, ok := d.Float(); ok {
+					x.Weight = v
+				}
+				d.Leave()
 			}
-			hasWeight = true
-			d.Enter("weight")
-			if v, ok := d.Float(); ok {
-				x.Weight = v
-			}
-			d.Leave()
 		case "width":
-			if hasWidth {
-				d.Duplicate()
-				continue
+			if d.Field(&hasWidth, "width") {
+				if v, ok := d.Float(); ok {
+					x.Width = v
+				}
+				d.Leave()
 			}
-			hasWidth = true
-			d.Enter("width")
-			if v, ok := d.Float(); ok {
-				x.Width = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("height", "length", "weight", "width")
 		}
@@ -33852,32 +27268,6 @@ func (x *PostProductsPackageDimensions) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {}
-
-// checkPostProductsStatementDescriptor records the violations of the
-// constraints of v in c.
-func checkPostProductsStatementDescriptor(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 22 {
-		c.Add("must be at most 22 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostProductsUnitLabel records the violations of the constraints of v in
-// c.
-func checkPostProductsUnitLabel(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 12 {
-		c.Add("must be at most 12 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkPostProductsURL records the violations of the constraints of v in c.
-func checkPostProductsURL(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
 
 // postProductsLabel renders the status label of one call of the
 // stripe_post_products tool from its (possibly partial or nil) arguments. It

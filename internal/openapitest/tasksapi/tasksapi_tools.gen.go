@@ -44,9 +44,9 @@ const gateMessage = "tasks is not connected for this account."
 // openapi.
 type Executor interface{}
 
-// Module returns a fresh module of the tasks tools, run by impl. Add it to a
-// registry with reg.AddModule(Module(impl)). The tools with an http: binding
-// call their API through api, with each caller's credentials.
+// Module returns a fresh module of the tasks tools, run by impl (not nil). Add
+// it to a registry with reg.AddModule(Module(impl)). The tools with an http:
+// binding call their API through api, with each caller's credentials.
 func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
@@ -66,17 +66,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetTasksArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetTasksArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getTasksLabel,
+				Decode:     runtime.TypedDecode(DecodeGetTasksArgs),
+				DecodeWith: wire.DecodeWith((*GetTasksArgs).decode),
+				Label:      getTasksLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetTasksArgs)
 					if !ok || a == nil {
@@ -94,17 +86,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCreateTaskArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CreateTaskArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: createTaskLabel,
+				Decode:       runtime.TypedDecode(DecodeCreateTaskArgs),
+				DecodeWith:   wire.DecodeWith((*CreateTaskArgs).decode),
+				Label:        createTaskLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*CreateTaskArgs)
 					if !ok || a == nil {
@@ -128,17 +112,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:       true,
 					ConcurrencySafe: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeGetTaskArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(GetTaskArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: getTaskLabel,
+				Decode:     runtime.TypedDecode(DecodeGetTaskArgs),
+				DecodeWith: wire.DecodeWith((*GetTaskArgs).decode),
+				Label:      getTaskLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*GetTaskArgs)
 					if !ok || a == nil {
@@ -156,17 +132,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:         Gate,
 				GateMessage:  gateMessage,
 				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeUpdateTaskArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(UpdateTaskArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: updateTaskLabel,
+				Decode:       runtime.TypedDecode(DecodeUpdateTaskArgs),
+				DecodeWith:   wire.DecodeWith((*UpdateTaskArgs).decode),
+				Label:        updateTaskLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*UpdateTaskArgs)
 					if !ok || a == nil {
@@ -189,17 +157,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 					OpenWorld:        true,
 					RequiresApproval: true,
 				},
-				Decode: func(data []byte) (any, error) {
-					return DecodeDeleteTaskArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(DeleteTaskArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: deleteTaskLabel,
+				Decode:     runtime.TypedDecode(DecodeDeleteTaskArgs),
+				DecodeWith: wire.DecodeWith((*DeleteTaskArgs).decode),
+				Label:      deleteTaskLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*DeleteTaskArgs)
 					if !ok || a == nil {
@@ -216,17 +176,9 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 				Gate:        Gate,
 				GateMessage: gateMessage,
 				Flags:       runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode: func(data []byte) (any, error) {
-					return DecodeCloseTaskArgs(data)
-				},
-				DecodeWith: func(data []byte, mode runtime.DecodeMode) (any, error) {
-					var d wire.Decoder
-					d.ResetMode(data, mode)
-					x := new(CloseTaskArgs)
-					x.decode(&d)
-					return x, d.Finish()
-				},
-				Label: closeTaskLabel,
+				Decode:      runtime.TypedDecode(DecodeCloseTaskArgs),
+				DecodeWith:  wire.DecodeWith((*CloseTaskArgs).decode),
+				Label:       closeTaskLabel,
 				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 					a, ok := args.(*CloseTaskArgs)
 					if !ok || a == nil {
@@ -294,76 +246,44 @@ func (x *GetTasksArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "project_id":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasProjectID {
-				d.Duplicate()
-				continue
-			}
-			hasProjectID = true
-			d.EnterOptional("project_id")
-			if v, ok := d.String(); ok {
-				x.ProjectID = &v
-			}
-			d.Leave()
-		case "label":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLabel {
-				d.Duplicate()
-				continue
-			}
-			hasLabel = true
-			d.EnterOptional("label")
-			if v, ok := d.String(); ok {
-				x.Label = &v
-			}
-			d.Leave()
-		case "cursor":
-			if hasCursor {
-				d.Duplicate()
-				continue
-			}
-			hasCursor = true
-			d.Enter("cursor")
-			if !d.Null() {
+			if d.OptionalField(&hasProjectID, "project_id") {
 				if v, ok := d.String(); ok {
-					x.Cursor = &v
+					x.ProjectID = &v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "label":
+			if d.OptionalField(&hasLabel, "label") {
+				if v, ok := d.String(); ok {
+					x.Label = &v
+				}
+				d.Leave()
+			}
+		case "cursor":
+			if d.Field(&hasCursor, "cursor") {
+				if !d.Null() {
+					if v, ok := d.String(); ok {
+						x.Cursor = &v
+					}
+				}
+				d.Leave()
+			}
 		case "limit":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasLimit, "limit") {
+				if v, ok := d.Int(); ok {
+					checkGetTasksLimit(&d.Checker, v)
+					x.Limit = v
+				}
+				d.Leave()
 			}
-			if hasLimit {
-				d.Duplicate()
-				continue
-			}
-			hasLimit = true
-			d.EnterOptional("limit")
-			if v, ok := d.Int(); ok {
-				checkGetTasksLimit(&d.Checker, v)
-				x.Limit = v
-			}
-			d.Leave()
 		case "max_pages":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasMaxPages, "max_pages") {
+				if v, ok := d.Int(); ok {
+					checkGetTasksMaxPages(&d.Checker, v)
+					x.MaxPages = v
+				}
+				d.Leave()
 			}
-			if hasMaxPages {
-				d.Duplicate()
-				continue
-			}
-			hasMaxPages = true
-			d.EnterOptional("max_pages")
-			if v, ok := d.Int(); ok {
-				checkGetTasksMaxPages(&d.Checker, v)
-				x.MaxPages = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("project_id", "label", "cursor", "limit", "max_pages")
 		}
@@ -498,111 +418,65 @@ func (x *CreateTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "content":
-			if hasContent {
-				d.Duplicate()
-				continue
-			}
-			hasContent = true
-			d.Enter("content")
-			if v, ok := d.String(); ok {
-				checkCreateTaskContent(&d.Checker, v)
-				x.Content = v
-			}
-			d.Leave()
-		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				x.Description = &v
-			}
-			d.Leave()
-		case "due_string":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDueString {
-				d.Duplicate()
-				continue
-			}
-			hasDueString = true
-			d.EnterOptional("due_string")
-			if v, ok := d.String(); ok {
-				x.DueString = &v
-			}
-			d.Leave()
-		case "labels":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLabels {
-				d.Duplicate()
-				continue
-			}
-			hasLabels = true
-			d.EnterOptional("labels")
-			if d.BeginArray() {
-				x.Labels = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Labels = append(x.Labels, "")
-					if v1, ok := d.String(); ok {
-						x.Labels[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasContent, "content") {
+				if v, ok := d.String(); ok {
+					checkTaskContent(&d.Checker, v)
+					x.Content = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "description":
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					x.Description = &v
+				}
+				d.Leave()
+			}
+		case "due_string":
+			if d.OptionalField(&hasDueString, "due_string") {
+				if v, ok := d.String(); ok {
+					x.DueString = &v
+				}
+				d.Leave()
+			}
+		case "labels":
+			if d.OptionalField(&hasLabels, "labels") {
+				if d.BeginArray() {
+					x.Labels = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Labels = append(x.Labels, "")
+						if v1, ok := d.String(); ok {
+							x.Labels[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "priority":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPriority, "priority") {
+				if v, ok := d.Int(); ok {
+					checkTaskPriority(&d.Checker, v)
+					x.Priority = v
+				}
+				d.Leave()
 			}
-			if hasPriority {
-				d.Duplicate()
-				continue
-			}
-			hasPriority = true
-			d.EnterOptional("priority")
-			if v, ok := d.Int(); ok {
-				checkCreateTaskPriority(&d.Checker, v)
-				x.Priority = v
-			}
-			d.Leave()
 		case "project_id":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasProjectID, "project_id") {
+				if v, ok := d.String(); ok {
+					x.ProjectID = &v
+				}
+				d.Leave()
 			}
-			if hasProjectID {
-				d.Duplicate()
-				continue
-			}
-			hasProjectID = true
-			d.EnterOptional("project_id")
-			if v, ok := d.String(); ok {
-				x.ProjectID = &v
-			}
-			d.Leave()
 		case "weight":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasWeight, "weight") {
+				if v, ok := d.Float(); ok {
+					checkCreateTaskWeight(&d.Checker, v)
+					x.Weight = &v
+				}
+				d.Leave()
 			}
-			if hasWeight {
-				d.Duplicate()
-				continue
-			}
-			hasWeight = true
-			d.EnterOptional("weight")
-			if v, ok := d.Float(); ok {
-				checkCreateTaskWeight(&d.Checker, v)
-				x.Weight = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"content",
@@ -638,10 +512,10 @@ func (x *CreateTaskArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *CreateTaskArgs) validate(c *wire.Checker) {
 	c.Enter("content")
-	checkCreateTaskContent(c, x.Content)
+	checkTaskContent(c, x.Content)
 	c.Leave()
 	c.Enter("priority")
-	checkCreateTaskPriority(c, x.Priority)
+	checkTaskPriority(c, x.Priority)
 	c.Leave()
 	if x.Weight != nil {
 		c.Enter("weight")
@@ -650,8 +524,9 @@ func (x *CreateTaskArgs) validate(c *wire.Checker) {
 	}
 }
 
-// checkCreateTaskContent records the violations of the constraints of v in c.
-func checkCreateTaskContent(c *wire.Checker, v string) {
+// checkTaskContent records the violations of the constraints of v in c. Every
+// schema with these constraints shares it.
+func checkTaskContent(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n < 1 {
 		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
@@ -661,8 +536,9 @@ func checkCreateTaskContent(c *wire.Checker, v string) {
 	}
 }
 
-// checkCreateTaskPriority records the violations of the constraints of v in c.
-func checkCreateTaskPriority(c *wire.Checker, v int64) {
+// checkTaskPriority records the violations of the constraints of v in c. Every
+// schema with these constraints shares it.
+func checkTaskPriority(c *wire.Checker, v int64) {
 	if v < 1 {
 		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
 	}
@@ -672,6 +548,7 @@ func checkCreateTaskPriority(c *wire.Checker, v int64) {
 }
 
 // checkCreateTaskWeight records the violations of the constraints of v in c.
+// Every schema with these constraints shares it.
 func checkCreateTaskWeight(c *wire.Checker, v float64) {
 	if v <= 0 {
 		c.Add("must be greater than 0, got " + wire.FormatNumber(v))
@@ -745,16 +622,12 @@ func (x *GetTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if hasTaskID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasTaskID, "task_id") {
+				if v, ok := d.String(); ok {
+					x.TaskID = v
+				}
+				d.Leave()
 			}
-			hasTaskID = true
-			d.Enter("task_id")
-			if v, ok := d.String(); ok {
-				x.TaskID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("task_id")
 		}
@@ -851,122 +724,72 @@ func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if hasTaskID {
-				d.Duplicate()
-				continue
-			}
-			hasTaskID = true
-			d.Enter("task_id")
-			if v, ok := d.String(); ok {
-				x.TaskID = v
-			}
-			d.Leave()
-		case "content":
-			if hasContent {
-				d.Duplicate()
-				continue
-			}
-			hasContent = true
-			d.Enter("content")
-			if v, ok := d.String(); ok {
-				checkUpdateTaskContent(&d.Checker, v)
-				x.Content = v
-			}
-			d.Leave()
-		case "description":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDescription {
-				d.Duplicate()
-				continue
-			}
-			hasDescription = true
-			d.EnterOptional("description")
-			if v, ok := d.String(); ok {
-				x.Description = &v
-			}
-			d.Leave()
-		case "due_string":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasDueString {
-				d.Duplicate()
-				continue
-			}
-			hasDueString = true
-			d.EnterOptional("due_string")
-			if v, ok := d.String(); ok {
-				x.DueString = &v
-			}
-			d.Leave()
-		case "labels":
-			if d.AbsentNull() {
-				continue
-			}
-			if hasLabels {
-				d.Duplicate()
-				continue
-			}
-			hasLabels = true
-			d.EnterOptional("labels")
-			if d.BeginArray() {
-				x.Labels = []string{}
-				for i := 0; d.NextItem(); i++ {
-					d.EnterIndex(i)
-					x.Labels = append(x.Labels, "")
-					if v1, ok := d.String(); ok {
-						x.Labels[i] = v1
-					}
-					d.Leave()
+			if d.Field(&hasTaskID, "task_id") {
+				if v, ok := d.String(); ok {
+					x.TaskID = v
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "content":
+			if d.Field(&hasContent, "content") {
+				if v, ok := d.String(); ok {
+					checkTaskContent(&d.Checker, v)
+					x.Content = v
+				}
+				d.Leave()
+			}
+		case "description":
+			if d.OptionalField(&hasDescription, "description") {
+				if v, ok := d.String(); ok {
+					x.Description = &v
+				}
+				d.Leave()
+			}
+		case "due_string":
+			if d.OptionalField(&hasDueString, "due_string") {
+				if v, ok := d.String(); ok {
+					x.DueString = &v
+				}
+				d.Leave()
+			}
+		case "labels":
+			if d.OptionalField(&hasLabels, "labels") {
+				if d.BeginArray() {
+					x.Labels = []string{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Labels = append(x.Labels, "")
+						if v1, ok := d.String(); ok {
+							x.Labels[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
 		case "priority":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasPriority, "priority") {
+				if v, ok := d.Int(); ok {
+					checkTaskPriority(&d.Checker, v)
+					x.Priority = v
+				}
+				d.Leave()
 			}
-			if hasPriority {
-				d.Duplicate()
-				continue
-			}
-			hasPriority = true
-			d.EnterOptional("priority")
-			if v, ok := d.Int(); ok {
-				checkUpdateTaskPriority(&d.Checker, v)
-				x.Priority = v
-			}
-			d.Leave()
 		case "project_id":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasProjectID, "project_id") {
+				if v, ok := d.String(); ok {
+					x.ProjectID = &v
+				}
+				d.Leave()
 			}
-			if hasProjectID {
-				d.Duplicate()
-				continue
-			}
-			hasProjectID = true
-			d.EnterOptional("project_id")
-			if v, ok := d.String(); ok {
-				x.ProjectID = &v
-			}
-			d.Leave()
 		case "weight":
-			if d.AbsentNull() {
-				continue
+			if d.OptionalField(&hasWeight, "weight") {
+				if v, ok := d.Float(); ok {
+					checkCreateTaskWeight(&d.Checker, v)
+					x.Weight = &v
+				}
+				d.Leave()
 			}
-			if hasWeight {
-				d.Duplicate()
-				continue
-			}
-			hasWeight = true
-			d.EnterOptional("weight")
-			if v, ok := d.Float(); ok {
-				checkUpdateTaskWeight(&d.Checker, v)
-				x.Weight = &v
-			}
-			d.Leave()
 		default:
 			d.Unknown(
 				"task_id",
@@ -1006,46 +829,15 @@ func (x *UpdateTaskArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 	c.Enter("content")
-	checkUpdateTaskContent(c, x.Content)
+	checkTaskContent(c, x.Content)
 	c.Leave()
 	c.Enter("priority")
-	checkUpdateTaskPriority(c, x.Priority)
+	checkTaskPriority(c, x.Priority)
 	c.Leave()
 	if x.Weight != nil {
 		c.Enter("weight")
-		checkUpdateTaskWeight(c, *x.Weight)
+		checkCreateTaskWeight(c, *x.Weight)
 		c.Leave()
-	}
-}
-
-// checkUpdateTaskContent records the violations of the constraints of v in c.
-func checkUpdateTaskContent(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
-		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
-	}
-	if n > 500 {
-		c.Add("must be at most 500 characters long, got " + strconv.Itoa(n))
-	}
-}
-
-// checkUpdateTaskPriority records the violations of the constraints of v in c.
-func checkUpdateTaskPriority(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 4 {
-		c.Add("must be at most 4, got " + strconv.FormatInt(v, 10))
-	}
-}
-
-// checkUpdateTaskWeight records the violations of the constraints of v in c.
-func checkUpdateTaskWeight(c *wire.Checker, v float64) {
-	if v <= 0 {
-		c.Add("must be greater than 0, got " + wire.FormatNumber(v))
-	}
-	if v >= 10 {
-		c.Add("must be less than 10, got " + wire.FormatNumber(v))
 	}
 }
 
@@ -1114,16 +906,12 @@ func (x *DeleteTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if hasTaskID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasTaskID, "task_id") {
+				if v, ok := d.String(); ok {
+					x.TaskID = v
+				}
+				d.Leave()
 			}
-			hasTaskID = true
-			d.Enter("task_id")
-			if v, ok := d.String(); ok {
-				x.TaskID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("task_id")
 		}
@@ -1198,16 +986,12 @@ func (x *CloseTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if hasTaskID {
-				d.Duplicate()
-				continue
+			if d.Field(&hasTaskID, "task_id") {
+				if v, ok := d.String(); ok {
+					x.TaskID = v
+				}
+				d.Leave()
 			}
-			hasTaskID = true
-			d.Enter("task_id")
-			if v, ok := d.String(); ok {
-				x.TaskID = v
-			}
-			d.Leave()
 		default:
 			d.Unknown("task_id")
 		}
