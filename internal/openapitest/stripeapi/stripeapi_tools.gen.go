@@ -895,22 +895,14 @@ type GetCustomersResult struct {
 
 // GetCustomersResultObject is the type of $.object in the result of the
 // stripe_get_customers tool: String representing the object's type. Objects of
-// the same type share the same value. Always has the value `list`.
-type GetCustomersResultObject string
+// the same type share the same value. Always has the value `list`. It is an
+// alias of CustomerSourcesObject, which has the same shape.
+type GetCustomersResultObject = CustomerSourcesObject
 
 // The values of GetCustomersResultObject.
 const (
 	GetCustomersResultObjectList GetCustomersResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of GetCustomersResultObject.
-func (v GetCustomersResultObject) Valid() bool {
-	switch v {
-	case GetCustomersResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getCustomersHTTP is the request of stripe_get_customers: GET /v1/customers.
 var getCustomersHTTP = &httpapi.Operation{
@@ -2045,137 +2037,9 @@ func (x *PostCustomersShipping) validate(c *wire.Checker) {
 }
 
 // PostCustomersShippingAddress is the type of $.shipping.address in the
-// arguments of the stripe_post_customers tool.
-type PostCustomersShippingAddress struct {
-	// City is optional; nil is absent.
-	City *string `json:"city,omitempty"`
-	// Country is optional; nil is absent.
-	Country *string `json:"country,omitempty"`
-	// Line1 is optional; nil is absent.
-	Line1 *string `json:"line1,omitempty"`
-	// Line2 is optional; nil is absent.
-	Line2 *string `json:"line2,omitempty"`
-	// PostalCode is optional; nil is absent.
-	PostalCode *string `json:"postal_code,omitempty"`
-	// State is optional; nil is absent.
-	State *string `json:"state,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersShippingAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCity, hasCountry, hasLine1, hasLine2, hasPostalCode, hasState bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "city":
-			if d.OptionalField(&hasCity, "city") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.City = &v
-				}
-				d.Leave()
-			}
-		case "country":
-			if d.OptionalField(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = &v
-				}
-				d.Leave()
-			}
-		case "line1":
-			if d.OptionalField(&hasLine1, "line1") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line1 = &v
-				}
-				d.Leave()
-			}
-		case "line2":
-			if d.OptionalField(&hasLine2, "line2") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line2 = &v
-				}
-				d.Leave()
-			}
-		case "postal_code":
-			if d.OptionalField(&hasPostalCode, "postal_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PostalCode = &v
-				}
-				d.Leave()
-			}
-		case "state":
-			if d.OptionalField(&hasState, "state") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.State = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"city",
-				"country",
-				"line1",
-				"line2",
-				"postal_code",
-				"state",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersShippingAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersShippingAddress) validate(c *wire.Checker) {
-	if x.City != nil {
-		c.Enter("city")
-		checkAddressCity(c, *x.City)
-		c.Leave()
-	}
-	if x.Country != nil {
-		c.Enter("country")
-		checkAddressCity(c, *x.Country)
-		c.Leave()
-	}
-	if x.Line1 != nil {
-		c.Enter("line1")
-		checkAddressCity(c, *x.Line1)
-		c.Leave()
-	}
-	if x.Line2 != nil {
-		c.Enter("line2")
-		checkAddressCity(c, *x.Line2)
-		c.Leave()
-	}
-	if x.PostalCode != nil {
-		c.Enter("postal_code")
-		checkAddressCity(c, *x.PostalCode)
-		c.Leave()
-	}
-	if x.State != nil {
-		c.Enter("state")
-		checkAddressCity(c, *x.State)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_customers tool. It is an alias of
+// PostCustomersAddress, which has the same shape.
+type PostCustomersShippingAddress = PostCustomersAddress
 
 // PostCustomersTax is the type of $.tax in the arguments of the
 // stripe_post_customers tool: Tax details about the customer.
@@ -3170,8 +3034,8 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 		case "tax_exempt":
 			if d.OptionalField(&hasTaxExempt, "tax_exempt") {
 				if b, ok := d.Bytes(); ok {
-					v := postCustomersCustomerTaxExemptOf(b)
-					checkPostCustomersCustomerTaxExempt(&d.Checker, v)
+					v := postCustomersTaxExemptOf(b)
+					checkPostCustomersTaxExempt(&d.Checker, v)
 					x.TaxExempt = &v
 				}
 				d.Leave()
@@ -3332,251 +3196,33 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	}
 	if x.TaxExempt != nil {
 		c.Enter("tax_exempt")
-		checkPostCustomersCustomerTaxExempt(c, *x.TaxExempt)
+		checkPostCustomersTaxExempt(c, *x.TaxExempt)
 		c.Leave()
 	}
 }
 
 // PostCustomersCustomerAddress is the type of $.address in the arguments of the
-// stripe_post_customers_customer tool.
-type PostCustomersCustomerAddress struct {
-	// City is optional; nil is absent.
-	City *string `json:"city,omitempty"`
-	// Country is optional; nil is absent.
-	Country *string `json:"country,omitempty"`
-	// Line1 is optional; nil is absent.
-	Line1 *string `json:"line1,omitempty"`
-	// Line2 is optional; nil is absent.
-	Line2 *string `json:"line2,omitempty"`
-	// PostalCode is optional; nil is absent.
-	PostalCode *string `json:"postal_code,omitempty"`
-	// State is optional; nil is absent.
-	State *string `json:"state,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCity, hasCountry, hasLine1, hasLine2, hasPostalCode, hasState bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "city":
-			if d.OptionalField(&hasCity, "city") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.City = &v
-				}
-				d.Leave()
-			}
-		case "country":
-			if d.OptionalField(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = &v
-				}
-				d.Leave()
-			}
-		case "line1":
-			if d.OptionalField(&hasLine1, "line1") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line1 = &v
-				}
-				d.Leave()
-			}
-		case "line2":
-			if d.OptionalField(&hasLine2, "line2") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line2 = &v
-				}
-				d.Leave()
-			}
-		case "postal_code":
-			if d.OptionalField(&hasPostalCode, "postal_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PostalCode = &v
-				}
-				d.Leave()
-			}
-		case "state":
-			if d.OptionalField(&hasState, "state") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.State = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"city",
-				"country",
-				"line1",
-				"line2",
-				"postal_code",
-				"state",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerAddress) validate(c *wire.Checker) {
-	if x.City != nil {
-		c.Enter("city")
-		checkAddressCity(c, *x.City)
-		c.Leave()
-	}
-	if x.Country != nil {
-		c.Enter("country")
-		checkAddressCity(c, *x.Country)
-		c.Leave()
-	}
-	if x.Line1 != nil {
-		c.Enter("line1")
-		checkAddressCity(c, *x.Line1)
-		c.Leave()
-	}
-	if x.Line2 != nil {
-		c.Enter("line2")
-		checkAddressCity(c, *x.Line2)
-		c.Leave()
-	}
-	if x.PostalCode != nil {
-		c.Enter("postal_code")
-		checkAddressCity(c, *x.PostalCode)
-		c.Leave()
-	}
-	if x.State != nil {
-		c.Enter("state")
-		checkAddressCity(c, *x.State)
-		c.Leave()
-	}
-}
+// stripe_post_customers_customer tool. It is an alias of PostCustomersAddress,
+// which has the same shape.
+type PostCustomersCustomerAddress = PostCustomersAddress
 
 // PostCustomersCustomerCashBalance is the type of $.cash_balance in the
 // arguments of the stripe_post_customers_customer tool: Balance information and
-// default balance settings for this customer.
-type PostCustomersCustomerCashBalance struct {
-	// Settings is optional; nil is absent.
-	Settings *PostCustomersCustomerCashBalanceSettings `json:"settings,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerCashBalance) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasSettings bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "settings":
-			if d.OptionalField(&hasSettings, "settings") {
-				x.Settings = new(PostCustomersCustomerCashBalanceSettings)
-				x.Settings.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("settings")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerCashBalance) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerCashBalance) validate(c *wire.Checker) {
-	if x.Settings != nil {
-		c.Enter("settings")
-		x.Settings.validate(c)
-		c.Leave()
-	}
-}
+// default balance settings for this customer. It is an alias of
+// PostCustomersCashBalance, which has the same shape.
+type PostCustomersCustomerCashBalance = PostCustomersCashBalance
 
 // PostCustomersCustomerCashBalanceSettings is the type of
 // $.cash_balance.settings in the arguments of the
-// stripe_post_customers_customer tool.
-type PostCustomersCustomerCashBalanceSettings struct {
-	// ReconciliationMode is optional; nil is absent.
-	ReconciliationMode *PostCustomersCustomerCashBalanceSettingsReconciliationMode `json:"reconciliation_mode,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerCashBalanceSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasReconciliationMode bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "reconciliation_mode":
-			if d.OptionalField(&hasReconciliationMode, "reconciliation_mode") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersCustomerCashBalanceSettingsReconciliationModeOf(b)
-					checkPostCustomersCustomerCashBalanceSettingsReconciliationMode(&d.Checker, v)
-					x.ReconciliationMode = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("reconciliation_mode")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerCashBalanceSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerCashBalanceSettings) validate(c *wire.Checker) {
-	if x.ReconciliationMode != nil {
-		c.Enter("reconciliation_mode")
-		checkPostCustomersCustomerCashBalanceSettingsReconciliationMode(c, *x.ReconciliationMode)
-		c.Leave()
-	}
-}
+// stripe_post_customers_customer tool. It is an alias of
+// PostCustomersCashBalanceSettings, which has the same shape.
+type PostCustomersCustomerCashBalanceSettings = PostCustomersCashBalanceSettings
 
 // PostCustomersCustomerCashBalanceSettingsReconciliationMode is the type of
 // $.cash_balance.settings.reconciliation_mode in the arguments of the
-// stripe_post_customers_customer tool.
-type PostCustomersCustomerCashBalanceSettingsReconciliationMode string
+// stripe_post_customers_customer tool. It is an alias of
+// PostCustomersCashBalanceSettingsReconciliationMode, which has the same shape.
+type PostCustomersCustomerCashBalanceSettingsReconciliationMode = PostCustomersCashBalanceSettingsReconciliationMode
 
 // The values of PostCustomersCustomerCashBalanceSettingsReconciliationMode.
 const (
@@ -3584,41 +3230,6 @@ const (
 	PostCustomersCustomerCashBalanceSettingsReconciliationModeManual          PostCustomersCustomerCashBalanceSettingsReconciliationMode = "manual"
 	PostCustomersCustomerCashBalanceSettingsReconciliationModeMerchantDefault PostCustomersCustomerCashBalanceSettingsReconciliationMode = "merchant_default"
 )
-
-// Valid reports whether v is one of the values of
-// PostCustomersCustomerCashBalanceSettingsReconciliationMode.
-func (v PostCustomersCustomerCashBalanceSettingsReconciliationMode) Valid() bool {
-	switch v {
-	case PostCustomersCustomerCashBalanceSettingsReconciliationModeAutomatic,
-		PostCustomersCustomerCashBalanceSettingsReconciliationModeManual,
-		PostCustomersCustomerCashBalanceSettingsReconciliationModeMerchantDefault:
-		return true
-	}
-	return false
-}
-
-// postCustomersCustomerCashBalanceSettingsReconciliationModeOf converts JSON
-// string bytes to PostCustomersCustomerCashBalanceSettingsReconciliationMode,
-// without allocating for the known values.
-func postCustomersCustomerCashBalanceSettingsReconciliationModeOf(b []byte) PostCustomersCustomerCashBalanceSettingsReconciliationMode {
-	switch string(b) {
-	case "automatic":
-		return PostCustomersCustomerCashBalanceSettingsReconciliationModeAutomatic
-	case "manual":
-		return PostCustomersCustomerCashBalanceSettingsReconciliationModeManual
-	case "merchant_default":
-		return PostCustomersCustomerCashBalanceSettingsReconciliationModeMerchantDefault
-	}
-	return PostCustomersCustomerCashBalanceSettingsReconciliationMode(b)
-}
-
-// checkPostCustomersCustomerCashBalanceSettingsReconciliationMode records the
-// violations of the constraints of v in c.
-func checkPostCustomersCustomerCashBalanceSettingsReconciliationMode(c *wire.Checker, v PostCustomersCustomerCashBalanceSettingsReconciliationMode) {
-	if !v.Valid() {
-		c.Add("must be one of \"automatic\", \"manual\", \"merchant_default\", got " + wire.Quote(string(v)))
-	}
-}
 
 // checkPaymentIntentMetadataValue records the violations of the constraints of
 // v in c. Every schema with these constraints shares it.
@@ -3631,239 +3242,28 @@ func checkPaymentIntentMetadataValue(c *wire.Checker, v string) {
 
 // PostCustomersCustomerInvoiceSettings is the type of $.invoice_settings in the
 // arguments of the stripe_post_customers_customer tool: Default invoice
-// settings for this customer.
-type PostCustomersCustomerInvoiceSettings struct {
-	// CustomFields is optional; nil is absent.
-	CustomFields []PostCustomersCustomerInvoiceSettingsCustomField `json:"custom_fields,omitempty"`
-	// DefaultPaymentMethod is optional; nil is absent.
-	DefaultPaymentMethod *string `json:"default_payment_method,omitempty"`
-	// Footer is optional; nil is absent.
-	Footer *string `json:"footer,omitempty"`
-	// RenderingOptions is optional; nil is absent.
-	RenderingOptions *PostCustomersCustomerInvoiceSettingsRenderingOptions `json:"rendering_options,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerInvoiceSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomFields, hasDefaultPaymentMethod, hasFooter, hasRenderingOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostCustomersCustomerInvoiceSettingsCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostCustomersCustomerInvoiceSettingsCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		case "default_payment_method":
-			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultPaymentMethod = &v
-				}
-				d.Leave()
-			}
-		case "footer":
-			if d.OptionalField(&hasFooter, "footer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Footer = &v
-				}
-				d.Leave()
-			}
-		case "rendering_options":
-			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
-				x.RenderingOptions = new(PostCustomersCustomerInvoiceSettingsRenderingOptions)
-				x.RenderingOptions.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"custom_fields",
-				"default_payment_method",
-				"footer",
-				"rendering_options",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerInvoiceSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerInvoiceSettings) validate(c *wire.Checker) {
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.DefaultPaymentMethod != nil {
-		c.Enter("default_payment_method")
-		checkAddressCity(c, *x.DefaultPaymentMethod)
-		c.Leave()
-	}
-	if x.Footer != nil {
-		c.Enter("footer")
-		checkAddressCity(c, *x.Footer)
-		c.Leave()
-	}
-	if x.RenderingOptions != nil {
-		c.Enter("rendering_options")
-		x.RenderingOptions.validate(c)
-		c.Leave()
-	}
-}
+// settings for this customer. It is an alias of PostCustomersInvoiceSettings,
+// which has the same shape.
+type PostCustomersCustomerInvoiceSettings = PostCustomersInvoiceSettings
 
 // PostCustomersCustomerInvoiceSettingsCustomField is the type of
 // $.invoice_settings.custom_fields[*] in the arguments of the
-// stripe_post_customers_customer tool.
-type PostCustomersCustomerInvoiceSettingsCustomField struct {
-	// Name is required.
-	Name string `json:"name"`
-	// Value is required.
-	Value string `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerInvoiceSettingsCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("name", "value")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerInvoiceSettingsCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerInvoiceSettingsCustomField) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
-	c.Leave()
-	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
-	c.Leave()
-}
+// stripe_post_customers_customer tool. It is an alias of
+// PostCustomersInvoiceSettingsCustomField, which has the same shape.
+type PostCustomersCustomerInvoiceSettingsCustomField = PostCustomersInvoiceSettingsCustomField
 
 // PostCustomersCustomerInvoiceSettingsRenderingOptions is the type of
 // $.invoice_settings.rendering_options in the arguments of the
-// stripe_post_customers_customer tool.
-type PostCustomersCustomerInvoiceSettingsRenderingOptions struct {
-	// AmountTaxDisplay is optional; nil is absent.
-	AmountTaxDisplay *PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay `json:"amount_tax_display,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerInvoiceSettingsRenderingOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmountTaxDisplay bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount_tax_display":
-			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
-					checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-					x.AmountTaxDisplay = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount_tax_display")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerInvoiceSettingsRenderingOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerInvoiceSettingsRenderingOptions) validate(c *wire.Checker) {
-	if x.AmountTaxDisplay != nil {
-		c.Enter("amount_tax_display")
-		checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(c, *x.AmountTaxDisplay)
-		c.Leave()
-	}
-}
+// stripe_post_customers_customer tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptions, which has the same shape.
+type PostCustomersCustomerInvoiceSettingsRenderingOptions = PostCustomersInvoiceSettingsRenderingOptions
 
 // PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay is the
 // type of $.invoice_settings.rendering_options.amount_tax_display in the
-// arguments of the stripe_post_customers_customer tool.
-type PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay string
+// arguments of the stripe_post_customers_customer tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay, which has the
+// same shape.
+type PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay = PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay
 
 // The values of
 // PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay.
@@ -3873,320 +3273,26 @@ const (
 	PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayIncludeInclusiveTax PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay = "include_inclusive_tax"
 )
 
-// Valid reports whether v is one of the values of
-// PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay.
-func (v PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay) Valid() bool {
-	switch v {
-	case PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayEmpty,
-		PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayExcludeTax,
-		PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayIncludeInclusiveTax:
-		return true
-	}
-	return false
-}
-
-// postCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayOf
-// converts JSON string bytes to
-// PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay, without
-// allocating for the known values.
-func postCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b []byte) PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay {
-	switch string(b) {
-	case "":
-		return PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayEmpty
-	case "exclude_tax":
-		return PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayExcludeTax
-	case "include_inclusive_tax":
-		return PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplayIncludeInclusiveTax
-	}
-	return PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(b)
-}
-
-// checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay
-// records the violations of the constraints of v in c.
-func checkPostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay(c *wire.Checker, v PostCustomersCustomerInvoiceSettingsRenderingOptionsAmountTaxDisplay) {
-	if !v.Valid() {
-		c.Add("must be one of \"\", \"exclude_tax\", \"include_inclusive_tax\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostCustomersCustomerShipping is the type of $.shipping in the arguments of
-// the stripe_post_customers_customer tool.
-type PostCustomersCustomerShipping struct {
-	// Address is required.
-	Address PostCustomersCustomerShippingAddress `json:"address"`
-	// Name is required.
-	Name string `json:"name"`
-	// Phone is optional; nil is absent.
-	Phone *string `json:"phone,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerShipping) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAddress, hasName, hasPhone bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "address":
-			if d.Field(&hasAddress, "address") {
-				x.Address.decode(d)
-				d.Leave()
-			}
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "phone":
-			if d.OptionalField(&hasPhone, "phone") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Phone = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("address", "name", "phone")
-		}
-	}
-	if !hasAddress {
-		d.Missing("address")
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerShipping) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerShipping) validate(c *wire.Checker) {
-	c.Enter("address")
-	x.Address.validate(c)
-	c.Leave()
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
-	if x.Phone != nil {
-		c.Enter("phone")
-		checkAddressCity(c, *x.Phone)
-		c.Leave()
-	}
-}
+// the stripe_post_customers_customer tool. It is an alias of
+// PostCustomersShipping, which has the same shape.
+type PostCustomersCustomerShipping = PostCustomersShipping
 
 // PostCustomersCustomerShippingAddress is the type of $.shipping.address in the
-// arguments of the stripe_post_customers_customer tool.
-type PostCustomersCustomerShippingAddress struct {
-	// City is optional; nil is absent.
-	City *string `json:"city,omitempty"`
-	// Country is optional; nil is absent.
-	Country *string `json:"country,omitempty"`
-	// Line1 is optional; nil is absent.
-	Line1 *string `json:"line1,omitempty"`
-	// Line2 is optional; nil is absent.
-	Line2 *string `json:"line2,omitempty"`
-	// PostalCode is optional; nil is absent.
-	PostalCode *string `json:"postal_code,omitempty"`
-	// State is optional; nil is absent.
-	State *string `json:"state,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerShippingAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCity, hasCountry, hasLine1, hasLine2, hasPostalCode, hasState bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "city":
-			if d.OptionalField(&hasCity, "city") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.City = &v
-				}
-				d.Leave()
-			}
-		case "country":
-			if d.OptionalField(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = &v
-				}
-				d.Leave()
-			}
-		case "line1":
-			if d.OptionalField(&hasLine1, "line1") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line1 = &v
-				}
-				d.Leave()
-			}
-		case "line2":
-			if d.OptionalField(&hasLine2, "line2") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line2 = &v
-				}
-				d.Leave()
-			}
-		case "postal_code":
-			if d.OptionalField(&hasPostalCode, "postal_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PostalCode = &v
-				}
-				d.Leave()
-			}
-		case "state":
-			if d.OptionalField(&hasState, "state") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.State = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"city",
-				"country",
-				"line1",
-				"line2",
-				"postal_code",
-				"state",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerShippingAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerShippingAddress) validate(c *wire.Checker) {
-	if x.City != nil {
-		c.Enter("city")
-		checkAddressCity(c, *x.City)
-		c.Leave()
-	}
-	if x.Country != nil {
-		c.Enter("country")
-		checkAddressCity(c, *x.Country)
-		c.Leave()
-	}
-	if x.Line1 != nil {
-		c.Enter("line1")
-		checkAddressCity(c, *x.Line1)
-		c.Leave()
-	}
-	if x.Line2 != nil {
-		c.Enter("line2")
-		checkAddressCity(c, *x.Line2)
-		c.Leave()
-	}
-	if x.PostalCode != nil {
-		c.Enter("postal_code")
-		checkAddressCity(c, *x.PostalCode)
-		c.Leave()
-	}
-	if x.State != nil {
-		c.Enter("state")
-		checkAddressCity(c, *x.State)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_customers_customer tool. It is an alias of
+// PostCustomersAddress, which has the same shape.
+type PostCustomersCustomerShippingAddress = PostCustomersAddress
 
 // PostCustomersCustomerTax is the type of $.tax in the arguments of the
-// stripe_post_customers_customer tool: Tax details about the customer.
-type PostCustomersCustomerTax struct {
-	// IPAddress is optional; nil is absent.
-	IPAddress *string `json:"ip_address,omitempty"`
-	// ValidateLocation is optional; nil is absent.
-	ValidateLocation *PostCustomersCustomerTaxValidateLocation `json:"validate_location,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerTax) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasIPAddress, hasValidateLocation bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "ip_address":
-			if d.OptionalField(&hasIPAddress, "ip_address") {
-				if v, ok := d.String(); ok {
-					x.IPAddress = &v
-				}
-				d.Leave()
-			}
-		case "validate_location":
-			if d.OptionalField(&hasValidateLocation, "validate_location") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersCustomerTaxValidateLocationOf(b)
-					checkPostCustomersCustomerTaxValidateLocation(&d.Checker, v)
-					x.ValidateLocation = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("ip_address", "validate_location")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostCustomersCustomerTax) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerTax) validate(c *wire.Checker) {
-	if x.ValidateLocation != nil {
-		c.Enter("validate_location")
-		checkPostCustomersCustomerTaxValidateLocation(c, *x.ValidateLocation)
-		c.Leave()
-	}
-}
+// stripe_post_customers_customer tool: Tax details about the customer. It is an
+// alias of PostCustomersTax, which has the same shape.
+type PostCustomersCustomerTax = PostCustomersTax
 
 // PostCustomersCustomerTaxValidateLocation is the type of
 // $.tax.validate_location in the arguments of the
-// stripe_post_customers_customer tool.
-type PostCustomersCustomerTaxValidateLocation string
+// stripe_post_customers_customer tool. It is an alias of
+// PostCustomersTaxValidateLocation, which has the same shape.
+type PostCustomersCustomerTaxValidateLocation = PostCustomersTaxValidateLocation
 
 // The values of PostCustomersCustomerTaxValidateLocation.
 const (
@@ -4194,42 +3300,11 @@ const (
 	PostCustomersCustomerTaxValidateLocationImmediately PostCustomersCustomerTaxValidateLocation = "immediately"
 )
 
-// Valid reports whether v is one of the values of
-// PostCustomersCustomerTaxValidateLocation.
-func (v PostCustomersCustomerTaxValidateLocation) Valid() bool {
-	switch v {
-	case PostCustomersCustomerTaxValidateLocationDeferred,
-		PostCustomersCustomerTaxValidateLocationImmediately:
-		return true
-	}
-	return false
-}
-
-// postCustomersCustomerTaxValidateLocationOf converts JSON string bytes to
-// PostCustomersCustomerTaxValidateLocation, without allocating for the known
-// values.
-func postCustomersCustomerTaxValidateLocationOf(b []byte) PostCustomersCustomerTaxValidateLocation {
-	switch string(b) {
-	case "deferred":
-		return PostCustomersCustomerTaxValidateLocationDeferred
-	case "immediately":
-		return PostCustomersCustomerTaxValidateLocationImmediately
-	}
-	return PostCustomersCustomerTaxValidateLocation(b)
-}
-
-// checkPostCustomersCustomerTaxValidateLocation records the violations of the
-// constraints of v in c.
-func checkPostCustomersCustomerTaxValidateLocation(c *wire.Checker, v PostCustomersCustomerTaxValidateLocation) {
-	if !v.Valid() {
-		c.Add("must be one of \"deferred\", \"immediately\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostCustomersCustomerTaxExempt is the type of $.tax_exempt in the arguments
 // of the stripe_post_customers_customer tool: The customer's tax exemption. One
-// of `none`, `exempt`, or `reverse`.
-type PostCustomersCustomerTaxExempt string
+// of `none`, `exempt`, or `reverse`. It is an alias of PostCustomersTaxExempt,
+// which has the same shape.
+type PostCustomersCustomerTaxExempt = PostCustomersTaxExempt
 
 // The values of PostCustomersCustomerTaxExempt.
 const (
@@ -4238,43 +3313,6 @@ const (
 	PostCustomersCustomerTaxExemptNone    PostCustomersCustomerTaxExempt = "none"
 	PostCustomersCustomerTaxExemptReverse PostCustomersCustomerTaxExempt = "reverse"
 )
-
-// Valid reports whether v is one of the values of
-// PostCustomersCustomerTaxExempt.
-func (v PostCustomersCustomerTaxExempt) Valid() bool {
-	switch v {
-	case PostCustomersCustomerTaxExemptEmpty,
-		PostCustomersCustomerTaxExemptExempt,
-		PostCustomersCustomerTaxExemptNone,
-		PostCustomersCustomerTaxExemptReverse:
-		return true
-	}
-	return false
-}
-
-// postCustomersCustomerTaxExemptOf converts JSON string bytes to
-// PostCustomersCustomerTaxExempt, without allocating for the known values.
-func postCustomersCustomerTaxExemptOf(b []byte) PostCustomersCustomerTaxExempt {
-	switch string(b) {
-	case "":
-		return PostCustomersCustomerTaxExemptEmpty
-	case "exempt":
-		return PostCustomersCustomerTaxExemptExempt
-	case "none":
-		return PostCustomersCustomerTaxExemptNone
-	case "reverse":
-		return PostCustomersCustomerTaxExemptReverse
-	}
-	return PostCustomersCustomerTaxExempt(b)
-}
-
-// checkPostCustomersCustomerTaxExempt records the violations of the constraints
-// of v in c.
-func checkPostCustomersCustomerTaxExempt(c *wire.Checker, v PostCustomersCustomerTaxExempt) {
-	if !v.Valid() {
-		c.Add("must be one of \"\", \"exempt\", \"none\", \"reverse\", got " + wire.Quote(string(v)))
-	}
-}
 
 // postCustomersCustomerLabel renders the status label of one call of the
 // stripe_post_customers_customer tool from its (possibly partial or nil)
@@ -4659,22 +3697,14 @@ type GetInvoiceitemsResult struct {
 
 // GetInvoiceitemsResultObject is the type of $.object in the result of the
 // stripe_get_invoiceitems tool: String representing the object's type. Objects
-// of the same type share the same value. Always has the value `list`.
-type GetInvoiceitemsResultObject string
+// of the same type share the same value. Always has the value `list`. It is an
+// alias of CustomerSourcesObject, which has the same shape.
+type GetInvoiceitemsResultObject = CustomerSourcesObject
 
 // The values of GetInvoiceitemsResultObject.
 const (
 	GetInvoiceitemsResultObjectList GetInvoiceitemsResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of GetInvoiceitemsResultObject.
-func (v GetInvoiceitemsResultObject) Valid() bool {
-	switch v {
-	case GetInvoiceitemsResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getInvoiceitemsHTTP is the request of stripe_get_invoiceitems: GET
 // /v1/invoiceitems.
@@ -4942,8 +3972,8 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoiceitemsTaxBehaviorOf(b)
-					checkPostInvoiceitemsTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -5081,7 +4111,7 @@ func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostInvoiceitemsTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 	if x.TaxRates != nil {
@@ -5267,8 +4297,8 @@ func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoiceitemsPriceDataTaxBehaviorOf(b)
-					checkPostInvoiceitemsPriceDataTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -5324,14 +4354,15 @@ func (x *PostInvoiceitemsPriceData) validate(c *wire.Checker) {
 	c.Leave()
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostInvoiceitemsPriceDataTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 }
 
 // PostInvoiceitemsPriceDataTaxBehavior is the type of $.price_data.tax_behavior
-// in the arguments of the stripe_post_invoiceitems tool.
-type PostInvoiceitemsPriceDataTaxBehavior string
+// in the arguments of the stripe_post_invoiceitems tool. It is an alias of
+// CurrencyOptionTaxBehavior, which has the same shape.
+type PostInvoiceitemsPriceDataTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostInvoiceitemsPriceDataTaxBehavior.
 const (
@@ -5340,47 +4371,13 @@ const (
 	PostInvoiceitemsPriceDataTaxBehaviorUnspecified PostInvoiceitemsPriceDataTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoiceitemsPriceDataTaxBehavior.
-func (v PostInvoiceitemsPriceDataTaxBehavior) Valid() bool {
-	switch v {
-	case PostInvoiceitemsPriceDataTaxBehaviorExclusive,
-		PostInvoiceitemsPriceDataTaxBehaviorInclusive,
-		PostInvoiceitemsPriceDataTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postInvoiceitemsPriceDataTaxBehaviorOf converts JSON string bytes to
-// PostInvoiceitemsPriceDataTaxBehavior, without allocating for the known
-// values.
-func postInvoiceitemsPriceDataTaxBehaviorOf(b []byte) PostInvoiceitemsPriceDataTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostInvoiceitemsPriceDataTaxBehaviorExclusive
-	case "inclusive":
-		return PostInvoiceitemsPriceDataTaxBehaviorInclusive
-	case "unspecified":
-		return PostInvoiceitemsPriceDataTaxBehaviorUnspecified
-	}
-	return PostInvoiceitemsPriceDataTaxBehavior(b)
-}
-
-// checkPostInvoiceitemsPriceDataTaxBehavior records the violations of the
-// constraints of v in c.
-func checkPostInvoiceitemsPriceDataTaxBehavior(c *wire.Checker, v PostInvoiceitemsPriceDataTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoiceitemsTaxBehavior is the type of $.tax_behavior in the arguments of
 // the stripe_post_invoiceitems tool: Only required if a [default tax
 // behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended))
 // was not provided in the Stripe Tax settings. Specifies whether the price is
-// considered inclusive of taxes or exclusive of taxes. One of…
-type PostInvoiceitemsTaxBehavior string
+// considered inclusive of taxes or exclusive of taxes. One of… It is an alias
+// of CurrencyOptionTaxBehavior, which has the same shape.
+type PostInvoiceitemsTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostInvoiceitemsTaxBehavior.
 const (
@@ -5388,39 +4385,6 @@ const (
 	PostInvoiceitemsTaxBehaviorInclusive   PostInvoiceitemsTaxBehavior = "inclusive"
 	PostInvoiceitemsTaxBehaviorUnspecified PostInvoiceitemsTaxBehavior = "unspecified"
 )
-
-// Valid reports whether v is one of the values of PostInvoiceitemsTaxBehavior.
-func (v PostInvoiceitemsTaxBehavior) Valid() bool {
-	switch v {
-	case PostInvoiceitemsTaxBehaviorExclusive,
-		PostInvoiceitemsTaxBehaviorInclusive,
-		PostInvoiceitemsTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postInvoiceitemsTaxBehaviorOf converts JSON string bytes to
-// PostInvoiceitemsTaxBehavior, without allocating for the known values.
-func postInvoiceitemsTaxBehaviorOf(b []byte) PostInvoiceitemsTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostInvoiceitemsTaxBehaviorExclusive
-	case "inclusive":
-		return PostInvoiceitemsTaxBehaviorInclusive
-	case "unspecified":
-		return PostInvoiceitemsTaxBehaviorUnspecified
-	}
-	return PostInvoiceitemsTaxBehavior(b)
-}
-
-// checkPostInvoiceitemsTaxBehavior records the violations of the constraints of
-// v in c.
-func checkPostInvoiceitemsTaxBehavior(c *wire.Checker, v PostInvoiceitemsTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
 
 // postInvoiceitemsLabel renders the status label of one call of the
 // stripe_post_invoiceitems tool from its (possibly partial or nil) arguments.
@@ -5539,8 +4503,8 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 		case "collection_method":
 			if d.OptionalField(&hasCollectionMethod, "collection_method") {
 				if b, ok := d.Bytes(); ok {
-					v := getInvoicesCollectionMethodOf(b)
-					checkGetInvoicesCollectionMethod(&d.Checker, v)
+					v := subscriptionCollectionMethodOf(b)
+					checkSubscriptionCollectionMethod(&d.Checker, v)
 					x.CollectionMethod = &v
 				}
 				d.Leave()
@@ -5595,8 +4559,8 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 		case "status":
 			if d.OptionalField(&hasStatus, "status") {
 				if b, ok := d.Bytes(); ok {
-					v := getInvoicesStatusOf(b)
-					checkGetInvoicesStatus(&d.Checker, v)
+					v := invoiceStatusOf(b)
+					checkInvoiceStatus(&d.Checker, v)
 					x.Status = &v
 				}
 				d.Leave()
@@ -5652,7 +4616,7 @@ func (x *GetInvoicesArgs) Validate() error {
 func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 	if x.CollectionMethod != nil {
 		c.Enter("collection_method")
-		checkGetInvoicesCollectionMethod(c, *x.CollectionMethod)
+		checkSubscriptionCollectionMethod(c, *x.CollectionMethod)
 		c.Leave()
 	}
 	if x.Customer != nil {
@@ -5681,7 +4645,7 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 	}
 	if x.Status != nil {
 		c.Enter("status")
-		checkGetInvoicesStatus(c, *x.Status)
+		checkInvoiceStatus(c, *x.Status)
 		c.Leave()
 	}
 	if x.Subscription != nil {
@@ -5696,8 +4660,9 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 
 // GetInvoicesCollectionMethod is the type of $.collection_method in the
 // arguments of the stripe_get_invoices tool: The collection method of the
-// invoice to retrieve. Either `charge_automatically` or `send_invoice`.
-type GetInvoicesCollectionMethod string
+// invoice to retrieve. Either `charge_automatically` or `send_invoice`. It is
+// an alias of SubscriptionCollectionMethod, which has the same shape.
+type GetInvoicesCollectionMethod = SubscriptionCollectionMethod
 
 // The values of GetInvoicesCollectionMethod.
 const (
@@ -5705,41 +4670,12 @@ const (
 	GetInvoicesCollectionMethodSendInvoice         GetInvoicesCollectionMethod = "send_invoice"
 )
 
-// Valid reports whether v is one of the values of GetInvoicesCollectionMethod.
-func (v GetInvoicesCollectionMethod) Valid() bool {
-	switch v {
-	case GetInvoicesCollectionMethodChargeAutomatically,
-		GetInvoicesCollectionMethodSendInvoice:
-		return true
-	}
-	return false
-}
-
-// getInvoicesCollectionMethodOf converts JSON string bytes to
-// GetInvoicesCollectionMethod, without allocating for the known values.
-func getInvoicesCollectionMethodOf(b []byte) GetInvoicesCollectionMethod {
-	switch string(b) {
-	case "charge_automatically":
-		return GetInvoicesCollectionMethodChargeAutomatically
-	case "send_invoice":
-		return GetInvoicesCollectionMethodSendInvoice
-	}
-	return GetInvoicesCollectionMethod(b)
-}
-
-// checkGetInvoicesCollectionMethod records the violations of the constraints of
-// v in c.
-func checkGetInvoicesCollectionMethod(c *wire.Checker, v GetInvoicesCollectionMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
-	}
-}
-
 // GetInvoicesStatus is the type of $.status in the arguments of the
 // stripe_get_invoices tool: The status of the invoice, one of `draft`, `open`,
 // `paid`, `uncollectible`, or `void`. [Learn
-// more](https://stripe.com/docs/billing/invoices/workflow#workflow-overview)
-type GetInvoicesStatus string
+// more](https://stripe.com/docs/billing/invoices/workflow#workflow-overview) It
+// is an alias of InvoiceStatus, which has the same shape.
+type GetInvoicesStatus = InvoiceStatus
 
 // The values of GetInvoicesStatus.
 const (
@@ -5749,44 +4685,6 @@ const (
 	GetInvoicesStatusUncollectible GetInvoicesStatus = "uncollectible"
 	GetInvoicesStatusVoid          GetInvoicesStatus = "void"
 )
-
-// Valid reports whether v is one of the values of GetInvoicesStatus.
-func (v GetInvoicesStatus) Valid() bool {
-	switch v {
-	case GetInvoicesStatusDraft,
-		GetInvoicesStatusOpen,
-		GetInvoicesStatusPaid,
-		GetInvoicesStatusUncollectible,
-		GetInvoicesStatusVoid:
-		return true
-	}
-	return false
-}
-
-// getInvoicesStatusOf converts JSON string bytes to GetInvoicesStatus, without
-// allocating for the known values.
-func getInvoicesStatusOf(b []byte) GetInvoicesStatus {
-	switch string(b) {
-	case "draft":
-		return GetInvoicesStatusDraft
-	case "open":
-		return GetInvoicesStatusOpen
-	case "paid":
-		return GetInvoicesStatusPaid
-	case "uncollectible":
-		return GetInvoicesStatusUncollectible
-	case "void":
-		return GetInvoicesStatusVoid
-	}
-	return GetInvoicesStatus(b)
-}
-
-// checkGetInvoicesStatus records the violations of the constraints of v in c.
-func checkGetInvoicesStatus(c *wire.Checker, v GetInvoicesStatus) {
-	if !v.Valid() {
-		c.Add("must be one of \"draft\", \"open\", \"paid\", \"uncollectible\", \"void\", got " + wire.Quote(string(v)))
-	}
-}
 
 // getInvoicesLabel renders the status label of one call of the
 // stripe_get_invoices tool from its (possibly partial or nil) arguments. It
@@ -5821,22 +4719,14 @@ type GetInvoicesResult struct {
 
 // GetInvoicesResultObject is the type of $.object in the result of the
 // stripe_get_invoices tool: String representing the object's type. Objects of
-// the same type share the same value. Always has the value `list`.
-type GetInvoicesResultObject string
+// the same type share the same value. Always has the value `list`. It is an
+// alias of CustomerSourcesObject, which has the same shape.
+type GetInvoicesResultObject = CustomerSourcesObject
 
 // The values of GetInvoicesResultObject.
 const (
 	GetInvoicesResultObjectList GetInvoicesResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of GetInvoicesResultObject.
-func (v GetInvoicesResultObject) Valid() bool {
-	switch v {
-	case GetInvoicesResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getInvoicesHTTP is the request of stripe_get_invoices: GET /v1/invoices.
 var getInvoicesHTTP = &httpapi.Operation{
@@ -6054,8 +4944,8 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 		case "collection_method":
 			if d.OptionalField(&hasCollectionMethod, "collection_method") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesCollectionMethodOf(b)
-					checkPostInvoicesCollectionMethod(&d.Checker, v)
+					v := subscriptionCollectionMethodOf(b)
+					checkSubscriptionCollectionMethod(&d.Checker, v)
 					x.CollectionMethod = &v
 				}
 				d.Leave()
@@ -6342,7 +5232,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 	}
 	if x.CollectionMethod != nil {
 		c.Enter("collection_method")
-		checkPostInvoicesCollectionMethod(c, *x.CollectionMethod)
+		checkSubscriptionCollectionMethod(c, *x.CollectionMethod)
 		c.Leave()
 	}
 	if x.CustomFields != nil {
@@ -6506,8 +5396,9 @@ func (x *PostInvoicesAutomaticTax) validate(c *wire.Checker) {}
 // `send_invoice`. When charging automatically, Stripe will attempt to pay this
 // invoice using the default source attached to the customer. When sending an
 // invoice, Stripe will email this invoice to the customer with payment
-// instructions. Defaults to…
-type PostInvoicesCollectionMethod string
+// instructions. Defaults to… It is an alias of SubscriptionCollectionMethod,
+// which has the same shape.
+type PostInvoicesCollectionMethod = SubscriptionCollectionMethod
 
 // The values of PostInvoicesCollectionMethod.
 const (
@@ -6515,103 +5406,10 @@ const (
 	PostInvoicesCollectionMethodSendInvoice         PostInvoicesCollectionMethod = "send_invoice"
 )
 
-// Valid reports whether v is one of the values of PostInvoicesCollectionMethod.
-func (v PostInvoicesCollectionMethod) Valid() bool {
-	switch v {
-	case PostInvoicesCollectionMethodChargeAutomatically,
-		PostInvoicesCollectionMethodSendInvoice:
-		return true
-	}
-	return false
-}
-
-// postInvoicesCollectionMethodOf converts JSON string bytes to
-// PostInvoicesCollectionMethod, without allocating for the known values.
-func postInvoicesCollectionMethodOf(b []byte) PostInvoicesCollectionMethod {
-	switch string(b) {
-	case "charge_automatically":
-		return PostInvoicesCollectionMethodChargeAutomatically
-	case "send_invoice":
-		return PostInvoicesCollectionMethodSendInvoice
-	}
-	return PostInvoicesCollectionMethod(b)
-}
-
-// checkPostInvoicesCollectionMethod records the violations of the constraints
-// of v in c.
-func checkPostInvoicesCollectionMethod(c *wire.Checker, v PostInvoicesCollectionMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesCustomField is the type of $.custom_fields[*] in the arguments of
-// the stripe_post_invoices tool.
-type PostInvoicesCustomField struct {
-	// Name is required.
-	Name string `json:"name"`
-	// Value is required.
-	Value string `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("name", "value")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesCustomField) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
-	c.Leave()
-	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
-	c.Leave()
-}
+// the stripe_post_invoices tool. It is an alias of
+// PostCustomersInvoiceSettingsCustomField, which has the same shape.
+type PostInvoicesCustomField = PostCustomersInvoiceSettingsCustomField
 
 // checkPostInvoicesDescription records the violations of the constraints of v
 // in c. Every schema with these constraints shares it.
@@ -6623,70 +5421,9 @@ func checkPostInvoicesDescription(c *wire.Checker, v string) {
 }
 
 // PostInvoicesDiscount is the type of $.discounts[*] in the arguments of the
-// stripe_post_invoices tool.
-type PostInvoicesDiscount struct {
-	// Coupon is optional; nil is absent.
-	Coupon *string `json:"coupon,omitempty"`
-	// Discount is optional; nil is absent.
-	Discount *string `json:"discount,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesDiscount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCoupon, hasDiscount bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "coupon":
-			if d.OptionalField(&hasCoupon, "coupon") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Coupon = &v
-				}
-				d.Leave()
-			}
-		case "discount":
-			if d.OptionalField(&hasDiscount, "discount") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Discount = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("coupon", "discount")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesDiscount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesDiscount) validate(c *wire.Checker) {
-	if x.Coupon != nil {
-		c.Enter("coupon")
-		checkAddressCity(c, *x.Coupon)
-		c.Leave()
-	}
-	if x.Discount != nil {
-		c.Enter("discount")
-		checkAddressCity(c, *x.Discount)
-		c.Leave()
-	}
-}
+// stripe_post_invoices tool. It is an alias of PostInvoiceitemsDiscount, which
+// has the same shape.
+type PostInvoicesDiscount = PostInvoiceitemsDiscount
 
 // PostInvoicesFromInvoice is the type of $.from_invoice in the arguments of the
 // stripe_post_invoices tool: Revise an existing invoice. The new invoice will
@@ -6844,8 +5581,8 @@ func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
 						d.EnterIndex(i)
 						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
 						if b, ok := d.Bytes(); ok {
-							v1 := postInvoicesPaymentSettingsPaymentMethodTypeOf(b)
-							checkPostInvoicesPaymentSettingsPaymentMethodType(&d.Checker, v1)
+							v1 := subscriptionsResourcePaymentSettingsPaymentMethodTypeOf(b)
+							checkSubscriptionsResourcePaymentSettingsPaymentMethodType(&d.Checker, v1)
 							x.PaymentMethodTypes[i] = v1
 						}
 						d.Leave()
@@ -6891,7 +5628,7 @@ func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
 		c.Enter("payment_method_types")
 		for i := range x.PaymentMethodTypes {
 			c.EnterIndex(i)
-			checkPostInvoicesPaymentSettingsPaymentMethodType(c, x.PaymentMethodTypes[i])
+			checkSubscriptionsResourcePaymentSettingsPaymentMethodType(c, x.PaymentMethodTypes[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -7059,8 +5796,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wir
 		case "verification_method":
 			if d.OptionalField(&hasVerificationMethod, "verification_method") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
+					v := invoicePaymentMethodOptionsAcssDebitVerificationMethodOf(b)
+					checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
 					x.VerificationMethod = &v
 				}
 				d.Leave()
@@ -7092,7 +5829,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) validate(c *w
 	}
 	if x.VerificationMethod != nil {
 		c.Enter("verification_method")
-		checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(c, *x.VerificationMethod)
+		checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(c, *x.VerificationMethod)
 		c.Leave()
 	}
 }
@@ -7117,8 +5854,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 		case "transaction_type":
 			if d.OptionalField(&hasTransactionType, "transaction_type") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
+					v := invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
+					checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
 					x.TransactionType = &v
 				}
 				d.Leave()
@@ -7145,7 +5882,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) validate(c *wire.Checker) {
 	if x.TransactionType != nil {
 		c.Enter("transaction_type")
-		checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c, *x.TransactionType)
+		checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c, *x.TransactionType)
 		c.Leave()
 	}
 }
@@ -7153,8 +5890,10 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
 // is the type of
 // $.payment_settings.payment_method_options.acss_debit.mandate_options.transaction_type
-// in the arguments of the stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType string
+// in the arguments of the stripe_post_invoices tool. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType, which has
+// the same shape.
+type PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType = InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType
 
 // The values of
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType.
@@ -7163,44 +5902,13 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType = "personal"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType.
-func (v PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeBusiness,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf
-// converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType,
-// without allocating for the known values.
-func postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType {
-	switch string(b) {
-	case "business":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeBusiness
-	case "personal":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType) {
-	if !v.Valid() {
-		c.Add("must be one of \"business\", \"personal\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod is
 // the type of
 // $.payment_settings.payment_method_options.acss_debit.verification_method in
-// the arguments of the stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod string
+// the arguments of the stripe_post_invoices tool. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitVerificationMethod, which has the same
+// shape.
+type PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod = InvoicePaymentMethodOptionsAcssDebitVerificationMethod
 
 // The values of
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod.
@@ -7209,42 +5917,6 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodInstant       PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod = "instant"
 	PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod = "microdeposits"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod.
-func (v PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodAutomatic,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodInstant,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf
-// converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod,
-// without allocating for the known values.
-func postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod {
-	switch string(b) {
-	case "automatic":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodAutomatic
-	case "instant":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodInstant
-	case "microdeposits":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"automatic\", \"instant\", \"microdeposits\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact is the type of
 // $.payment_settings.payment_method_options.bancontact in the arguments of the
@@ -7266,8 +5938,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wi
 		case "preferred_language":
 			if d.OptionalField(&hasPreferredLanguage, "preferred_language") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
+					v := invoicePaymentMethodOptionsBancontactPreferredLanguageOf(b)
+					checkInvoicePaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
 					x.PreferredLanguage = &v
 				}
 				d.Leave()
@@ -7294,7 +5966,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) Validate() e
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) validate(c *wire.Checker) {
 	if x.PreferredLanguage != nil {
 		c.Enter("preferred_language")
-		checkPostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(c, *x.PreferredLanguage)
+		checkInvoicePaymentMethodOptionsBancontactPreferredLanguage(c, *x.PreferredLanguage)
 		c.Leave()
 	}
 }
@@ -7302,8 +5974,10 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) validate(c *
 // PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage is
 // the type of
 // $.payment_settings.payment_method_options.bancontact.preferred_language in
-// the arguments of the stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage string
+// the arguments of the stripe_post_invoices tool. It is an alias of
+// InvoicePaymentMethodOptionsBancontactPreferredLanguage, which has the same
+// shape.
+type PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage = InvoicePaymentMethodOptionsBancontactPreferredLanguage
 
 // The values of
 // PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage.
@@ -7313,45 +5987,6 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageFr PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage = "fr"
 	PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageNl PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage = "nl"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage.
-func (v PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageDe,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageEn,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageFr,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageNl:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf
-// converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage,
-// without allocating for the known values.
-func postInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage {
-	switch string(b) {
-	case "de":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageDe
-	case "en":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageEn
-	case "fr":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageFr
-	case "nl":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageNl
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage) {
-	if !v.Valid() {
-		c.Add("must be one of \"de\", \"en\", \"fr\", \"nl\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCard is the type of
 // $.payment_settings.payment_method_options.card in the arguments of the
@@ -7381,8 +6016,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Dec
 		case "request_three_d_secure":
 			if d.OptionalField(&hasRequestThreeDSecure, "request_three_d_secure") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
+					v := subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf(b)
+					checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
 					x.RequestThreeDSecure = &v
 				}
 				d.Leave()
@@ -7414,7 +6049,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) validate(c *wire.C
 	}
 	if x.RequestThreeDSecure != nil {
 		c.Enter("request_three_d_secure")
-		checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(c, *x.RequestThreeDSecure)
+		checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure(c, *x.RequestThreeDSecure)
 		c.Leave()
 	}
 }
@@ -7647,8 +6282,10 @@ func checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTyp
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure is the
 // type of $.payment_settings.payment_method_options.card.request_three_d_secure
-// in the arguments of the stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure string
+// in the arguments of the stripe_post_invoices tool. It is an alias of
+// SubscriptionPaymentMethodOptionsCardRequestThreeDSecure, which has the same
+// shape.
+type PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure = SubscriptionPaymentMethodOptionsCardRequestThreeDSecure
 
 // The values of
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure.
@@ -7656,39 +6293,6 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAny       PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure = "any"
 	PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAutomatic PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure = "automatic"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure.
-func (v PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAny,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAutomatic:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf
-// converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure,
-// without allocating for the known values.
-func postInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure {
-	switch string(b) {
-	case "any":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAny
-	case "automatic":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAutomatic
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure) {
-	if !v.Valid() {
-		c.Add("must be one of \"any\", \"automatic\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance is the type of
 // $.payment_settings.payment_method_options.customer_balance in the arguments
@@ -7891,8 +6495,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d 
 		case "verification_method":
 			if d.OptionalField(&hasVerificationMethod, "verification_method") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(&d.Checker, v)
+					v := invoicePaymentMethodOptionsAcssDebitVerificationMethodOf(b)
+					checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
 					x.VerificationMethod = &v
 				}
 				d.Leave()
@@ -7924,7 +6528,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) validate(
 	}
 	if x.VerificationMethod != nil {
 		c.Enter("verification_method")
-		checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(c, *x.VerificationMethod)
+		checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(c, *x.VerificationMethod)
 		c.Leave()
 	}
 }
@@ -7974,8 +6578,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 						d.EnterIndex(i)
 						x.Prefetch = append(x.Prefetch, "")
 						if b, ok := d.Bytes(); ok {
-							v1 := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b)
-							checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(&d.Checker, v1)
+							v1 := invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf(b)
+							checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem(&d.Checker, v1)
 							x.Prefetch[i] = v1
 						}
 						d.Leave()
@@ -8016,7 +6620,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 		c.Enter("prefetch")
 		for i := range x.Prefetch {
 			c.EnterIndex(i)
-			checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(c, x.Prefetch[i])
+			checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem(c, x.Prefetch[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -8084,8 +6688,10 @@ func checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialC
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem
 // is the type of
 // $.payment_settings.payment_method_options.us_bank_account.financial_connections.prefetch[*]
-// in the arguments of the stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem string
+// in the arguments of the stripe_post_invoices tool. It is an alias of
+// InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem, which
+// has the same shape.
+type PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem = InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem
 
 // The values of
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem.
@@ -8094,44 +6700,13 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemTransactions PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem = "transactions"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem.
-func (v PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemBalances,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemTransactions:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf
-// converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem,
-// without allocating for the known values.
-func postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem {
-	switch string(b) {
-	case "balances":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemBalances
-	case "transactions":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemTransactions
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem) {
-	if !v.Valid() {
-		c.Add("must be one of \"balances\", \"transactions\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod
 // is the type of
 // $.payment_settings.payment_method_options.us_bank_account.verification_method
-// in the arguments of the stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod string
+// in the arguments of the stripe_post_invoices tool. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitVerificationMethod, which has the same
+// shape.
+type PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod = InvoicePaymentMethodOptionsAcssDebitVerificationMethod
 
 // The values of
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod.
@@ -8141,46 +6716,12 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod = "microdeposits"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod.
-func (v PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodAutomatic,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodInstant,
-		PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf
-// converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod,
-// without allocating for the known values.
-func postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod {
-	switch string(b) {
-	case "automatic":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodAutomatic
-	case "instant":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodInstant
-	case "microdeposits":
-		return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod
-// records the violations of the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"automatic\", \"instant\", \"microdeposits\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesPaymentSettingsPaymentMethodType is the type of
 // $.payment_settings.payment_method_types[*] in the arguments of the
-// stripe_post_invoices tool.
-type PostInvoicesPaymentSettingsPaymentMethodType string
+// stripe_post_invoices tool. It is an alias of
+// SubscriptionsResourcePaymentSettingsPaymentMethodType, which has the same
+// shape.
+type PostInvoicesPaymentSettingsPaymentMethodType = SubscriptionsResourcePaymentSettingsPaymentMethodType
 
 // The values of PostInvoicesPaymentSettingsPaymentMethodType.
 const (
@@ -8210,107 +6751,6 @@ const (
 	PostInvoicesPaymentSettingsPaymentMethodTypeUsBankAccount     PostInvoicesPaymentSettingsPaymentMethodType = "us_bank_account"
 	PostInvoicesPaymentSettingsPaymentMethodTypeWechatPay         PostInvoicesPaymentSettingsPaymentMethodType = "wechat_pay"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesPaymentSettingsPaymentMethodType.
-func (v PostInvoicesPaymentSettingsPaymentMethodType) Valid() bool {
-	switch v {
-	case PostInvoicesPaymentSettingsPaymentMethodTypeAchCreditTransfer,
-		PostInvoicesPaymentSettingsPaymentMethodTypeAchDebit,
-		PostInvoicesPaymentSettingsPaymentMethodTypeAcssDebit,
-		PostInvoicesPaymentSettingsPaymentMethodTypeAuBecsDebit,
-		PostInvoicesPaymentSettingsPaymentMethodTypeBacsDebit,
-		PostInvoicesPaymentSettingsPaymentMethodTypeBancontact,
-		PostInvoicesPaymentSettingsPaymentMethodTypeBoleto,
-		PostInvoicesPaymentSettingsPaymentMethodTypeCard,
-		PostInvoicesPaymentSettingsPaymentMethodTypeCashapp,
-		PostInvoicesPaymentSettingsPaymentMethodTypeCustomerBalance,
-		PostInvoicesPaymentSettingsPaymentMethodTypeEps,
-		PostInvoicesPaymentSettingsPaymentMethodTypeFpx,
-		PostInvoicesPaymentSettingsPaymentMethodTypeGiropay,
-		PostInvoicesPaymentSettingsPaymentMethodTypeGrabpay,
-		PostInvoicesPaymentSettingsPaymentMethodTypeIdeal,
-		PostInvoicesPaymentSettingsPaymentMethodTypeKonbini,
-		PostInvoicesPaymentSettingsPaymentMethodTypeLink,
-		PostInvoicesPaymentSettingsPaymentMethodTypeP24,
-		PostInvoicesPaymentSettingsPaymentMethodTypePaynow,
-		PostInvoicesPaymentSettingsPaymentMethodTypePaypal,
-		PostInvoicesPaymentSettingsPaymentMethodTypePromptpay,
-		PostInvoicesPaymentSettingsPaymentMethodTypeSepaDebit,
-		PostInvoicesPaymentSettingsPaymentMethodTypeSofort,
-		PostInvoicesPaymentSettingsPaymentMethodTypeUsBankAccount,
-		PostInvoicesPaymentSettingsPaymentMethodTypeWechatPay:
-		return true
-	}
-	return false
-}
-
-// postInvoicesPaymentSettingsPaymentMethodTypeOf converts JSON string bytes to
-// PostInvoicesPaymentSettingsPaymentMethodType, without allocating for the
-// known values.
-func postInvoicesPaymentSettingsPaymentMethodTypeOf(b []byte) PostInvoicesPaymentSettingsPaymentMethodType {
-	switch string(b) {
-	case "ach_credit_transfer":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeAchCreditTransfer
-	case "ach_debit":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeAchDebit
-	case "acss_debit":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeAcssDebit
-	case "au_becs_debit":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeAuBecsDebit
-	case "bacs_debit":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeBacsDebit
-	case "bancontact":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeBancontact
-	case "boleto":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeBoleto
-	case "card":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeCard
-	case "cashapp":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeCashapp
-	case "customer_balance":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeCustomerBalance
-	case "eps":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeEps
-	case "fpx":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeFpx
-	case "giropay":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeGiropay
-	case "grabpay":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeGrabpay
-	case "ideal":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeIdeal
-	case "konbini":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeKonbini
-	case "link":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeLink
-	case "p24":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeP24
-	case "paynow":
-		return PostInvoicesPaymentSettingsPaymentMethodTypePaynow
-	case "paypal":
-		return PostInvoicesPaymentSettingsPaymentMethodTypePaypal
-	case "promptpay":
-		return PostInvoicesPaymentSettingsPaymentMethodTypePromptpay
-	case "sepa_debit":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeSepaDebit
-	case "sofort":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeSofort
-	case "us_bank_account":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeUsBankAccount
-	case "wechat_pay":
-		return PostInvoicesPaymentSettingsPaymentMethodTypeWechatPay
-	}
-	return PostInvoicesPaymentSettingsPaymentMethodType(b)
-}
-
-// checkPostInvoicesPaymentSettingsPaymentMethodType records the violations of
-// the constraints of v in c.
-func checkPostInvoicesPaymentSettingsPaymentMethodType(c *wire.Checker, v PostInvoicesPaymentSettingsPaymentMethodType) {
-	if !v.Valid() {
-		c.Add("must be one of \"ach_credit_transfer\", \"ach_debit\", \"acss_debit\", \"au_becs_debit\", \"bacs_debit\", \"bancontact\", \"boleto\", \"card\", \"cashapp\", \"customer_balance\", \"eps\", \"fpx\", \"giropay\", \"grabpay\", \"ideal\", \"konbini\", \"link\", \"p24\", \"paynow\", \"paypal\", \"promptpay\", \"sepa_debit\", \"sofort\", \"us_bank_account\", \"wechat_pay\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesPendingInvoiceItemsBehavior is the type of
 // $.pending_invoice_items_behavior in the arguments of the stripe_post_invoices
@@ -8386,8 +6826,8 @@ func (x *PostInvoicesRendering) decode(d *wire.Decoder) {
 		case "amount_tax_display":
 			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesRenderingAmountTaxDisplayOf(b)
-					checkPostInvoicesRenderingAmountTaxDisplay(&d.Checker, v)
+					v := postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
+					checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
 					x.AmountTaxDisplay = &v
 				}
 				d.Leave()
@@ -8420,7 +6860,7 @@ func (x *PostInvoicesRendering) Validate() error {
 func (x *PostInvoicesRendering) validate(c *wire.Checker) {
 	if x.AmountTaxDisplay != nil {
 		c.Enter("amount_tax_display")
-		checkPostInvoicesRenderingAmountTaxDisplay(c, *x.AmountTaxDisplay)
+		checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(c, *x.AmountTaxDisplay)
 		c.Leave()
 	}
 	if x.PDF != nil {
@@ -8432,8 +6872,10 @@ func (x *PostInvoicesRendering) validate(c *wire.Checker) {
 
 // PostInvoicesRenderingAmountTaxDisplay is the type of
 // $.rendering.amount_tax_display in the arguments of the stripe_post_invoices
-// tool.
-type PostInvoicesRenderingAmountTaxDisplay string
+// tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay, which has the
+// same shape.
+type PostInvoicesRenderingAmountTaxDisplay = PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay
 
 // The values of PostInvoicesRenderingAmountTaxDisplay.
 const (
@@ -8441,41 +6883,6 @@ const (
 	PostInvoicesRenderingAmountTaxDisplayExcludeTax          PostInvoicesRenderingAmountTaxDisplay = "exclude_tax"
 	PostInvoicesRenderingAmountTaxDisplayIncludeInclusiveTax PostInvoicesRenderingAmountTaxDisplay = "include_inclusive_tax"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesRenderingAmountTaxDisplay.
-func (v PostInvoicesRenderingAmountTaxDisplay) Valid() bool {
-	switch v {
-	case PostInvoicesRenderingAmountTaxDisplayEmpty,
-		PostInvoicesRenderingAmountTaxDisplayExcludeTax,
-		PostInvoicesRenderingAmountTaxDisplayIncludeInclusiveTax:
-		return true
-	}
-	return false
-}
-
-// postInvoicesRenderingAmountTaxDisplayOf converts JSON string bytes to
-// PostInvoicesRenderingAmountTaxDisplay, without allocating for the known
-// values.
-func postInvoicesRenderingAmountTaxDisplayOf(b []byte) PostInvoicesRenderingAmountTaxDisplay {
-	switch string(b) {
-	case "":
-		return PostInvoicesRenderingAmountTaxDisplayEmpty
-	case "exclude_tax":
-		return PostInvoicesRenderingAmountTaxDisplayExcludeTax
-	case "include_inclusive_tax":
-		return PostInvoicesRenderingAmountTaxDisplayIncludeInclusiveTax
-	}
-	return PostInvoicesRenderingAmountTaxDisplay(b)
-}
-
-// checkPostInvoicesRenderingAmountTaxDisplay records the violations of the
-// constraints of v in c.
-func checkPostInvoicesRenderingAmountTaxDisplay(c *wire.Checker, v PostInvoicesRenderingAmountTaxDisplay) {
-	if !v.Valid() {
-		c.Add("must be one of \"\", \"exclude_tax\", \"include_inclusive_tax\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesRenderingPDF is the type of $.rendering.pdf in the arguments of
 // the stripe_post_invoices tool.
@@ -8496,8 +6903,8 @@ func (x *PostInvoicesRenderingPDF) decode(d *wire.Decoder) {
 		case "page_size":
 			if d.OptionalField(&hasPageSize, "page_size") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesRenderingPDFPageSizeOf(b)
-					checkPostInvoicesRenderingPDFPageSize(&d.Checker, v)
+					v := invoiceRenderingPDFPageSizeOf(b)
+					checkInvoiceRenderingPDFPageSize(&d.Checker, v)
 					x.PageSize = &v
 				}
 				d.Leave()
@@ -8524,14 +6931,15 @@ func (x *PostInvoicesRenderingPDF) Validate() error {
 func (x *PostInvoicesRenderingPDF) validate(c *wire.Checker) {
 	if x.PageSize != nil {
 		c.Enter("page_size")
-		checkPostInvoicesRenderingPDFPageSize(c, *x.PageSize)
+		checkInvoiceRenderingPDFPageSize(c, *x.PageSize)
 		c.Leave()
 	}
 }
 
 // PostInvoicesRenderingPDFPageSize is the type of $.rendering.pdf.page_size in
-// the arguments of the stripe_post_invoices tool.
-type PostInvoicesRenderingPDFPageSize string
+// the arguments of the stripe_post_invoices tool. It is an alias of
+// InvoiceRenderingPDFPageSize, which has the same shape.
+type PostInvoicesRenderingPDFPageSize = InvoiceRenderingPDFPageSize
 
 // The values of PostInvoicesRenderingPDFPageSize.
 const (
@@ -8539,40 +6947,6 @@ const (
 	PostInvoicesRenderingPDFPageSizeAuto   PostInvoicesRenderingPDFPageSize = "auto"
 	PostInvoicesRenderingPDFPageSizeLetter PostInvoicesRenderingPDFPageSize = "letter"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesRenderingPDFPageSize.
-func (v PostInvoicesRenderingPDFPageSize) Valid() bool {
-	switch v {
-	case PostInvoicesRenderingPDFPageSizeA4,
-		PostInvoicesRenderingPDFPageSizeAuto,
-		PostInvoicesRenderingPDFPageSizeLetter:
-		return true
-	}
-	return false
-}
-
-// postInvoicesRenderingPDFPageSizeOf converts JSON string bytes to
-// PostInvoicesRenderingPDFPageSize, without allocating for the known values.
-func postInvoicesRenderingPDFPageSizeOf(b []byte) PostInvoicesRenderingPDFPageSize {
-	switch string(b) {
-	case "a4":
-		return PostInvoicesRenderingPDFPageSizeA4
-	case "auto":
-		return PostInvoicesRenderingPDFPageSizeAuto
-	case "letter":
-		return PostInvoicesRenderingPDFPageSizeLetter
-	}
-	return PostInvoicesRenderingPDFPageSize(b)
-}
-
-// checkPostInvoicesRenderingPDFPageSize records the violations of the
-// constraints of v in c.
-func checkPostInvoicesRenderingPDFPageSize(c *wire.Checker, v PostInvoicesRenderingPDFPageSize) {
-	if !v.Valid() {
-		c.Add("must be one of \"a4\", \"auto\", \"letter\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesShippingCost is the type of $.shipping_cost in the arguments of
 // the stripe_post_invoices tool: Settings for the cost of shipping for this
@@ -8713,8 +7087,8 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesShippingCostShippingRateDataTaxBehaviorOf(b)
-					checkPostInvoicesShippingCostShippingRateDataTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -8781,7 +7155,7 @@ func (x *PostInvoicesShippingCostShippingRateData) validate(c *wire.Checker) {
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostInvoicesShippingCostShippingRateDataTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 	if x.Type != nil {
@@ -8979,74 +7353,17 @@ func checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit(c 
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum is the type
 // of $.shipping_cost.shipping_rate_data.delivery_estimate.minimum in the
-// arguments of the stripe_post_invoices tool.
-type PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum struct {
-	// Unit is required.
-	Unit PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit `json:"unit"`
-	// Value is required.
-	Value int64 `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasUnit, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "unit":
-			if d.Field(&hasUnit, "unit") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b)
-					checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(&d.Checker, v)
-					x.Unit = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.Int(); ok {
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("unit", "value")
-		}
-	}
-	if !hasUnit {
-		d.Missing("unit")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum) validate(c *wire.Checker) {
-	c.Enter("unit")
-	checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(c, x.Unit)
-	c.Leave()
-}
+// arguments of the stripe_post_invoices tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum, which has
+// the same shape.
+type PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum = PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit is the
 // type of $.shipping_cost.shipping_rate_data.delivery_estimate.minimum.unit in
-// the arguments of the stripe_post_invoices tool.
-type PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit string
+// the arguments of the stripe_post_invoices tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit, which
+// has the same shape.
+type PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit = PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit
 
 // The values of
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit.
@@ -9057,48 +7374,6 @@ const (
 	PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitMonth       PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit = "month"
 	PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitWeek        PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit = "week"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit.
-func (v PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit) Valid() bool {
-	switch v {
-	case PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitBusinessDay,
-		PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitDay,
-		PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitHour,
-		PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitMonth,
-		PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitWeek:
-		return true
-	}
-	return false
-}
-
-// postInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf
-// converts JSON string bytes to
-// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit, without
-// allocating for the known values.
-func postInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b []byte) PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit {
-	switch string(b) {
-	case "business_day":
-		return PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitBusinessDay
-	case "day":
-		return PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitDay
-	case "hour":
-		return PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitHour
-	case "month":
-		return PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitMonth
-	case "week":
-		return PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnitWeek
-	}
-	return PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(b)
-}
-
-// checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit
-// records the violations of the constraints of v in c.
-func checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit(c *wire.Checker, v PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimumUnit) {
-	if !v.Valid() {
-		c.Add("must be one of \"business_day\", \"day\", \"hour\", \"month\", \"week\", got " + wire.Quote(string(v)))
-	}
-}
 
 // checkPostInvoicesShippingCostShippingRateDataDisplayName records the
 // violations of the constraints of v in c. Every schema with these constraints
@@ -9233,8 +7508,8 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b)
-					checkPostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -9264,7 +7539,7 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) validate(c *wire.Checker) {
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 }
@@ -9272,8 +7547,9 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 // PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
 // is the type of
 // $.shipping_cost.shipping_rate_data.fixed_amount.currency_options.*.tax_behavior
-// in the arguments of the stripe_post_invoices tool.
-type PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior string
+// in the arguments of the stripe_post_invoices tool. It is an alias of
+// CurrencyOptionTaxBehavior, which has the same shape.
+type PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of
 // PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior.
@@ -9283,46 +7559,11 @@ const (
 	PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorUnspecified PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior.
-func (v PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior) Valid() bool {
-	switch v {
-	case PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorExclusive,
-		PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorInclusive,
-		PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf
-// converts JSON string bytes to
-// PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior,
-// without allocating for the known values.
-func postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b []byte) PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorExclusive
-	case "inclusive":
-		return PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorInclusive
-	case "unspecified":
-		return PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorUnspecified
-	}
-	return PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(b)
-}
-
-// checkPostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
-// records the violations of the constraints of v in c.
-func checkPostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(c *wire.Checker, v PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesShippingCostShippingRateDataTaxBehavior is the type of
 // $.shipping_cost.shipping_rate_data.tax_behavior in the arguments of the
-// stripe_post_invoices tool.
-type PostInvoicesShippingCostShippingRateDataTaxBehavior string
+// stripe_post_invoices tool. It is an alias of CurrencyOptionTaxBehavior, which
+// has the same shape.
+type PostInvoicesShippingCostShippingRateDataTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostInvoicesShippingCostShippingRateDataTaxBehavior.
 const (
@@ -9330,41 +7571,6 @@ const (
 	PostInvoicesShippingCostShippingRateDataTaxBehaviorInclusive   PostInvoicesShippingCostShippingRateDataTaxBehavior = "inclusive"
 	PostInvoicesShippingCostShippingRateDataTaxBehaviorUnspecified PostInvoicesShippingCostShippingRateDataTaxBehavior = "unspecified"
 )
-
-// Valid reports whether v is one of the values of
-// PostInvoicesShippingCostShippingRateDataTaxBehavior.
-func (v PostInvoicesShippingCostShippingRateDataTaxBehavior) Valid() bool {
-	switch v {
-	case PostInvoicesShippingCostShippingRateDataTaxBehaviorExclusive,
-		PostInvoicesShippingCostShippingRateDataTaxBehaviorInclusive,
-		PostInvoicesShippingCostShippingRateDataTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postInvoicesShippingCostShippingRateDataTaxBehaviorOf converts JSON string
-// bytes to PostInvoicesShippingCostShippingRateDataTaxBehavior, without
-// allocating for the known values.
-func postInvoicesShippingCostShippingRateDataTaxBehaviorOf(b []byte) PostInvoicesShippingCostShippingRateDataTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostInvoicesShippingCostShippingRateDataTaxBehaviorExclusive
-	case "inclusive":
-		return PostInvoicesShippingCostShippingRateDataTaxBehaviorInclusive
-	case "unspecified":
-		return PostInvoicesShippingCostShippingRateDataTaxBehaviorUnspecified
-	}
-	return PostInvoicesShippingCostShippingRateDataTaxBehavior(b)
-}
-
-// checkPostInvoicesShippingCostShippingRateDataTaxBehavior records the
-// violations of the constraints of v in c.
-func checkPostInvoicesShippingCostShippingRateDataTaxBehavior(c *wire.Checker, v PostInvoicesShippingCostShippingRateDataTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostInvoicesShippingCostShippingRateDataType is the type of
 // $.shipping_cost.shipping_rate_data.type in the arguments of the
@@ -9408,217 +7614,14 @@ func checkPostInvoicesShippingCostShippingRateDataType(c *wire.Checker, v PostIn
 // PostInvoicesShippingDetails is the type of $.shipping_details in the
 // arguments of the stripe_post_invoices tool: Shipping details for the invoice.
 // The Invoice PDF will use the `shipping_details` value if it is set, otherwise
-// the PDF will render the shipping address from the customer.
-type PostInvoicesShippingDetails struct {
-	// Address is required.
-	Address PostInvoicesShippingDetailsAddress `json:"address"`
-	// Name is required.
-	Name string `json:"name"`
-	// Phone is optional; nil is absent.
-	Phone *string `json:"phone,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesShippingDetails) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAddress, hasName, hasPhone bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "address":
-			if d.Field(&hasAddress, "address") {
-				x.Address.decode(d)
-				d.Leave()
-			}
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "phone":
-			if d.OptionalField(&hasPhone, "phone") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Phone = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("address", "name", "phone")
-		}
-	}
-	if !hasAddress {
-		d.Missing("address")
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesShippingDetails) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesShippingDetails) validate(c *wire.Checker) {
-	c.Enter("address")
-	x.Address.validate(c)
-	c.Leave()
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
-	if x.Phone != nil {
-		c.Enter("phone")
-		checkAddressCity(c, *x.Phone)
-		c.Leave()
-	}
-}
+// the PDF will render the shipping address from the customer. It is an alias of
+// PostCustomersShipping, which has the same shape.
+type PostInvoicesShippingDetails = PostCustomersShipping
 
 // PostInvoicesShippingDetailsAddress is the type of $.shipping_details.address
-// in the arguments of the stripe_post_invoices tool.
-type PostInvoicesShippingDetailsAddress struct {
-	// City is optional; nil is absent.
-	City *string `json:"city,omitempty"`
-	// Country is optional; nil is absent.
-	Country *string `json:"country,omitempty"`
-	// Line1 is optional; nil is absent.
-	Line1 *string `json:"line1,omitempty"`
-	// Line2 is optional; nil is absent.
-	Line2 *string `json:"line2,omitempty"`
-	// PostalCode is optional; nil is absent.
-	PostalCode *string `json:"postal_code,omitempty"`
-	// State is optional; nil is absent.
-	State *string `json:"state,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesShippingDetailsAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCity, hasCountry, hasLine1, hasLine2, hasPostalCode, hasState bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "city":
-			if d.OptionalField(&hasCity, "city") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.City = &v
-				}
-				d.Leave()
-			}
-		case "country":
-			if d.OptionalField(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = &v
-				}
-				d.Leave()
-			}
-		case "line1":
-			if d.OptionalField(&hasLine1, "line1") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line1 = &v
-				}
-				d.Leave()
-			}
-		case "line2":
-			if d.OptionalField(&hasLine2, "line2") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line2 = &v
-				}
-				d.Leave()
-			}
-		case "postal_code":
-			if d.OptionalField(&hasPostalCode, "postal_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PostalCode = &v
-				}
-				d.Leave()
-			}
-		case "state":
-			if d.OptionalField(&hasState, "state") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.State = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"city",
-				"country",
-				"line1",
-				"line2",
-				"postal_code",
-				"state",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesShippingDetailsAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesShippingDetailsAddress) validate(c *wire.Checker) {
-	if x.City != nil {
-		c.Enter("city")
-		checkAddressCity(c, *x.City)
-		c.Leave()
-	}
-	if x.Country != nil {
-		c.Enter("country")
-		checkAddressCity(c, *x.Country)
-		c.Leave()
-	}
-	if x.Line1 != nil {
-		c.Enter("line1")
-		checkAddressCity(c, *x.Line1)
-		c.Leave()
-	}
-	if x.Line2 != nil {
-		c.Enter("line2")
-		checkAddressCity(c, *x.Line2)
-		c.Leave()
-	}
-	if x.PostalCode != nil {
-		c.Enter("postal_code")
-		checkAddressCity(c, *x.PostalCode)
-		c.Leave()
-	}
-	if x.State != nil {
-		c.Enter("state")
-		checkAddressCity(c, *x.State)
-		c.Leave()
-	}
-}
+// in the arguments of the stripe_post_invoices tool. It is an alias of
+// PostCustomersAddress, which has the same shape.
+type PostInvoicesShippingDetailsAddress = PostCustomersAddress
 
 // checkPostInvoicesStatementDescriptor records the violations of the
 // constraints of v in c. Every schema with these constraints shares it.
@@ -10024,8 +8027,8 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 		case "collection_method":
 			if d.OptionalField(&hasCollectionMethod, "collection_method") {
 				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceCollectionMethodOf(b)
-					checkPostInvoicesInvoiceCollectionMethod(&d.Checker, v)
+					v := subscriptionCollectionMethodOf(b)
+					checkSubscriptionCollectionMethod(&d.Checker, v)
 					x.CollectionMethod = &v
 				}
 				d.Leave()
@@ -10276,7 +8279,7 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	}
 	if x.CollectionMethod != nil {
 		c.Enter("collection_method")
-		checkPostInvoicesInvoiceCollectionMethod(c, *x.CollectionMethod)
+		checkSubscriptionCollectionMethod(c, *x.CollectionMethod)
 		c.Leave()
 	}
 	if x.CustomFields != nil {
@@ -10369,57 +8372,16 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 
 // PostInvoicesInvoiceAutomaticTax is the type of $.automatic_tax in the
 // arguments of the stripe_post_invoices_invoice tool: Settings for automatic
-// tax lookup for this invoice.
-type PostInvoicesInvoiceAutomaticTax struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceAutomaticTax) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceAutomaticTax) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceAutomaticTax) validate(c *wire.Checker) {}
+// tax lookup for this invoice. It is an alias of PostInvoicesAutomaticTax,
+// which has the same shape.
+type PostInvoicesInvoiceAutomaticTax = PostInvoicesAutomaticTax
 
 // PostInvoicesInvoiceCollectionMethod is the type of $.collection_method in the
 // arguments of the stripe_post_invoices_invoice tool: Either
 // `charge_automatically` or `send_invoice`. This field can be updated only on
-// `draft` invoices.
-type PostInvoicesInvoiceCollectionMethod string
+// `draft` invoices. It is an alias of SubscriptionCollectionMethod, which has
+// the same shape.
+type PostInvoicesInvoiceCollectionMethod = SubscriptionCollectionMethod
 
 // The values of PostInvoicesInvoiceCollectionMethod.
 const (
@@ -10427,526 +8389,50 @@ const (
 	PostInvoicesInvoiceCollectionMethodSendInvoice         PostInvoicesInvoiceCollectionMethod = "send_invoice"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceCollectionMethod.
-func (v PostInvoicesInvoiceCollectionMethod) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceCollectionMethodChargeAutomatically,
-		PostInvoicesInvoiceCollectionMethodSendInvoice:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceCollectionMethodOf converts JSON string bytes to
-// PostInvoicesInvoiceCollectionMethod, without allocating for the known values.
-func postInvoicesInvoiceCollectionMethodOf(b []byte) PostInvoicesInvoiceCollectionMethod {
-	switch string(b) {
-	case "charge_automatically":
-		return PostInvoicesInvoiceCollectionMethodChargeAutomatically
-	case "send_invoice":
-		return PostInvoicesInvoiceCollectionMethodSendInvoice
-	}
-	return PostInvoicesInvoiceCollectionMethod(b)
-}
-
-// checkPostInvoicesInvoiceCollectionMethod records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceCollectionMethod(c *wire.Checker, v PostInvoicesInvoiceCollectionMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceCustomField is the type of $.custom_fields[*] in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceCustomField struct {
-	// Name is required.
-	Name string `json:"name"`
-	// Value is required.
-	Value string `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("name", "value")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceCustomField) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
-	c.Leave()
-	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
-	c.Leave()
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostCustomersInvoiceSettingsCustomField, which has the same shape.
+type PostInvoicesInvoiceCustomField = PostCustomersInvoiceSettingsCustomField
 
 // PostInvoicesInvoiceDiscount is the type of $.discounts[*] in the arguments of
-// the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceDiscount struct {
-	// Coupon is optional; nil is absent.
-	Coupon *string `json:"coupon,omitempty"`
-	// Discount is optional; nil is absent.
-	Discount *string `json:"discount,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceDiscount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCoupon, hasDiscount bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "coupon":
-			if d.OptionalField(&hasCoupon, "coupon") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Coupon = &v
-				}
-				d.Leave()
-			}
-		case "discount":
-			if d.OptionalField(&hasDiscount, "discount") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Discount = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("coupon", "discount")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceDiscount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceDiscount) validate(c *wire.Checker) {
-	if x.Coupon != nil {
-		c.Enter("coupon")
-		checkAddressCity(c, *x.Coupon)
-		c.Leave()
-	}
-	if x.Discount != nil {
-		c.Enter("discount")
-		checkAddressCity(c, *x.Discount)
-		c.Leave()
-	}
-}
+// the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoiceitemsDiscount, which has the same shape.
+type PostInvoicesInvoiceDiscount = PostInvoiceitemsDiscount
 
 // PostInvoicesInvoicePaymentSettings is the type of $.payment_settings in the
 // arguments of the stripe_post_invoices_invoice tool: Configuration settings
-// for the PaymentIntent that is generated when the invoice is finalized.
-type PostInvoicesInvoicePaymentSettings struct {
-	// DefaultMandate is optional; nil is absent.
-	DefaultMandate *string `json:"default_mandate,omitempty"`
-	// PaymentMethodOptions is optional; nil is absent.
-	PaymentMethodOptions *PostInvoicesInvoicePaymentSettingsPaymentMethodOptions `json:"payment_method_options,omitempty"`
-	// PaymentMethodTypes is optional; nil is absent.
-	PaymentMethodTypes []PostInvoicesInvoicePaymentSettingsPaymentMethodType `json:"payment_method_types,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDefaultMandate, hasPaymentMethodOptions, hasPaymentMethodTypes bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "default_mandate":
-			if d.OptionalField(&hasDefaultMandate, "default_mandate") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultMandate = &v
-				}
-				d.Leave()
-			}
-		case "payment_method_options":
-			if d.OptionalField(&hasPaymentMethodOptions, "payment_method_options") {
-				x.PaymentMethodOptions = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptions)
-				x.PaymentMethodOptions.decode(d)
-				d.Leave()
-			}
-		case "payment_method_types":
-			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
-				if d.BeginArray() {
-					x.PaymentMethodTypes = []PostInvoicesInvoicePaymentSettingsPaymentMethodType{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := postInvoicesInvoicePaymentSettingsPaymentMethodTypeOf(b)
-							checkPostInvoicesInvoicePaymentSettingsPaymentMethodType(&d.Checker, v1)
-							x.PaymentMethodTypes[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"default_mandate",
-				"payment_method_options",
-				"payment_method_types",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettings) validate(c *wire.Checker) {
-	if x.DefaultMandate != nil {
-		c.Enter("default_mandate")
-		checkAddressCity(c, *x.DefaultMandate)
-		c.Leave()
-	}
-	if x.PaymentMethodOptions != nil {
-		c.Enter("payment_method_options")
-		x.PaymentMethodOptions.validate(c)
-		c.Leave()
-	}
-	if x.PaymentMethodTypes != nil {
-		c.Enter("payment_method_types")
-		for i := range x.PaymentMethodTypes {
-			c.EnterIndex(i)
-			checkPostInvoicesInvoicePaymentSettingsPaymentMethodType(c, x.PaymentMethodTypes[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// for the PaymentIntent that is generated when the invoice is finalized. It is
+// an alias of PostInvoicesPaymentSettings, which has the same shape.
+type PostInvoicesInvoicePaymentSettings = PostInvoicesPaymentSettings
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptions is the type of
 // $.payment_settings.payment_method_options in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptions struct {
-	// AcssDebit is optional; nil is absent.
-	AcssDebit *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit `json:"acss_debit,omitempty"`
-	// Bancontact is optional; nil is absent.
-	Bancontact *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact `json:"bancontact,omitempty"`
-	// Card is optional; nil is absent.
-	Card *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard `json:"card,omitempty"`
-	// CustomerBalance is optional; nil is absent.
-	CustomerBalance *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance `json:"customer_balance,omitempty"`
-	// Konbini is optional; nil is absent.
-	Konbini map[string]json.RawMessage `json:"konbini,omitempty"`
-	// UsBankAccount is optional; nil is absent.
-	UsBankAccount *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount `json:"us_bank_account,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAcssDebit, hasBancontact, hasCard, hasCustomerBalance, hasKonbini, hasUsBankAccount bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "acss_debit":
-			if d.OptionalField(&hasAcssDebit, "acss_debit") {
-				x.AcssDebit = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit)
-				x.AcssDebit.decode(d)
-				d.Leave()
-			}
-		case "bancontact":
-			if d.OptionalField(&hasBancontact, "bancontact") {
-				x.Bancontact = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact)
-				x.Bancontact.decode(d)
-				d.Leave()
-			}
-		case "card":
-			if d.OptionalField(&hasCard, "card") {
-				x.Card = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard)
-				x.Card.decode(d)
-				d.Leave()
-			}
-		case "customer_balance":
-			if d.OptionalField(&hasCustomerBalance, "customer_balance") {
-				x.CustomerBalance = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance)
-				x.CustomerBalance.decode(d)
-				d.Leave()
-			}
-		case "konbini":
-			if d.OptionalField(&hasKonbini, "konbini") {
-				if d.BeginObject() {
-					m := map[string]json.RawMessage{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e json.RawMessage
-						if raw, ok := d.Raw(); ok {
-							e = raw
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Konbini = m
-				}
-				d.Leave()
-			}
-		case "us_bank_account":
-			if d.OptionalField(&hasUsBankAccount, "us_bank_account") {
-				x.UsBankAccount = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount)
-				x.UsBankAccount.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"acss_debit",
-				"bancontact",
-				"card",
-				"customer_balance",
-				"konbini",
-				"us_bank_account",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptions) validate(c *wire.Checker) {
-	if x.AcssDebit != nil {
-		c.Enter("acss_debit")
-		x.AcssDebit.validate(c)
-		c.Leave()
-	}
-	if x.Bancontact != nil {
-		c.Enter("bancontact")
-		x.Bancontact.validate(c)
-		c.Leave()
-	}
-	if x.Card != nil {
-		c.Enter("card")
-		x.Card.validate(c)
-		c.Leave()
-	}
-	if x.CustomerBalance != nil {
-		c.Enter("customer_balance")
-		x.CustomerBalance.validate(c)
-		c.Leave()
-	}
-	if x.UsBankAccount != nil {
-		c.Enter("us_bank_account")
-		x.UsBankAccount.validate(c)
-		c.Leave()
-	}
-}
+// stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptions, which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptions = PostInvoicesPaymentSettingsPaymentMethodOptions
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit is the type
 // of $.payment_settings.payment_method_options.acss_debit in the arguments of
-// the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit struct {
-	// MandateOptions is optional; nil is absent.
-	MandateOptions *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions `json:"mandate_options,omitempty"`
-	// VerificationMethod is optional; nil is absent.
-	VerificationMethod *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod `json:"verification_method,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMandateOptions, hasVerificationMethod bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "mandate_options":
-			if d.OptionalField(&hasMandateOptions, "mandate_options") {
-				x.MandateOptions = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
-				x.MandateOptions.decode(d)
-				d.Leave()
-			}
-		case "verification_method":
-			if d.OptionalField(&hasVerificationMethod, "verification_method") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
-					x.VerificationMethod = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("mandate_options", "verification_method")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit) validate(c *wire.Checker) {
-	if x.MandateOptions != nil {
-		c.Enter("mandate_options")
-		x.MandateOptions.validate(c)
-		c.Leave()
-	}
-	if x.VerificationMethod != nil {
-		c.Enter("verification_method")
-		checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(c, *x.VerificationMethod)
-		c.Leave()
-	}
-}
+// the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebit = PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions
 // is the type of
 // $.payment_settings.payment_method_options.acss_debit.mandate_options in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions struct {
-	// TransactionType is optional; nil is absent.
-	TransactionType *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType `json:"transaction_type,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTransactionType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "transaction_type":
-			if d.OptionalField(&hasTransactionType, "transaction_type") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
-					x.TransactionType = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("transaction_type")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) validate(c *wire.Checker) {
-	if x.TransactionType != nil {
-		c.Enter("transaction_type")
-		checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c, *x.TransactionType)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions, which
+// has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions = PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
 // is the type of
 // $.payment_settings.payment_method_options.acss_debit.mandate_options.transaction_type
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType, which has
+// the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType = InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType.
@@ -10955,44 +8441,13 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType = "personal"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeBusiness,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType {
-	switch string(b) {
-	case "business":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeBusiness
-	case "personal":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType) {
-	if !v.Valid() {
-		c.Add("must be one of \"business\", \"personal\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod
 // is the type of
 // $.payment_settings.payment_method_options.acss_debit.verification_method in
-// the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod string
+// the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitVerificationMethod, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod = InvoicePaymentMethodOptionsAcssDebitVerificationMethod
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod.
@@ -11002,100 +8457,20 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod = "microdeposits"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodAutomatic,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodInstant,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod {
-	switch string(b) {
-	case "automatic":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodAutomatic
-	case "instant":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodInstant
-	case "microdeposits":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"automatic\", \"instant\", \"microdeposits\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact is the type
 // of $.payment_settings.payment_method_options.bancontact in the arguments of
-// the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact struct {
-	// PreferredLanguage is optional; nil is absent.
-	PreferredLanguage *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage `json:"preferred_language,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPreferredLanguage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "preferred_language":
-			if d.OptionalField(&hasPreferredLanguage, "preferred_language") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
-					x.PreferredLanguage = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("preferred_language")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact) validate(c *wire.Checker) {
-	if x.PreferredLanguage != nil {
-		c.Enter("preferred_language")
-		checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(c, *x.PreferredLanguage)
-		c.Leave()
-	}
-}
+// the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontact = PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage
 // is the type of
 // $.payment_settings.payment_method_options.bancontact.preferred_language in
-// the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage string
+// the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// InvoicePaymentMethodOptionsBancontactPreferredLanguage, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage = InvoicePaymentMethodOptionsBancontactPreferredLanguage
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage.
@@ -11106,258 +8481,34 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageNl PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage = "nl"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageDe,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageEn,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageFr,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageNl:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage {
-	switch string(b) {
-	case "de":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageDe
-	case "en":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageEn
-	case "fr":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageFr
-	case "nl":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguageNl
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage) {
-	if !v.Valid() {
-		c.Add("must be one of \"de\", \"en\", \"fr\", \"nl\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard is the type of
 // $.payment_settings.payment_method_options.card in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard struct {
-	// Installments is optional; nil is absent.
-	Installments *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments `json:"installments,omitempty"`
-	// RequestThreeDSecure is optional; nil is absent.
-	RequestThreeDSecure *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure `json:"request_three_d_secure,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInstallments, hasRequestThreeDSecure bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "installments":
-			if d.OptionalField(&hasInstallments, "installments") {
-				x.Installments = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments)
-				x.Installments.decode(d)
-				d.Leave()
-			}
-		case "request_three_d_secure":
-			if d.OptionalField(&hasRequestThreeDSecure, "request_three_d_secure") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
-					x.RequestThreeDSecure = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("installments", "request_three_d_secure")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard) validate(c *wire.Checker) {
-	if x.Installments != nil {
-		c.Enter("installments")
-		x.Installments.validate(c)
-		c.Leave()
-	}
-	if x.RequestThreeDSecure != nil {
-		c.Enter("request_three_d_secure")
-		checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(c, *x.RequestThreeDSecure)
-		c.Leave()
-	}
-}
+// stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCard, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCard = PostInvoicesPaymentSettingsPaymentMethodOptionsCard
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments is the
 // type of $.payment_settings.payment_method_options.card.installments in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments struct {
-	// Enabled is optional; nil is absent.
-	Enabled *bool `json:"enabled,omitempty"`
-	// Plan is optional; nil is absent.
-	Plan *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan `json:"plan,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasPlan bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.OptionalField(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = &v
-				}
-				d.Leave()
-			}
-		case "plan":
-			if d.OptionalField(&hasPlan, "plan") {
-				x.Plan = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan)
-				x.Plan.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled", "plan")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments) validate(c *wire.Checker) {
-	if x.Plan != nil {
-		c.Enter("plan")
-		x.Plan.validate(c)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments, which has
+// the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallments = PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan is
 // the type of $.payment_settings.payment_method_options.card.installments.plan
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan struct {
-	// Count is required.
-	Count int64 `json:"count"`
-	// Interval is required.
-	Interval PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval `json:"interval"`
-	// Type is required.
-	Type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType `json:"type"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCount, hasInterval, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "count":
-			if d.Field(&hasCount, "count") {
-				if v, ok := d.Int(); ok {
-					x.Count = v
-				}
-				d.Leave()
-			}
-		case "interval":
-			if d.Field(&hasInterval, "interval") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(&d.Checker, v)
-					x.Interval = v
-				}
-				d.Leave()
-			}
-		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("count", "interval", "type")
-		}
-	}
-	if !hasCount {
-		d.Missing("count")
-	}
-	if !hasInterval {
-		d.Missing("interval")
-	}
-	if !hasType {
-		d.Missing("type")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) validate(c *wire.Checker) {
-	c.Enter("interval")
-	checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(c, x.Interval)
-	c.Leave()
-	c.Enter("type")
-	checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(c, x.Type)
-	c.Leave()
-}
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan, which
+// has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlan = PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval
 // is the type of
 // $.payment_settings.payment_method_options.card.installments.plan.interval in
-// the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval string
+// the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval,
+// which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval = PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval.
@@ -11365,41 +8516,13 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalMonth PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval = "month"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalMonth:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval {
-	switch string(b) {
-	case "month":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalMonth
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval) {
-	if !v.Valid() {
-		c.Add("must be one of \"month\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType
 // is the type of
 // $.payment_settings.payment_method_options.card.installments.plan.type in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType string
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType,
+// which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType = PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType.
@@ -11407,41 +8530,13 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeFixedCount PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType = "fixed_count"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeFixedCount:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType {
-	switch string(b) {
-	case "fixed_count":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeFixedCount
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType) {
-	if !v.Valid() {
-		c.Add("must be one of \"fixed_count\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure
 // is the type of
 // $.payment_settings.payment_method_options.card.request_three_d_secure in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure string
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// SubscriptionPaymentMethodOptionsCardRequestThreeDSecure, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure = SubscriptionPaymentMethodOptionsCardRequestThreeDSecure
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure.
@@ -11450,377 +8545,51 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAutomatic PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure = "automatic"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAny,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAutomatic:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure {
-	switch string(b) {
-	case "any":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAny
-	case "automatic":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecureAutomatic
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure) {
-	if !v.Valid() {
-		c.Add("must be one of \"any\", \"automatic\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance is the
 // type of $.payment_settings.payment_method_options.customer_balance in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance struct {
-	// BankTransfer is optional; nil is absent.
-	BankTransfer *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer `json:"bank_transfer,omitempty"`
-	// FundingType is optional; nil is absent.
-	FundingType *string `json:"funding_type,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasBankTransfer, hasFundingType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "bank_transfer":
-			if d.OptionalField(&hasBankTransfer, "bank_transfer") {
-				x.BankTransfer = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer)
-				x.BankTransfer.decode(d)
-				d.Leave()
-			}
-		case "funding_type":
-			if d.OptionalField(&hasFundingType, "funding_type") {
-				if v, ok := d.String(); ok {
-					x.FundingType = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("bank_transfer", "funding_type")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance) validate(c *wire.Checker) {
-	if x.BankTransfer != nil {
-		c.Enter("bank_transfer")
-		x.BankTransfer.validate(c)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance, which has the
+// same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalance = PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer
 // is the type of
 // $.payment_settings.payment_method_options.customer_balance.bank_transfer in
-// the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer struct {
-	// EuBankTransfer is optional; nil is absent.
-	EuBankTransfer *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer `json:"eu_bank_transfer,omitempty"`
-	// Type is optional; nil is absent.
-	Type *string `json:"type,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEuBankTransfer, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "eu_bank_transfer":
-			if d.OptionalField(&hasEuBankTransfer, "eu_bank_transfer") {
-				x.EuBankTransfer = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer)
-				x.EuBankTransfer.decode(d)
-				d.Leave()
-			}
-		case "type":
-			if d.OptionalField(&hasType, "type") {
-				if v, ok := d.String(); ok {
-					x.Type = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("eu_bank_transfer", "type")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) validate(c *wire.Checker) {
-	if x.EuBankTransfer != nil {
-		c.Enter("eu_bank_transfer")
-		x.EuBankTransfer.validate(c)
-		c.Leave()
-	}
-}
+// the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer,
+// which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer = PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer
 // is the type of
 // $.payment_settings.payment_method_options.customer_balance.bank_transfer.eu_bank_transfer
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer struct {
-	// Country is required.
-	Country string `json:"country"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCountry bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "country":
-			if d.Field(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("country")
-		}
-	}
-	if !hasCountry {
-		d.Missing("country")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) validate(c *wire.Checker) {
-	c.Enter("country")
-	checkAddressCity(c, x.Country)
-	c.Leave()
-}
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer,
+// which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer = PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount is the
 // type of $.payment_settings.payment_method_options.us_bank_account in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount struct {
-	// FinancialConnections is optional; nil is absent.
-	FinancialConnections *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections `json:"financial_connections,omitempty"`
-	// VerificationMethod is optional; nil is absent.
-	VerificationMethod *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod `json:"verification_method,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasFinancialConnections, hasVerificationMethod bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "financial_connections":
-			if d.OptionalField(&hasFinancialConnections, "financial_connections") {
-				x.FinancialConnections = new(PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections)
-				x.FinancialConnections.decode(d)
-				d.Leave()
-			}
-		case "verification_method":
-			if d.OptionalField(&hasVerificationMethod, "verification_method") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b)
-					checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(&d.Checker, v)
-					x.VerificationMethod = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("financial_connections", "verification_method")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount) validate(c *wire.Checker) {
-	if x.FinancialConnections != nil {
-		c.Enter("financial_connections")
-		x.FinancialConnections.validate(c)
-		c.Leave()
-	}
-	if x.VerificationMethod != nil {
-		c.Enter("verification_method")
-		checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(c, *x.VerificationMethod)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount, which has the
+// same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccount = PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections
 // is the type of
 // $.payment_settings.payment_method_options.us_bank_account.financial_connections
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections struct {
-	// Permissions is optional; nil is absent.
-	Permissions []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission `json:"permissions,omitempty"`
-	// Prefetch is optional; nil is absent.
-	Prefetch []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem `json:"prefetch,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPermissions, hasPrefetch bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "permissions":
-			if d.OptionalField(&hasPermissions, "permissions") {
-				if d.BeginArray() {
-					x.Permissions = []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Permissions = append(x.Permissions, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b)
-							checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(&d.Checker, v1)
-							x.Permissions[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		case "prefetch":
-			if d.OptionalField(&hasPrefetch, "prefetch") {
-				if d.BeginArray() {
-					x.Prefetch = []PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Prefetch = append(x.Prefetch, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b)
-							checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(&d.Checker, v1)
-							x.Prefetch[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("permissions", "prefetch")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) validate(c *wire.Checker) {
-	if x.Permissions != nil {
-		c.Enter("permissions")
-		for i := range x.Permissions {
-			c.EnterIndex(i)
-			checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(c, x.Permissions[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Prefetch != nil {
-		c.Enter("prefetch")
-		for i := range x.Prefetch {
-			c.EnterIndex(i)
-			checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(c, x.Prefetch[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections,
+// which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections = PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections
 
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission
 // is the type of
 // $.payment_settings.payment_method_options.us_bank_account.financial_connections.permissions[*]
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission,
+// which has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission = PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission.
@@ -11831,54 +8600,13 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionTransactions  PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission = "transactions"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionBalances,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOwnership,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionPaymentMethod,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionTransactions:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission {
-	switch string(b) {
-	case "balances":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionBalances
-	case "ownership":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOwnership
-	case "payment_method":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionPaymentMethod
-	case "transactions":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionTransactions
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission) {
-	if !v.Valid() {
-		c.Add("must be one of \"balances\", \"ownership\", \"payment_method\", \"transactions\", got " + wire.Quote(string(v)))
-	}
-	n := utf8.RuneCountInString(string(v))
-	if n > 5000 {
-		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem
 // is the type of
 // $.payment_settings.payment_method_options.us_bank_account.financial_connections.prefetch[*]
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem, which
+// has the same shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem = InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem.
@@ -11887,44 +8615,13 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemTransactions PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem = "transactions"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemBalances,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemTransactions:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem {
-	switch string(b) {
-	case "balances":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemBalances
-	case "transactions":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItemTransactions
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem) {
-	if !v.Valid() {
-		c.Add("must be one of \"balances\", \"transactions\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod
 // is the type of
 // $.payment_settings.payment_method_options.us_bank_account.verification_method
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitVerificationMethod, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod = InvoicePaymentMethodOptionsAcssDebitVerificationMethod
 
 // The values of
 // PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod.
@@ -11934,46 +8631,12 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod = "microdeposits"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodAutomatic,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodInstant,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf
-// converts JSON string bytes to
-// PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod,
-// without allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod {
-	switch string(b) {
-	case "automatic":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodAutomatic
-	case "instant":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodInstant
-	case "microdeposits":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"automatic\", \"instant\", \"microdeposits\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoicePaymentSettingsPaymentMethodType is the type of
 // $.payment_settings.payment_method_types[*] in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoicePaymentSettingsPaymentMethodType string
+// stripe_post_invoices_invoice tool. It is an alias of
+// SubscriptionsResourcePaymentSettingsPaymentMethodType, which has the same
+// shape.
+type PostInvoicesInvoicePaymentSettingsPaymentMethodType = SubscriptionsResourcePaymentSettingsPaymentMethodType
 
 // The values of PostInvoicesInvoicePaymentSettingsPaymentMethodType.
 const (
@@ -12004,178 +8667,19 @@ const (
 	PostInvoicesInvoicePaymentSettingsPaymentMethodTypeWechatPay         PostInvoicesInvoicePaymentSettingsPaymentMethodType = "wechat_pay"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoicePaymentSettingsPaymentMethodType.
-func (v PostInvoicesInvoicePaymentSettingsPaymentMethodType) Valid() bool {
-	switch v {
-	case PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAchCreditTransfer,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAchDebit,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAcssDebit,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAuBecsDebit,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeBacsDebit,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeBancontact,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeBoleto,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeCard,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeCashapp,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeCustomerBalance,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeEps,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeFpx,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeGiropay,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeGrabpay,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeIdeal,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeKonbini,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeLink,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeP24,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypePaynow,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypePaypal,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypePromptpay,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeSepaDebit,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeSofort,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeUsBankAccount,
-		PostInvoicesInvoicePaymentSettingsPaymentMethodTypeWechatPay:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoicePaymentSettingsPaymentMethodTypeOf converts JSON string
-// bytes to PostInvoicesInvoicePaymentSettingsPaymentMethodType, without
-// allocating for the known values.
-func postInvoicesInvoicePaymentSettingsPaymentMethodTypeOf(b []byte) PostInvoicesInvoicePaymentSettingsPaymentMethodType {
-	switch string(b) {
-	case "ach_credit_transfer":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAchCreditTransfer
-	case "ach_debit":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAchDebit
-	case "acss_debit":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAcssDebit
-	case "au_becs_debit":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeAuBecsDebit
-	case "bacs_debit":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeBacsDebit
-	case "bancontact":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeBancontact
-	case "boleto":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeBoleto
-	case "card":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeCard
-	case "cashapp":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeCashapp
-	case "customer_balance":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeCustomerBalance
-	case "eps":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeEps
-	case "fpx":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeFpx
-	case "giropay":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeGiropay
-	case "grabpay":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeGrabpay
-	case "ideal":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeIdeal
-	case "konbini":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeKonbini
-	case "link":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeLink
-	case "p24":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeP24
-	case "paynow":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypePaynow
-	case "paypal":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypePaypal
-	case "promptpay":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypePromptpay
-	case "sepa_debit":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeSepaDebit
-	case "sofort":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeSofort
-	case "us_bank_account":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeUsBankAccount
-	case "wechat_pay":
-		return PostInvoicesInvoicePaymentSettingsPaymentMethodTypeWechatPay
-	}
-	return PostInvoicesInvoicePaymentSettingsPaymentMethodType(b)
-}
-
-// checkPostInvoicesInvoicePaymentSettingsPaymentMethodType records the
-// violations of the constraints of v in c.
-func checkPostInvoicesInvoicePaymentSettingsPaymentMethodType(c *wire.Checker, v PostInvoicesInvoicePaymentSettingsPaymentMethodType) {
-	if !v.Valid() {
-		c.Add("must be one of \"ach_credit_transfer\", \"ach_debit\", \"acss_debit\", \"au_becs_debit\", \"bacs_debit\", \"bancontact\", \"boleto\", \"card\", \"cashapp\", \"customer_balance\", \"eps\", \"fpx\", \"giropay\", \"grabpay\", \"ideal\", \"konbini\", \"link\", \"p24\", \"paynow\", \"paypal\", \"promptpay\", \"sepa_debit\", \"sofort\", \"us_bank_account\", \"wechat_pay\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceRendering is the type of $.rendering in the arguments of
 // the stripe_post_invoices_invoice tool: The rendering-related settings that
 // control how the invoice is displayed on customer-facing surfaces such as PDF
-// and Hosted Invoice Page.
-type PostInvoicesInvoiceRendering struct {
-	// AmountTaxDisplay is optional; nil is absent.
-	AmountTaxDisplay *PostInvoicesInvoiceRenderingAmountTaxDisplay `json:"amount_tax_display,omitempty"`
-	// PDF is optional; nil is absent.
-	PDF *PostInvoicesInvoiceRenderingPDF `json:"pdf,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceRendering) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmountTaxDisplay, hasPDF bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount_tax_display":
-			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceRenderingAmountTaxDisplayOf(b)
-					checkPostInvoicesInvoiceRenderingAmountTaxDisplay(&d.Checker, v)
-					x.AmountTaxDisplay = &v
-				}
-				d.Leave()
-			}
-		case "pdf":
-			if d.OptionalField(&hasPDF, "pdf") {
-				x.PDF = new(PostInvoicesInvoiceRenderingPDF)
-				x.PDF.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount_tax_display", "pdf")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceRendering) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceRendering) validate(c *wire.Checker) {
-	if x.AmountTaxDisplay != nil {
-		c.Enter("amount_tax_display")
-		checkPostInvoicesInvoiceRenderingAmountTaxDisplay(c, *x.AmountTaxDisplay)
-		c.Leave()
-	}
-	if x.PDF != nil {
-		c.Enter("pdf")
-		x.PDF.validate(c)
-		c.Leave()
-	}
-}
+// and Hosted Invoice Page. It is an alias of PostInvoicesRendering, which has
+// the same shape.
+type PostInvoicesInvoiceRendering = PostInvoicesRendering
 
 // PostInvoicesInvoiceRenderingAmountTaxDisplay is the type of
 // $.rendering.amount_tax_display in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceRenderingAmountTaxDisplay string
+// stripe_post_invoices_invoice tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay, which has the
+// same shape.
+type PostInvoicesInvoiceRenderingAmountTaxDisplay = PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay
 
 // The values of PostInvoicesInvoiceRenderingAmountTaxDisplay.
 const (
@@ -12184,97 +8688,16 @@ const (
 	PostInvoicesInvoiceRenderingAmountTaxDisplayIncludeInclusiveTax PostInvoicesInvoiceRenderingAmountTaxDisplay = "include_inclusive_tax"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceRenderingAmountTaxDisplay.
-func (v PostInvoicesInvoiceRenderingAmountTaxDisplay) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceRenderingAmountTaxDisplayEmpty,
-		PostInvoicesInvoiceRenderingAmountTaxDisplayExcludeTax,
-		PostInvoicesInvoiceRenderingAmountTaxDisplayIncludeInclusiveTax:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceRenderingAmountTaxDisplayOf converts JSON string bytes to
-// PostInvoicesInvoiceRenderingAmountTaxDisplay, without allocating for the
-// known values.
-func postInvoicesInvoiceRenderingAmountTaxDisplayOf(b []byte) PostInvoicesInvoiceRenderingAmountTaxDisplay {
-	switch string(b) {
-	case "":
-		return PostInvoicesInvoiceRenderingAmountTaxDisplayEmpty
-	case "exclude_tax":
-		return PostInvoicesInvoiceRenderingAmountTaxDisplayExcludeTax
-	case "include_inclusive_tax":
-		return PostInvoicesInvoiceRenderingAmountTaxDisplayIncludeInclusiveTax
-	}
-	return PostInvoicesInvoiceRenderingAmountTaxDisplay(b)
-}
-
-// checkPostInvoicesInvoiceRenderingAmountTaxDisplay records the violations of
-// the constraints of v in c.
-func checkPostInvoicesInvoiceRenderingAmountTaxDisplay(c *wire.Checker, v PostInvoicesInvoiceRenderingAmountTaxDisplay) {
-	if !v.Valid() {
-		c.Add("must be one of \"\", \"exclude_tax\", \"include_inclusive_tax\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceRenderingPDF is the type of $.rendering.pdf in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceRenderingPDF struct {
-	// PageSize is optional; nil is absent.
-	PageSize *PostInvoicesInvoiceRenderingPDFPageSize `json:"page_size,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceRenderingPDF) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPageSize bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "page_size":
-			if d.OptionalField(&hasPageSize, "page_size") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceRenderingPDFPageSizeOf(b)
-					checkPostInvoicesInvoiceRenderingPDFPageSize(&d.Checker, v)
-					x.PageSize = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("page_size")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceRenderingPDF) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceRenderingPDF) validate(c *wire.Checker) {
-	if x.PageSize != nil {
-		c.Enter("page_size")
-		checkPostInvoicesInvoiceRenderingPDFPageSize(c, *x.PageSize)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesRenderingPDF, which has the same shape.
+type PostInvoicesInvoiceRenderingPDF = PostInvoicesRenderingPDF
 
 // PostInvoicesInvoiceRenderingPDFPageSize is the type of
 // $.rendering.pdf.page_size in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceRenderingPDFPageSize string
+// stripe_post_invoices_invoice tool. It is an alias of
+// InvoiceRenderingPDFPageSize, which has the same shape.
+type PostInvoicesInvoiceRenderingPDFPageSize = InvoiceRenderingPDFPageSize
 
 // The values of PostInvoicesInvoiceRenderingPDFPageSize.
 const (
@@ -12283,390 +8706,37 @@ const (
 	PostInvoicesInvoiceRenderingPDFPageSizeLetter PostInvoicesInvoiceRenderingPDFPageSize = "letter"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceRenderingPDFPageSize.
-func (v PostInvoicesInvoiceRenderingPDFPageSize) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceRenderingPDFPageSizeA4,
-		PostInvoicesInvoiceRenderingPDFPageSizeAuto,
-		PostInvoicesInvoiceRenderingPDFPageSizeLetter:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceRenderingPDFPageSizeOf converts JSON string bytes to
-// PostInvoicesInvoiceRenderingPDFPageSize, without allocating for the known
-// values.
-func postInvoicesInvoiceRenderingPDFPageSizeOf(b []byte) PostInvoicesInvoiceRenderingPDFPageSize {
-	switch string(b) {
-	case "a4":
-		return PostInvoicesInvoiceRenderingPDFPageSizeA4
-	case "auto":
-		return PostInvoicesInvoiceRenderingPDFPageSizeAuto
-	case "letter":
-		return PostInvoicesInvoiceRenderingPDFPageSizeLetter
-	}
-	return PostInvoicesInvoiceRenderingPDFPageSize(b)
-}
-
-// checkPostInvoicesInvoiceRenderingPDFPageSize records the violations of the
-// constraints of v in c.
-func checkPostInvoicesInvoiceRenderingPDFPageSize(c *wire.Checker, v PostInvoicesInvoiceRenderingPDFPageSize) {
-	if !v.Valid() {
-		c.Add("must be one of \"a4\", \"auto\", \"letter\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceShippingCost is the type of $.shipping_cost in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCost struct {
-	// ShippingRate is optional; nil is absent.
-	ShippingRate *string `json:"shipping_rate,omitempty"`
-	// ShippingRateData is optional; nil is absent.
-	ShippingRateData *PostInvoicesInvoiceShippingCostShippingRateData `json:"shipping_rate_data,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCost) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasShippingRate, hasShippingRateData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "shipping_rate":
-			if d.OptionalField(&hasShippingRate, "shipping_rate") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.ShippingRate = &v
-				}
-				d.Leave()
-			}
-		case "shipping_rate_data":
-			if d.OptionalField(&hasShippingRateData, "shipping_rate_data") {
-				x.ShippingRateData = new(PostInvoicesInvoiceShippingCostShippingRateData)
-				x.ShippingRateData.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("shipping_rate", "shipping_rate_data")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCost) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCost) validate(c *wire.Checker) {
-	if x.ShippingRate != nil {
-		c.Enter("shipping_rate")
-		checkAddressCity(c, *x.ShippingRate)
-		c.Leave()
-	}
-	if x.ShippingRateData != nil {
-		c.Enter("shipping_rate_data")
-		x.ShippingRateData.validate(c)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCost, which has the same shape.
+type PostInvoicesInvoiceShippingCost = PostInvoicesShippingCost
 
 // PostInvoicesInvoiceShippingCostShippingRateData is the type of
 // $.shipping_cost.shipping_rate_data in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateData struct {
-	// DeliveryEstimate is optional; nil is absent.
-	DeliveryEstimate *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate `json:"delivery_estimate,omitempty"`
-	// DisplayName is required.
-	DisplayName string `json:"display_name"`
-	// FixedAmount is optional; nil is absent.
-	FixedAmount *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount `json:"fixed_amount,omitempty"`
-	// Metadata is optional; nil is absent.
-	Metadata map[string]string `json:"metadata,omitempty"`
-	// TaxBehavior is optional; nil is absent.
-	TaxBehavior *PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior `json:"tax_behavior,omitempty"`
-	// TaxCode is optional; nil is absent.
-	TaxCode *string `json:"tax_code,omitempty"`
-	// Type is optional; nil is absent.
-	Type *PostInvoicesInvoiceShippingCostShippingRateDataType `json:"type,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCostShippingRateData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDeliveryEstimate, hasDisplayName, hasFixedAmount, hasMetadata, hasTaxBehavior, hasTaxCode, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "delivery_estimate":
-			if d.OptionalField(&hasDeliveryEstimate, "delivery_estimate") {
-				x.DeliveryEstimate = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate)
-				x.DeliveryEstimate.decode(d)
-				d.Leave()
-			}
-		case "display_name":
-			if d.Field(&hasDisplayName, "display_name") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-					x.DisplayName = v
-				}
-				d.Leave()
-			}
-		case "fixed_amount":
-			if d.OptionalField(&hasFixedAmount, "fixed_amount") {
-				x.FixedAmount = new(PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount)
-				x.FixedAmount.decode(d)
-				d.Leave()
-			}
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorOf(b)
-					checkPostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
-		case "tax_code":
-			if d.OptionalField(&hasTaxCode, "tax_code") {
-				if v, ok := d.String(); ok {
-					x.TaxCode = &v
-				}
-				d.Leave()
-			}
-		case "type":
-			if d.OptionalField(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceShippingCostShippingRateDataTypeOf(b)
-					checkPostInvoicesInvoiceShippingCostShippingRateDataType(&d.Checker, v)
-					x.Type = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"delivery_estimate",
-				"display_name",
-				"fixed_amount",
-				"metadata",
-				"tax_behavior",
-				"tax_code",
-				"type",
-			)
-		}
-	}
-	if !hasDisplayName {
-		d.Missing("display_name")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCostShippingRateData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCostShippingRateData) validate(c *wire.Checker) {
-	if x.DeliveryEstimate != nil {
-		c.Enter("delivery_estimate")
-		x.DeliveryEstimate.validate(c)
-		c.Leave()
-	}
-	c.Enter("display_name")
-	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.DisplayName)
-	c.Leave()
-	if x.FixedAmount != nil {
-		c.Enter("fixed_amount")
-		x.FixedAmount.validate(c)
-		c.Leave()
-	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkPostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
-	if x.Type != nil {
-		c.Enter("type")
-		checkPostInvoicesInvoiceShippingCostShippingRateDataType(c, *x.Type)
-		c.Leave()
-	}
-}
+// stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateData, which has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateData = PostInvoicesShippingCostShippingRateData
 
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate is the type
 // of $.shipping_cost.shipping_rate_data.delivery_estimate in the arguments of
-// the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate struct {
-	// Maximum is optional; nil is absent.
-	Maximum *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum `json:"maximum,omitempty"`
-	// Minimum is optional; nil is absent.
-	Minimum *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum `json:"minimum,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMaximum, hasMinimum bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				x.Maximum = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum)
-				x.Maximum.decode(d)
-				d.Leave()
-			}
-		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				x.Minimum = new(PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum)
-				x.Minimum.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("maximum", "minimum")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate) validate(c *wire.Checker) {
-	if x.Maximum != nil {
-		c.Enter("maximum")
-		x.Maximum.validate(c)
-		c.Leave()
-	}
-	if x.Minimum != nil {
-		c.Enter("minimum")
-		x.Minimum.validate(c)
-		c.Leave()
-	}
-}
+// the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimate, which has the same
+// shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimate = PostInvoicesShippingCostShippingRateDataDeliveryEstimate
 
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum is the
 // type of $.shipping_cost.shipping_rate_data.delivery_estimate.maximum in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum struct {
-	// Unit is required.
-	Unit PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit `json:"unit"`
-	// Value is required.
-	Value int64 `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasUnit, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "unit":
-			if d.Field(&hasUnit, "unit") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b)
-					checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit(&d.Checker, v)
-					x.Unit = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.Int(); ok {
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("unit", "value")
-		}
-	}
-	if !hasUnit {
-		d.Missing("unit")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum) validate(c *wire.Checker) {
-	c.Enter("unit")
-	checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit(c, x.Unit)
-	c.Leave()
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum, which has
+// the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximum = PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum
 
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit is
 // the type of $.shipping_cost.shipping_rate_data.delivery_estimate.maximum.unit
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit, which
+// has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit = PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit
 
 // The values of
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit.
@@ -12678,118 +8748,19 @@ const (
 	PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitWeek        PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit = "week"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit.
-func (v PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitBusinessDay,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitDay,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitHour,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitMonth,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitWeek:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf
-// converts JSON string bytes to
-// PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit,
-// without allocating for the known values.
-func postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b []byte) PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit {
-	switch string(b) {
-	case "business_day":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitBusinessDay
-	case "day":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitDay
-	case "hour":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitHour
-	case "month":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitMonth
-	case "week":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnitWeek
-	}
-	return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit(b)
-}
-
-// checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit(c *wire.Checker, v PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMaximumUnit) {
-	if !v.Valid() {
-		c.Add("must be one of \"business_day\", \"day\", \"hour\", \"month\", \"week\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum is the
 // type of $.shipping_cost.shipping_rate_data.delivery_estimate.minimum in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum struct {
-	// Unit is required.
-	Unit PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit `json:"unit"`
-	// Value is required.
-	Value int64 `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasUnit, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "unit":
-			if d.Field(&hasUnit, "unit") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b)
-					checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit(&d.Checker, v)
-					x.Unit = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.Int(); ok {
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("unit", "value")
-		}
-	}
-	if !hasUnit {
-		d.Missing("unit")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum) validate(c *wire.Checker) {
-	c.Enter("unit")
-	checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit(c, x.Unit)
-	c.Leave()
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum, which has
+// the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimum = PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum
 
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit is
 // the type of $.shipping_cost.shipping_rate_data.delivery_estimate.minimum.unit
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit, which
+// has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit = PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit
 
 // The values of
 // PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit.
@@ -12801,212 +8772,27 @@ const (
 	PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitWeek        PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit = "week"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit.
-func (v PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitBusinessDay,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitDay,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitHour,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitMonth,
-		PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitWeek:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf
-// converts JSON string bytes to
-// PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit,
-// without allocating for the known values.
-func postInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitOf(b []byte) PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit {
-	switch string(b) {
-	case "business_day":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitBusinessDay
-	case "day":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitDay
-	case "hour":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitHour
-	case "month":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitMonth
-	case "week":
-		return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnitWeek
-	}
-	return PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit(b)
-}
-
-// checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit(c *wire.Checker, v PostInvoicesInvoiceShippingCostShippingRateDataDeliveryEstimateMinimumUnit) {
-	if !v.Valid() {
-		c.Add("must be one of \"business_day\", \"day\", \"hour\", \"month\", \"week\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount is the type of
 // $.shipping_cost.shipping_rate_data.fixed_amount in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount struct {
-	// Amount is required.
-	Amount int64 `json:"amount"`
-	// Currency is required.
-	Currency string `json:"currency"`
-	// CurrencyOptions is optional; nil is absent.
-	CurrencyOptions map[string]PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue `json:"currency_options,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasCurrency, hasCurrencyOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			if d.Field(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = v
-				}
-				d.Leave()
-			}
-		case "currency":
-			if d.Field(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = v
-				}
-				d.Leave()
-			}
-		case "currency_options":
-			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
-				if d.BeginObject() {
-					m := map[string]PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
-						e.decode(d)
-						m[k] = e
-						d.Leave()
-					}
-					x.CurrencyOptions = m
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount", "currency", "currency_options")
-		}
-	}
-	if !hasAmount {
-		d.Missing("amount")
-	}
-	if !hasCurrency {
-		d.Missing("currency")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount) validate(c *wire.Checker) {
-	if x.CurrencyOptions != nil {
-		c.Enter("currency_options")
-		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
-			c.Enter(k)
-			e := x.CurrencyOptions[k]
-			e.validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataFixedAmount, which has the same
+// shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataFixedAmount = PostInvoicesShippingCostShippingRateDataFixedAmount
 
 // PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 // is the type of
 // $.shipping_cost.shipping_rate_data.fixed_amount.currency_options.* in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue struct {
-	// Amount is required.
-	Amount int64 `json:"amount"`
-	// TaxBehavior is optional; nil is absent.
-	TaxBehavior *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior `json:"tax_behavior,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasTaxBehavior bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			if d.Field(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = v
-				}
-				d.Leave()
-			}
-		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b)
-					checkPostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount", "tax_behavior")
-		}
-	}
-	if !hasAmount {
-		d.Missing("amount")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) validate(c *wire.Checker) {
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkPostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue,
+// which has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValue = PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 
 // PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
 // is the type of
 // $.shipping_cost.shipping_rate_data.fixed_amount.currency_options.*.tax_behavior
-// in the arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior string
+// in the arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// CurrencyOptionTaxBehavior, which has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of
 // PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior.
@@ -13016,46 +8802,11 @@ const (
 	PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorUnspecified PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior.
-func (v PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorExclusive,
-		PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorInclusive,
-		PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf
-// converts JSON string bytes to
-// PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior,
-// without allocating for the known values.
-func postInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorOf(b []byte) PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorExclusive
-	case "inclusive":
-		return PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorInclusive
-	case "unspecified":
-		return PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehaviorUnspecified
-	}
-	return PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(b)
-}
-
-// checkPostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
-// records the violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior(c *wire.Checker, v PostInvoicesInvoiceShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior is the type of
 // $.shipping_cost.shipping_rate_data.tax_behavior in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior string
+// stripe_post_invoices_invoice tool. It is an alias of
+// CurrencyOptionTaxBehavior, which has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior.
 const (
@@ -13064,349 +8815,32 @@ const (
 	PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorUnspecified PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior.
-func (v PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorExclusive,
-		PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorInclusive,
-		PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorOf converts JSON
-// string bytes to PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior,
-// without allocating for the known values.
-func postInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorOf(b []byte) PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorExclusive
-	case "inclusive":
-		return PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorInclusive
-	case "unspecified":
-		return PostInvoicesInvoiceShippingCostShippingRateDataTaxBehaviorUnspecified
-	}
-	return PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior(b)
-}
-
-// checkPostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior records the
-// violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior(c *wire.Checker, v PostInvoicesInvoiceShippingCostShippingRateDataTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceShippingCostShippingRateDataType is the type of
 // $.shipping_cost.shipping_rate_data.type in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingCostShippingRateDataType string
+// stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesShippingCostShippingRateDataType, which has the same shape.
+type PostInvoicesInvoiceShippingCostShippingRateDataType = PostInvoicesShippingCostShippingRateDataType
 
 // The values of PostInvoicesInvoiceShippingCostShippingRateDataType.
 const (
 	PostInvoicesInvoiceShippingCostShippingRateDataTypeFixedAmount PostInvoicesInvoiceShippingCostShippingRateDataType = "fixed_amount"
 )
 
-// Valid reports whether v is one of the values of
-// PostInvoicesInvoiceShippingCostShippingRateDataType.
-func (v PostInvoicesInvoiceShippingCostShippingRateDataType) Valid() bool {
-	switch v {
-	case PostInvoicesInvoiceShippingCostShippingRateDataTypeFixedAmount:
-		return true
-	}
-	return false
-}
-
-// postInvoicesInvoiceShippingCostShippingRateDataTypeOf converts JSON string
-// bytes to PostInvoicesInvoiceShippingCostShippingRateDataType, without
-// allocating for the known values.
-func postInvoicesInvoiceShippingCostShippingRateDataTypeOf(b []byte) PostInvoicesInvoiceShippingCostShippingRateDataType {
-	switch string(b) {
-	case "fixed_amount":
-		return PostInvoicesInvoiceShippingCostShippingRateDataTypeFixedAmount
-	}
-	return PostInvoicesInvoiceShippingCostShippingRateDataType(b)
-}
-
-// checkPostInvoicesInvoiceShippingCostShippingRateDataType records the
-// violations of the constraints of v in c.
-func checkPostInvoicesInvoiceShippingCostShippingRateDataType(c *wire.Checker, v PostInvoicesInvoiceShippingCostShippingRateDataType) {
-	if !v.Valid() {
-		c.Add("must be one of \"fixed_amount\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostInvoicesInvoiceShippingDetails is the type of $.shipping_details in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingDetails struct {
-	// Address is required.
-	Address PostInvoicesInvoiceShippingDetailsAddress `json:"address"`
-	// Name is required.
-	Name string `json:"name"`
-	// Phone is optional; nil is absent.
-	Phone *string `json:"phone,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingDetails) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAddress, hasName, hasPhone bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "address":
-			if d.Field(&hasAddress, "address") {
-				x.Address.decode(d)
-				d.Leave()
-			}
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "phone":
-			if d.OptionalField(&hasPhone, "phone") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Phone = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("address", "name", "phone")
-		}
-	}
-	if !hasAddress {
-		d.Missing("address")
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingDetails) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingDetails) validate(c *wire.Checker) {
-	c.Enter("address")
-	x.Address.validate(c)
-	c.Leave()
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
-	if x.Phone != nil {
-		c.Enter("phone")
-		checkAddressCity(c, *x.Phone)
-		c.Leave()
-	}
-}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostCustomersShipping, which has the same shape.
+type PostInvoicesInvoiceShippingDetails = PostCustomersShipping
 
 // PostInvoicesInvoiceShippingDetailsAddress is the type of
 // $.shipping_details.address in the arguments of the
-// stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceShippingDetailsAddress struct {
-	// City is optional; nil is absent.
-	City *string `json:"city,omitempty"`
-	// Country is optional; nil is absent.
-	Country *string `json:"country,omitempty"`
-	// Line1 is optional; nil is absent.
-	Line1 *string `json:"line1,omitempty"`
-	// Line2 is optional; nil is absent.
-	Line2 *string `json:"line2,omitempty"`
-	// PostalCode is optional; nil is absent.
-	PostalCode *string `json:"postal_code,omitempty"`
-	// State is optional; nil is absent.
-	State *string `json:"state,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceShippingDetailsAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCity, hasCountry, hasLine1, hasLine2, hasPostalCode, hasState bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "city":
-			if d.OptionalField(&hasCity, "city") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.City = &v
-				}
-				d.Leave()
-			}
-		case "country":
-			if d.OptionalField(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = &v
-				}
-				d.Leave()
-			}
-		case "line1":
-			if d.OptionalField(&hasLine1, "line1") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line1 = &v
-				}
-				d.Leave()
-			}
-		case "line2":
-			if d.OptionalField(&hasLine2, "line2") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line2 = &v
-				}
-				d.Leave()
-			}
-		case "postal_code":
-			if d.OptionalField(&hasPostalCode, "postal_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PostalCode = &v
-				}
-				d.Leave()
-			}
-		case "state":
-			if d.OptionalField(&hasState, "state") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.State = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"city",
-				"country",
-				"line1",
-				"line2",
-				"postal_code",
-				"state",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceShippingDetailsAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceShippingDetailsAddress) validate(c *wire.Checker) {
-	if x.City != nil {
-		c.Enter("city")
-		checkAddressCity(c, *x.City)
-		c.Leave()
-	}
-	if x.Country != nil {
-		c.Enter("country")
-		checkAddressCity(c, *x.Country)
-		c.Leave()
-	}
-	if x.Line1 != nil {
-		c.Enter("line1")
-		checkAddressCity(c, *x.Line1)
-		c.Leave()
-	}
-	if x.Line2 != nil {
-		c.Enter("line2")
-		checkAddressCity(c, *x.Line2)
-		c.Leave()
-	}
-	if x.PostalCode != nil {
-		c.Enter("postal_code")
-		checkAddressCity(c, *x.PostalCode)
-		c.Leave()
-	}
-	if x.State != nil {
-		c.Enter("state")
-		checkAddressCity(c, *x.State)
-		c.Leave()
-	}
-}
+// stripe_post_invoices_invoice tool. It is an alias of PostCustomersAddress,
+// which has the same shape.
+type PostInvoicesInvoiceShippingDetailsAddress = PostCustomersAddress
 
 // PostInvoicesInvoiceTransferData is the type of $.transfer_data in the
-// arguments of the stripe_post_invoices_invoice tool.
-type PostInvoicesInvoiceTransferData struct {
-	// Amount is optional; nil is absent.
-	Amount *int64 `json:"amount,omitempty"`
-	// Destination is required.
-	Destination string `json:"destination"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceTransferData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasDestination bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			if d.OptionalField(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = &v
-				}
-				d.Leave()
-			}
-		case "destination":
-			if d.Field(&hasDestination, "destination") {
-				if v, ok := d.String(); ok {
-					x.Destination = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount", "destination")
-		}
-	}
-	if !hasDestination {
-		d.Missing("destination")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostInvoicesInvoiceTransferData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceTransferData) validate(c *wire.Checker) {}
+// arguments of the stripe_post_invoices_invoice tool. It is an alias of
+// PostInvoicesTransferData, which has the same shape.
+type PostInvoicesInvoiceTransferData = PostInvoicesTransferData
 
 // postInvoicesInvoiceLabel renders the status label of one call of the
 // stripe_post_invoices_invoice tool from its (possibly partial or nil)
@@ -13894,22 +9328,14 @@ type GetPaymentLinksResult struct {
 
 // GetPaymentLinksResultObject is the type of $.object in the result of the
 // stripe_get_payment_links tool: String representing the object's type. Objects
-// of the same type share the same value. Always has the value `list`.
-type GetPaymentLinksResultObject string
+// of the same type share the same value. Always has the value `list`. It is an
+// alias of CustomerSourcesObject, which has the same shape.
+type GetPaymentLinksResultObject = CustomerSourcesObject
 
 // The values of GetPaymentLinksResultObject.
 const (
 	GetPaymentLinksResultObjectList GetPaymentLinksResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of GetPaymentLinksResultObject.
-func (v GetPaymentLinksResultObject) Valid() bool {
-	switch v {
-	case GetPaymentLinksResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getPaymentLinksHTTP is the request of stripe_get_payment_links: GET
 // /v1/payment_links.
@@ -14118,8 +9544,8 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 		case "billing_address_collection":
 			if d.OptionalField(&hasBillingAddressCollection, "billing_address_collection") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksBillingAddressCollectionOf(b)
-					checkPostPaymentLinksBillingAddressCollection(&d.Checker, v)
+					v := paymentLinkBillingAddressCollectionOf(b)
+					checkPaymentLinkBillingAddressCollection(&d.Checker, v)
 					x.BillingAddressCollection = &v
 				}
 				d.Leave()
@@ -14159,8 +9585,8 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 		case "customer_creation":
 			if d.OptionalField(&hasCustomerCreation, "customer_creation") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksCustomerCreationOf(b)
-					checkPostPaymentLinksCustomerCreation(&d.Checker, v)
+					v := paymentLinkCustomerCreationOf(b)
+					checkPaymentLinkCustomerCreation(&d.Checker, v)
 					x.CustomerCreation = &v
 				}
 				d.Leave()
@@ -14246,8 +9672,8 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 		case "payment_method_collection":
 			if d.OptionalField(&hasPaymentMethodCollection, "payment_method_collection") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentMethodCollectionOf(b)
-					checkPostPaymentLinksPaymentMethodCollection(&d.Checker, v)
+					v := paymentLinkCustomerCreationOf(b)
+					checkPaymentLinkCustomerCreation(&d.Checker, v)
 					x.PaymentMethodCollection = &v
 				}
 				d.Leave()
@@ -14260,8 +9686,8 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 						d.EnterIndex(i)
 						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
 						if b, ok := d.Bytes(); ok {
-							v1 := postPaymentLinksPaymentMethodTypeOf(b)
-							checkPostPaymentLinksPaymentMethodType(&d.Checker, v1)
+							v1 := paymentLinkPaymentMethodTypeOf(b)
+							checkPaymentLinkPaymentMethodType(&d.Checker, v1)
 							x.PaymentMethodTypes[i] = v1
 						}
 						d.Leave()
@@ -14303,8 +9729,8 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 		case "submit_type":
 			if d.OptionalField(&hasSubmitType, "submit_type") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksSubmitTypeOf(b)
-					checkPostPaymentLinksSubmitType(&d.Checker, v)
+					v := paymentLinkSubmitTypeOf(b)
+					checkPaymentLinkSubmitType(&d.Checker, v)
 					x.SubmitType = &v
 				}
 				d.Leave()
@@ -14391,7 +9817,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 	}
 	if x.BillingAddressCollection != nil {
 		c.Enter("billing_address_collection")
-		checkPostPaymentLinksBillingAddressCollection(c, *x.BillingAddressCollection)
+		checkPaymentLinkBillingAddressCollection(c, *x.BillingAddressCollection)
 		c.Leave()
 	}
 	if x.ConsentCollection != nil {
@@ -14415,7 +9841,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 	}
 	if x.CustomerCreation != nil {
 		c.Enter("customer_creation")
-		checkPostPaymentLinksCustomerCreation(c, *x.CustomerCreation)
+		checkPaymentLinkCustomerCreation(c, *x.CustomerCreation)
 		c.Leave()
 	}
 	if x.Expand != nil {
@@ -14456,14 +9882,14 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 	}
 	if x.PaymentMethodCollection != nil {
 		c.Enter("payment_method_collection")
-		checkPostPaymentLinksPaymentMethodCollection(c, *x.PaymentMethodCollection)
+		checkPaymentLinkCustomerCreation(c, *x.PaymentMethodCollection)
 		c.Leave()
 	}
 	if x.PaymentMethodTypes != nil {
 		c.Enter("payment_method_types")
 		for i := range x.PaymentMethodTypes {
 			c.EnterIndex(i)
-			checkPostPaymentLinksPaymentMethodType(c, x.PaymentMethodTypes[i])
+			checkPaymentLinkPaymentMethodType(c, x.PaymentMethodTypes[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -14494,7 +9920,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 	}
 	if x.SubmitType != nil {
 		c.Enter("submit_type")
-		checkPostPaymentLinksSubmitType(c, *x.SubmitType)
+		checkPaymentLinkSubmitType(c, *x.SubmitType)
 		c.Leave()
 	}
 	if x.SubscriptionData != nil {
@@ -14550,8 +9976,8 @@ func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
 		case "type":
 			if d.Field(&hasType, "type") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksAfterCompletionTypeOf(b)
-					checkPostPaymentLinksAfterCompletionType(&d.Checker, v)
+					v := paymentLinksResourceAfterCompletionTypeOf(b)
+					checkPaymentLinksResourceAfterCompletionType(&d.Checker, v)
 					x.Type = v
 				}
 				d.Leave()
@@ -14590,7 +10016,7 @@ func (x *PostPaymentLinksAfterCompletion) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("type")
-	checkPostPaymentLinksAfterCompletionType(c, x.Type)
+	checkPaymentLinksResourceAfterCompletionType(c, x.Type)
 	c.Leave()
 }
 
@@ -14709,8 +10135,9 @@ func checkProductURL(c *wire.Checker, v string) {
 }
 
 // PostPaymentLinksAfterCompletionType is the type of $.after_completion.type in
-// the arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksAfterCompletionType string
+// the arguments of the stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourceAfterCompletionType, which has the same shape.
+type PostPaymentLinksAfterCompletionType = PaymentLinksResourceAfterCompletionType
 
 // The values of PostPaymentLinksAfterCompletionType.
 const (
@@ -14718,128 +10145,24 @@ const (
 	PostPaymentLinksAfterCompletionTypeRedirect           PostPaymentLinksAfterCompletionType = "redirect"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksAfterCompletionType.
-func (v PostPaymentLinksAfterCompletionType) Valid() bool {
-	switch v {
-	case PostPaymentLinksAfterCompletionTypeHostedConfirmation,
-		PostPaymentLinksAfterCompletionTypeRedirect:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksAfterCompletionTypeOf converts JSON string bytes to
-// PostPaymentLinksAfterCompletionType, without allocating for the known values.
-func postPaymentLinksAfterCompletionTypeOf(b []byte) PostPaymentLinksAfterCompletionType {
-	switch string(b) {
-	case "hosted_confirmation":
-		return PostPaymentLinksAfterCompletionTypeHostedConfirmation
-	case "redirect":
-		return PostPaymentLinksAfterCompletionTypeRedirect
-	}
-	return PostPaymentLinksAfterCompletionType(b)
-}
-
-// checkPostPaymentLinksAfterCompletionType records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksAfterCompletionType(c *wire.Checker, v PostPaymentLinksAfterCompletionType) {
-	if !v.Valid() {
-		c.Add("must be one of \"hosted_confirmation\", \"redirect\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksAutomaticTax is the type of $.automatic_tax in the arguments
 // of the stripe_post_payment_links tool: Configuration for automatic tax
-// collection.
-type PostPaymentLinksAutomaticTax struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksAutomaticTax) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksAutomaticTax) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksAutomaticTax) validate(c *wire.Checker) {}
+// collection. It is an alias of PostInvoicesAutomaticTax, which has the same
+// shape.
+type PostPaymentLinksAutomaticTax = PostInvoicesAutomaticTax
 
 // PostPaymentLinksBillingAddressCollection is the type of
 // $.billing_address_collection in the arguments of the
 // stripe_post_payment_links tool: Configuration for collecting the customer's
-// billing address.
-type PostPaymentLinksBillingAddressCollection string
+// billing address. It is an alias of PaymentLinkBillingAddressCollection, which
+// has the same shape.
+type PostPaymentLinksBillingAddressCollection = PaymentLinkBillingAddressCollection
 
 // The values of PostPaymentLinksBillingAddressCollection.
 const (
 	PostPaymentLinksBillingAddressCollectionAuto     PostPaymentLinksBillingAddressCollection = "auto"
 	PostPaymentLinksBillingAddressCollectionRequired PostPaymentLinksBillingAddressCollection = "required"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksBillingAddressCollection.
-func (v PostPaymentLinksBillingAddressCollection) Valid() bool {
-	switch v {
-	case PostPaymentLinksBillingAddressCollectionAuto,
-		PostPaymentLinksBillingAddressCollectionRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksBillingAddressCollectionOf converts JSON string bytes to
-// PostPaymentLinksBillingAddressCollection, without allocating for the known
-// values.
-func postPaymentLinksBillingAddressCollectionOf(b []byte) PostPaymentLinksBillingAddressCollection {
-	switch string(b) {
-	case "auto":
-		return PostPaymentLinksBillingAddressCollectionAuto
-	case "required":
-		return PostPaymentLinksBillingAddressCollectionRequired
-	}
-	return PostPaymentLinksBillingAddressCollection(b)
-}
-
-// checkPostPaymentLinksBillingAddressCollection records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksBillingAddressCollection(c *wire.Checker, v PostPaymentLinksBillingAddressCollection) {
-	if !v.Valid() {
-		c.Add("must be one of \"auto\", \"required\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksConsentCollection is the type of $.consent_collection in the
 // arguments of the stripe_post_payment_links tool: Configure fields to gather
@@ -14871,8 +10194,8 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 		case "promotions":
 			if d.OptionalField(&hasPromotions, "promotions") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksConsentCollectionPromotionsOf(b)
-					checkPostPaymentLinksConsentCollectionPromotions(&d.Checker, v)
+					v := paymentLinksResourceConsentCollectionPromotionsOf(b)
+					checkPaymentLinksResourceConsentCollectionPromotions(&d.Checker, v)
 					x.Promotions = &v
 				}
 				d.Leave()
@@ -14880,8 +10203,8 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 		case "terms_of_service":
 			if d.OptionalField(&hasTermsOfService, "terms_of_service") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksConsentCollectionTermsOfServiceOf(b)
-					checkPostPaymentLinksConsentCollectionTermsOfService(&d.Checker, v)
+					v := paymentLinksResourceConsentCollectionTermsOfServiceOf(b)
+					checkPaymentLinksResourceConsentCollectionTermsOfService(&d.Checker, v)
 					x.TermsOfService = &v
 				}
 				d.Leave()
@@ -14917,12 +10240,12 @@ func (x *PostPaymentLinksConsentCollection) validate(c *wire.Checker) {
 	}
 	if x.Promotions != nil {
 		c.Enter("promotions")
-		checkPostPaymentLinksConsentCollectionPromotions(c, *x.Promotions)
+		checkPaymentLinksResourceConsentCollectionPromotions(c, *x.Promotions)
 		c.Leave()
 	}
 	if x.TermsOfService != nil {
 		c.Enter("terms_of_service")
-		checkPostPaymentLinksConsentCollectionTermsOfService(c, *x.TermsOfService)
+		checkPaymentLinksResourceConsentCollectionTermsOfService(c, *x.TermsOfService)
 		c.Leave()
 	}
 }
@@ -14947,8 +10270,8 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) decode(d 
 		case "position":
 			if d.Field(&hasPosition, "position") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionOf(b)
-					checkPostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition(&d.Checker, v)
+					v := paymentLinksResourcePaymentMethodReuseAgreementPositionOf(b)
+					checkPaymentLinksResourcePaymentMethodReuseAgreementPosition(&d.Checker, v)
 					x.Position = v
 				}
 				d.Leave()
@@ -14977,14 +10300,16 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) Validate(
 // validate records the violations of x in c.
 func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) validate(c *wire.Checker) {
 	c.Enter("position")
-	checkPostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition(c, x.Position)
+	checkPaymentLinksResourcePaymentMethodReuseAgreementPosition(c, x.Position)
 	c.Leave()
 }
 
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition is the
 // type of $.consent_collection.payment_method_reuse_agreement.position in the
-// arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition string
+// arguments of the stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourcePaymentMethodReuseAgreementPosition, which has the same
+// shape.
+type PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition = PaymentLinksResourcePaymentMethodReuseAgreementPosition
 
 // The values of
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition.
@@ -14993,43 +10318,11 @@ const (
 	PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionHidden PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition = "hidden"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition.
-func (v PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition) Valid() bool {
-	switch v {
-	case PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionAuto,
-		PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionHidden:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionOf
-// converts JSON string bytes to
-// PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition, without
-// allocating for the known values.
-func postPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionOf(b []byte) PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition {
-	switch string(b) {
-	case "auto":
-		return PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionAuto
-	case "hidden":
-		return PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPositionHidden
-	}
-	return PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition(b)
-}
-
-// checkPostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition(c *wire.Checker, v PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition) {
-	if !v.Valid() {
-		c.Add("must be one of \"auto\", \"hidden\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksConsentCollectionPromotions is the type of
 // $.consent_collection.promotions in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksConsentCollectionPromotions string
+// stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourceConsentCollectionPromotions, which has the same shape.
+type PostPaymentLinksConsentCollectionPromotions = PaymentLinksResourceConsentCollectionPromotions
 
 // The values of PostPaymentLinksConsentCollectionPromotions.
 const (
@@ -15037,80 +10330,18 @@ const (
 	PostPaymentLinksConsentCollectionPromotionsNone PostPaymentLinksConsentCollectionPromotions = "none"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksConsentCollectionPromotions.
-func (v PostPaymentLinksConsentCollectionPromotions) Valid() bool {
-	switch v {
-	case PostPaymentLinksConsentCollectionPromotionsAuto,
-		PostPaymentLinksConsentCollectionPromotionsNone:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksConsentCollectionPromotionsOf converts JSON string bytes to
-// PostPaymentLinksConsentCollectionPromotions, without allocating for the known
-// values.
-func postPaymentLinksConsentCollectionPromotionsOf(b []byte) PostPaymentLinksConsentCollectionPromotions {
-	switch string(b) {
-	case "auto":
-		return PostPaymentLinksConsentCollectionPromotionsAuto
-	case "none":
-		return PostPaymentLinksConsentCollectionPromotionsNone
-	}
-	return PostPaymentLinksConsentCollectionPromotions(b)
-}
-
-// checkPostPaymentLinksConsentCollectionPromotions records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksConsentCollectionPromotions(c *wire.Checker, v PostPaymentLinksConsentCollectionPromotions) {
-	if !v.Valid() {
-		c.Add("must be one of \"auto\", \"none\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksConsentCollectionTermsOfService is the type of
 // $.consent_collection.terms_of_service in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksConsentCollectionTermsOfService string
+// stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourceConsentCollectionTermsOfService, which has the same
+// shape.
+type PostPaymentLinksConsentCollectionTermsOfService = PaymentLinksResourceConsentCollectionTermsOfService
 
 // The values of PostPaymentLinksConsentCollectionTermsOfService.
 const (
 	PostPaymentLinksConsentCollectionTermsOfServiceNone     PostPaymentLinksConsentCollectionTermsOfService = "none"
 	PostPaymentLinksConsentCollectionTermsOfServiceRequired PostPaymentLinksConsentCollectionTermsOfService = "required"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksConsentCollectionTermsOfService.
-func (v PostPaymentLinksConsentCollectionTermsOfService) Valid() bool {
-	switch v {
-	case PostPaymentLinksConsentCollectionTermsOfServiceNone,
-		PostPaymentLinksConsentCollectionTermsOfServiceRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksConsentCollectionTermsOfServiceOf converts JSON string bytes
-// to PostPaymentLinksConsentCollectionTermsOfService, without allocating for
-// the known values.
-func postPaymentLinksConsentCollectionTermsOfServiceOf(b []byte) PostPaymentLinksConsentCollectionTermsOfService {
-	switch string(b) {
-	case "none":
-		return PostPaymentLinksConsentCollectionTermsOfServiceNone
-	case "required":
-		return PostPaymentLinksConsentCollectionTermsOfServiceRequired
-	}
-	return PostPaymentLinksConsentCollectionTermsOfService(b)
-}
-
-// checkPostPaymentLinksConsentCollectionTermsOfService records the violations
-// of the constraints of v in c.
-func checkPostPaymentLinksConsentCollectionTermsOfService(c *wire.Checker, v PostPaymentLinksConsentCollectionTermsOfService) {
-	if !v.Valid() {
-		c.Add("must be one of \"none\", \"required\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksCustomField is the type of $.custom_fields[*] in the
 // arguments of the stripe_post_payment_links tool.
@@ -15181,8 +10412,8 @@ func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
 		case "type":
 			if d.Field(&hasType, "type") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksCustomFieldTypeOf(b)
-					checkPostPaymentLinksCustomFieldType(&d.Checker, v)
+					v := paymentLinksResourceCustomFieldsTypeOf(b)
+					checkPaymentLinksResourceCustomFieldsType(&d.Checker, v)
 					x.Type = v
 				}
 				d.Leave()
@@ -15246,7 +10477,7 @@ func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("type")
-	checkPostPaymentLinksCustomFieldType(c, x.Type)
+	checkPaymentLinksResourceCustomFieldsType(c, x.Type)
 	c.Leave()
 }
 
@@ -15425,8 +10656,8 @@ func (x *PostPaymentLinksCustomFieldLabel) decode(d *wire.Decoder) {
 		case "type":
 			if d.Field(&hasType, "type") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksCustomFieldLabelTypeOf(b)
-					checkPostPaymentLinksCustomFieldLabelType(&d.Checker, v)
+					v := paymentLinksResourceCustomFieldsLabelTypeOf(b)
+					checkPaymentLinksResourceCustomFieldsLabelType(&d.Checker, v)
 					x.Type = v
 				}
 				d.Leave()
@@ -15461,7 +10692,7 @@ func (x *PostPaymentLinksCustomFieldLabel) validate(c *wire.Checker) {
 	checkPostPaymentLinksCustomFieldLabelCustom(c, x.Custom)
 	c.Leave()
 	c.Enter("type")
-	checkPostPaymentLinksCustomFieldLabelType(c, x.Type)
+	checkPaymentLinksResourceCustomFieldsLabelType(c, x.Type)
 	c.Leave()
 }
 
@@ -15476,42 +10707,14 @@ func checkPostPaymentLinksCustomFieldLabelCustom(c *wire.Checker, v string) {
 
 // PostPaymentLinksCustomFieldLabelType is the type of
 // $.custom_fields[*].label.type in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksCustomFieldLabelType string
+// stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourceCustomFieldsLabelType, which has the same shape.
+type PostPaymentLinksCustomFieldLabelType = PaymentLinksResourceCustomFieldsLabelType
 
 // The values of PostPaymentLinksCustomFieldLabelType.
 const (
 	PostPaymentLinksCustomFieldLabelTypeCustom PostPaymentLinksCustomFieldLabelType = "custom"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksCustomFieldLabelType.
-func (v PostPaymentLinksCustomFieldLabelType) Valid() bool {
-	switch v {
-	case PostPaymentLinksCustomFieldLabelTypeCustom:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksCustomFieldLabelTypeOf converts JSON string bytes to
-// PostPaymentLinksCustomFieldLabelType, without allocating for the known
-// values.
-func postPaymentLinksCustomFieldLabelTypeOf(b []byte) PostPaymentLinksCustomFieldLabelType {
-	switch string(b) {
-	case "custom":
-		return PostPaymentLinksCustomFieldLabelTypeCustom
-	}
-	return PostPaymentLinksCustomFieldLabelType(b)
-}
-
-// checkPostPaymentLinksCustomFieldLabelType records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksCustomFieldLabelType(c *wire.Checker, v PostPaymentLinksCustomFieldLabelType) {
-	if !v.Valid() {
-		c.Add("must be one of \"custom\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksCustomFieldNumeric is the type of $.custom_fields[*].numeric
 // in the arguments of the stripe_post_payment_links tool.
@@ -15567,61 +10770,14 @@ func (x *PostPaymentLinksCustomFieldNumeric) Validate() error {
 func (x *PostPaymentLinksCustomFieldNumeric) validate(c *wire.Checker) {}
 
 // PostPaymentLinksCustomFieldText is the type of $.custom_fields[*].text in the
-// arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksCustomFieldText struct {
-	// MaximumLength is optional; nil is absent.
-	MaximumLength *int64 `json:"maximum_length,omitempty"`
-	// MinimumLength is optional; nil is absent.
-	MinimumLength *int64 `json:"minimum_length,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksCustomFieldText) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMaximumLength, hasMinimumLength bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "maximum_length":
-			if d.OptionalField(&hasMaximumLength, "maximum_length") {
-				if v, ok := d.Int(); ok {
-					x.MaximumLength = &v
-				}
-				d.Leave()
-			}
-		case "minimum_length":
-			if d.OptionalField(&hasMinimumLength, "minimum_length") {
-				if v, ok := d.Int(); ok {
-					x.MinimumLength = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("maximum_length", "minimum_length")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksCustomFieldText) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksCustomFieldText) validate(c *wire.Checker) {}
+// arguments of the stripe_post_payment_links tool. It is an alias of
+// PostPaymentLinksCustomFieldNumeric, which has the same shape.
+type PostPaymentLinksCustomFieldText = PostPaymentLinksCustomFieldNumeric
 
 // PostPaymentLinksCustomFieldType is the type of $.custom_fields[*].type in the
-// arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksCustomFieldType string
+// arguments of the stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourceCustomFieldsType, which has the same shape.
+type PostPaymentLinksCustomFieldType = PaymentLinksResourceCustomFieldsType
 
 // The values of PostPaymentLinksCustomFieldType.
 const (
@@ -15629,40 +10785,6 @@ const (
 	PostPaymentLinksCustomFieldTypeNumeric  PostPaymentLinksCustomFieldType = "numeric"
 	PostPaymentLinksCustomFieldTypeText     PostPaymentLinksCustomFieldType = "text"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksCustomFieldType.
-func (v PostPaymentLinksCustomFieldType) Valid() bool {
-	switch v {
-	case PostPaymentLinksCustomFieldTypeDropdown,
-		PostPaymentLinksCustomFieldTypeNumeric,
-		PostPaymentLinksCustomFieldTypeText:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksCustomFieldTypeOf converts JSON string bytes to
-// PostPaymentLinksCustomFieldType, without allocating for the known values.
-func postPaymentLinksCustomFieldTypeOf(b []byte) PostPaymentLinksCustomFieldType {
-	switch string(b) {
-	case "dropdown":
-		return PostPaymentLinksCustomFieldTypeDropdown
-	case "numeric":
-		return PostPaymentLinksCustomFieldTypeNumeric
-	case "text":
-		return PostPaymentLinksCustomFieldTypeText
-	}
-	return PostPaymentLinksCustomFieldType(b)
-}
-
-// checkPostPaymentLinksCustomFieldType records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksCustomFieldType(c *wire.Checker, v PostPaymentLinksCustomFieldType) {
-	if !v.Valid() {
-		c.Add("must be one of \"dropdown\", \"numeric\", \"text\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksCustomText is the type of $.custom_text in the arguments of
 // the stripe_post_payment_links tool: Display additional text for your
@@ -15822,204 +10944,33 @@ func checkPostPaymentLinksCustomTextAfterSubmitMessage(c *wire.Checker, v string
 
 // PostPaymentLinksCustomTextShippingAddress is the type of
 // $.custom_text.shipping_address in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksCustomTextShippingAddress struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksCustomTextShippingAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksCustomTextShippingAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksCustomTextShippingAddress) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// stripe_post_payment_links tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksCustomTextShippingAddress = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksCustomTextSubmit is the type of $.custom_text.submit in the
-// arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksCustomTextSubmit struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksCustomTextSubmit) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksCustomTextSubmit) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksCustomTextSubmit) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// arguments of the stripe_post_payment_links tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksCustomTextSubmit = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksCustomTextTermsOfServiceAcceptance is the type of
 // $.custom_text.terms_of_service_acceptance in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksCustomTextTermsOfServiceAcceptance struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksCustomTextTermsOfServiceAcceptance) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksCustomTextTermsOfServiceAcceptance) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksCustomTextTermsOfServiceAcceptance) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// stripe_post_payment_links tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksCustomTextTermsOfServiceAcceptance = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksCustomerCreation is the type of $.customer_creation in the
 // arguments of the stripe_post_payment_links tool: Configures whether [checkout
 // sessions](https://stripe.com/docs/api/checkout/sessions) created by this
-// payment link create a [Customer](https://stripe.com/docs/api/customers).
-type PostPaymentLinksCustomerCreation string
+// payment link create a [Customer](https://stripe.com/docs/api/customers). It
+// is an alias of PaymentLinkCustomerCreation, which has the same shape.
+type PostPaymentLinksCustomerCreation = PaymentLinkCustomerCreation
 
 // The values of PostPaymentLinksCustomerCreation.
 const (
 	PostPaymentLinksCustomerCreationAlways     PostPaymentLinksCustomerCreation = "always"
 	PostPaymentLinksCustomerCreationIfRequired PostPaymentLinksCustomerCreation = "if_required"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksCustomerCreation.
-func (v PostPaymentLinksCustomerCreation) Valid() bool {
-	switch v {
-	case PostPaymentLinksCustomerCreationAlways,
-		PostPaymentLinksCustomerCreationIfRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksCustomerCreationOf converts JSON string bytes to
-// PostPaymentLinksCustomerCreation, without allocating for the known values.
-func postPaymentLinksCustomerCreationOf(b []byte) PostPaymentLinksCustomerCreation {
-	switch string(b) {
-	case "always":
-		return PostPaymentLinksCustomerCreationAlways
-	case "if_required":
-		return PostPaymentLinksCustomerCreationIfRequired
-	}
-	return PostPaymentLinksCustomerCreation(b)
-}
-
-// checkPostPaymentLinksCustomerCreation records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksCustomerCreation(c *wire.Checker, v PostPaymentLinksCustomerCreation) {
-	if !v.Valid() {
-		c.Add("must be one of \"always\", \"if_required\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksInvoiceCreation is the type of $.invoice_creation in the
 // arguments of the stripe_post_payment_links tool: Generate a post-purchase
@@ -16247,131 +11198,23 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
 
 // PostPaymentLinksInvoiceCreationInvoiceDataCustomField is the type of
 // $.invoice_creation.invoice_data.custom_fields[*] in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksInvoiceCreationInvoiceDataCustomField struct {
-	// Name is required.
-	Name string `json:"name"`
-	// Value is required.
-	Value string `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksInvoiceCreationInvoiceDataCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("name", "value")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksInvoiceCreationInvoiceDataCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksInvoiceCreationInvoiceDataCustomField) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
-	c.Leave()
-	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
-	c.Leave()
-}
+// stripe_post_payment_links tool. It is an alias of
+// PostCustomersInvoiceSettingsCustomField, which has the same shape.
+type PostPaymentLinksInvoiceCreationInvoiceDataCustomField = PostCustomersInvoiceSettingsCustomField
 
 // PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions is the type of
 // $.invoice_creation.invoice_data.rendering_options in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions struct {
-	// AmountTaxDisplay is optional; nil is absent.
-	AmountTaxDisplay *PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay `json:"amount_tax_display,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmountTaxDisplay bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount_tax_display":
-			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
-				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b)
-					checkPostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-					x.AmountTaxDisplay = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount_tax_display")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions) validate(c *wire.Checker) {
-	if x.AmountTaxDisplay != nil {
-		c.Enter("amount_tax_display")
-		checkPostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(c, *x.AmountTaxDisplay)
-		c.Leave()
-	}
-}
+// stripe_post_payment_links tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptions, which has the same shape.
+type PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions = PostCustomersInvoiceSettingsRenderingOptions
 
 // PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay is
 // the type of
 // $.invoice_creation.invoice_data.rendering_options.amount_tax_display in the
-// arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay string
+// arguments of the stripe_post_payment_links tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay, which has the
+// same shape.
+type PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay = PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay
 
 // The values of
 // PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay.
@@ -16380,42 +11223,6 @@ const (
 	PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayExcludeTax          PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay = "exclude_tax"
 	PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayIncludeInclusiveTax PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay = "include_inclusive_tax"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay.
-func (v PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay) Valid() bool {
-	switch v {
-	case PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayEmpty,
-		PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayExcludeTax,
-		PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayIncludeInclusiveTax:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf
-// converts JSON string bytes to
-// PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay,
-// without allocating for the known values.
-func postPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b []byte) PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay {
-	switch string(b) {
-	case "":
-		return PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayEmpty
-	case "exclude_tax":
-		return PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayExcludeTax
-	case "include_inclusive_tax":
-		return PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayIncludeInclusiveTax
-	}
-	return PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(b)
-}
-
-// checkPostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(c *wire.Checker, v PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay) {
-	if !v.Valid() {
-		c.Add("must be one of \"\", \"exclude_tax\", \"include_inclusive_tax\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksLineItem is the type of $.line_items[*] in the arguments of
 // the stripe_post_payment_links tool.
@@ -16592,8 +11399,8 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 		case "capture_method":
 			if d.OptionalField(&hasCaptureMethod, "capture_method") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentIntentDataCaptureMethodOf(b)
-					checkPostPaymentLinksPaymentIntentDataCaptureMethod(&d.Checker, v)
+					v := paymentIntentCaptureMethodOf(b)
+					checkPaymentIntentCaptureMethod(&d.Checker, v)
 					x.CaptureMethod = &v
 				}
 				d.Leave()
@@ -16631,8 +11438,8 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 		case "setup_future_usage":
 			if d.OptionalField(&hasSetupFutureUsage, "setup_future_usage") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentIntentDataSetupFutureUsageOf(b)
-					checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(&d.Checker, v)
+					v := paymentIntentSetupFutureUsageOf(b)
+					checkPaymentIntentSetupFutureUsage(&d.Checker, v)
 					x.SetupFutureUsage = &v
 				}
 				d.Leave()
@@ -16691,7 +11498,7 @@ func (x *PostPaymentLinksPaymentIntentData) Validate() error {
 func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
 	if x.CaptureMethod != nil {
 		c.Enter("capture_method")
-		checkPostPaymentLinksPaymentIntentDataCaptureMethod(c, *x.CaptureMethod)
+		checkPaymentIntentCaptureMethod(c, *x.CaptureMethod)
 		c.Leave()
 	}
 	if x.Description != nil {
@@ -16701,7 +11508,7 @@ func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
 	}
 	if x.SetupFutureUsage != nil {
 		c.Enter("setup_future_usage")
-		checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(c, *x.SetupFutureUsage)
+		checkPaymentIntentSetupFutureUsage(c, *x.SetupFutureUsage)
 		c.Leave()
 	}
 	if x.StatementDescriptor != nil {
@@ -16723,8 +11530,9 @@ func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
 
 // PostPaymentLinksPaymentIntentDataCaptureMethod is the type of
 // $.payment_intent_data.capture_method in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksPaymentIntentDataCaptureMethod string
+// stripe_post_payment_links tool. It is an alias of PaymentIntentCaptureMethod,
+// which has the same shape.
+type PostPaymentLinksPaymentIntentDataCaptureMethod = PaymentIntentCaptureMethod
 
 // The values of PostPaymentLinksPaymentIntentDataCaptureMethod.
 const (
@@ -16732,41 +11540,6 @@ const (
 	PostPaymentLinksPaymentIntentDataCaptureMethodAutomaticAsync PostPaymentLinksPaymentIntentDataCaptureMethod = "automatic_async"
 	PostPaymentLinksPaymentIntentDataCaptureMethodManual         PostPaymentLinksPaymentIntentDataCaptureMethod = "manual"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentIntentDataCaptureMethod.
-func (v PostPaymentLinksPaymentIntentDataCaptureMethod) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentIntentDataCaptureMethodAutomatic,
-		PostPaymentLinksPaymentIntentDataCaptureMethodAutomaticAsync,
-		PostPaymentLinksPaymentIntentDataCaptureMethodManual:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentIntentDataCaptureMethodOf converts JSON string bytes
-// to PostPaymentLinksPaymentIntentDataCaptureMethod, without allocating for the
-// known values.
-func postPaymentLinksPaymentIntentDataCaptureMethodOf(b []byte) PostPaymentLinksPaymentIntentDataCaptureMethod {
-	switch string(b) {
-	case "automatic":
-		return PostPaymentLinksPaymentIntentDataCaptureMethodAutomatic
-	case "automatic_async":
-		return PostPaymentLinksPaymentIntentDataCaptureMethodAutomaticAsync
-	case "manual":
-		return PostPaymentLinksPaymentIntentDataCaptureMethodManual
-	}
-	return PostPaymentLinksPaymentIntentDataCaptureMethod(b)
-}
-
-// checkPostPaymentLinksPaymentIntentDataCaptureMethod records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksPaymentIntentDataCaptureMethod(c *wire.Checker, v PostPaymentLinksPaymentIntentDataCaptureMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"automatic\", \"automatic_async\", \"manual\", got " + wire.Quote(string(v)))
-	}
-}
 
 // checkPostPaymentLinksPaymentIntentDataDescription records the violations of
 // the constraints of v in c. Every schema with these constraints shares it.
@@ -16779,46 +11552,15 @@ func checkPostPaymentLinksPaymentIntentDataDescription(c *wire.Checker, v string
 
 // PostPaymentLinksPaymentIntentDataSetupFutureUsage is the type of
 // $.payment_intent_data.setup_future_usage in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksPaymentIntentDataSetupFutureUsage string
+// stripe_post_payment_links tool. It is an alias of
+// PaymentIntentSetupFutureUsage, which has the same shape.
+type PostPaymentLinksPaymentIntentDataSetupFutureUsage = PaymentIntentSetupFutureUsage
 
 // The values of PostPaymentLinksPaymentIntentDataSetupFutureUsage.
 const (
 	PostPaymentLinksPaymentIntentDataSetupFutureUsageOffSession PostPaymentLinksPaymentIntentDataSetupFutureUsage = "off_session"
 	PostPaymentLinksPaymentIntentDataSetupFutureUsageOnSession  PostPaymentLinksPaymentIntentDataSetupFutureUsage = "on_session"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentIntentDataSetupFutureUsage.
-func (v PostPaymentLinksPaymentIntentDataSetupFutureUsage) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentIntentDataSetupFutureUsageOffSession,
-		PostPaymentLinksPaymentIntentDataSetupFutureUsageOnSession:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentIntentDataSetupFutureUsageOf converts JSON string
-// bytes to PostPaymentLinksPaymentIntentDataSetupFutureUsage, without
-// allocating for the known values.
-func postPaymentLinksPaymentIntentDataSetupFutureUsageOf(b []byte) PostPaymentLinksPaymentIntentDataSetupFutureUsage {
-	switch string(b) {
-	case "off_session":
-		return PostPaymentLinksPaymentIntentDataSetupFutureUsageOffSession
-	case "on_session":
-		return PostPaymentLinksPaymentIntentDataSetupFutureUsageOnSession
-	}
-	return PostPaymentLinksPaymentIntentDataSetupFutureUsage(b)
-}
-
-// checkPostPaymentLinksPaymentIntentDataSetupFutureUsage records the violations
-// of the constraints of v in c.
-func checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(c *wire.Checker, v PostPaymentLinksPaymentIntentDataSetupFutureUsage) {
-	if !v.Valid() {
-		c.Add("must be one of \"off_session\", \"on_session\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksPaymentMethodCollection is the type of
 // $.payment_method_collection in the arguments of the stripe_post_payment_links
@@ -16829,8 +11571,9 @@ func checkPostPaymentLinksPaymentIntentDataSetupFutureUsage(c *wire.Checker, v P
 //
 // Can only be set in `subscription` mode.
 //
-// If you'd like…
-type PostPaymentLinksPaymentMethodCollection string
+// If you'd like… It is an alias of PaymentLinkCustomerCreation, which has the
+// same shape.
+type PostPaymentLinksPaymentMethodCollection = PaymentLinkCustomerCreation
 
 // The values of PostPaymentLinksPaymentMethodCollection.
 const (
@@ -16838,41 +11581,10 @@ const (
 	PostPaymentLinksPaymentMethodCollectionIfRequired PostPaymentLinksPaymentMethodCollection = "if_required"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentMethodCollection.
-func (v PostPaymentLinksPaymentMethodCollection) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentMethodCollectionAlways,
-		PostPaymentLinksPaymentMethodCollectionIfRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentMethodCollectionOf converts JSON string bytes to
-// PostPaymentLinksPaymentMethodCollection, without allocating for the known
-// values.
-func postPaymentLinksPaymentMethodCollectionOf(b []byte) PostPaymentLinksPaymentMethodCollection {
-	switch string(b) {
-	case "always":
-		return PostPaymentLinksPaymentMethodCollectionAlways
-	case "if_required":
-		return PostPaymentLinksPaymentMethodCollectionIfRequired
-	}
-	return PostPaymentLinksPaymentMethodCollection(b)
-}
-
-// checkPostPaymentLinksPaymentMethodCollection records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentMethodCollection(c *wire.Checker, v PostPaymentLinksPaymentMethodCollection) {
-	if !v.Valid() {
-		c.Add("must be one of \"always\", \"if_required\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentMethodType is the type of $.payment_method_types[*] in
-// the arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksPaymentMethodType string
+// the arguments of the stripe_post_payment_links tool. It is an alias of
+// PaymentLinkPaymentMethodType, which has the same shape.
+type PostPaymentLinksPaymentMethodType = PaymentLinkPaymentMethodType
 
 // The values of PostPaymentLinksPaymentMethodType.
 const (
@@ -16906,165 +11618,14 @@ const (
 	PostPaymentLinksPaymentMethodTypeWechatPay        PostPaymentLinksPaymentMethodType = "wechat_pay"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentMethodType.
-func (v PostPaymentLinksPaymentMethodType) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentMethodTypeAffirm,
-		PostPaymentLinksPaymentMethodTypeAfterpayClearpay,
-		PostPaymentLinksPaymentMethodTypeAlipay,
-		PostPaymentLinksPaymentMethodTypeAuBecsDebit,
-		PostPaymentLinksPaymentMethodTypeBacsDebit,
-		PostPaymentLinksPaymentMethodTypeBancontact,
-		PostPaymentLinksPaymentMethodTypeBlik,
-		PostPaymentLinksPaymentMethodTypeBoleto,
-		PostPaymentLinksPaymentMethodTypeCard,
-		PostPaymentLinksPaymentMethodTypeCashapp,
-		PostPaymentLinksPaymentMethodTypeEps,
-		PostPaymentLinksPaymentMethodTypeFpx,
-		PostPaymentLinksPaymentMethodTypeGiropay,
-		PostPaymentLinksPaymentMethodTypeGrabpay,
-		PostPaymentLinksPaymentMethodTypeIdeal,
-		PostPaymentLinksPaymentMethodTypeKlarna,
-		PostPaymentLinksPaymentMethodTypeKonbini,
-		PostPaymentLinksPaymentMethodTypeLink,
-		PostPaymentLinksPaymentMethodTypeOxxo,
-		PostPaymentLinksPaymentMethodTypeP24,
-		PostPaymentLinksPaymentMethodTypePaynow,
-		PostPaymentLinksPaymentMethodTypePaypal,
-		PostPaymentLinksPaymentMethodTypePix,
-		PostPaymentLinksPaymentMethodTypePromptpay,
-		PostPaymentLinksPaymentMethodTypeSepaDebit,
-		PostPaymentLinksPaymentMethodTypeSofort,
-		PostPaymentLinksPaymentMethodTypeUsBankAccount,
-		PostPaymentLinksPaymentMethodTypeWechatPay:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentMethodTypeOf converts JSON string bytes to
-// PostPaymentLinksPaymentMethodType, without allocating for the known values.
-func postPaymentLinksPaymentMethodTypeOf(b []byte) PostPaymentLinksPaymentMethodType {
-	switch string(b) {
-	case "affirm":
-		return PostPaymentLinksPaymentMethodTypeAffirm
-	case "afterpay_clearpay":
-		return PostPaymentLinksPaymentMethodTypeAfterpayClearpay
-	case "alipay":
-		return PostPaymentLinksPaymentMethodTypeAlipay
-	case "au_becs_debit":
-		return PostPaymentLinksPaymentMethodTypeAuBecsDebit
-	case "bacs_debit":
-		return PostPaymentLinksPaymentMethodTypeBacsDebit
-	case "bancontact":
-		return PostPaymentLinksPaymentMethodTypeBancontact
-	case "blik":
-		return PostPaymentLinksPaymentMethodTypeBlik
-	case "boleto":
-		return PostPaymentLinksPaymentMethodTypeBoleto
-	case "card":
-		return PostPaymentLinksPaymentMethodTypeCard
-	case "cashapp":
-		return PostPaymentLinksPaymentMethodTypeCashapp
-	case "eps":
-		return PostPaymentLinksPaymentMethodTypeEps
-	case "fpx":
-		return PostPaymentLinksPaymentMethodTypeFpx
-	case "giropay":
-		return PostPaymentLinksPaymentMethodTypeGiropay
-	case "grabpay":
-		return PostPaymentLinksPaymentMethodTypeGrabpay
-	case "ideal":
-		return PostPaymentLinksPaymentMethodTypeIdeal
-	case "klarna":
-		return PostPaymentLinksPaymentMethodTypeKlarna
-	case "konbini":
-		return PostPaymentLinksPaymentMethodTypeKonbini
-	case "link":
-		return PostPaymentLinksPaymentMethodTypeLink
-	case "oxxo":
-		return PostPaymentLinksPaymentMethodTypeOxxo
-	case "p24":
-		return PostPaymentLinksPaymentMethodTypeP24
-	case "paynow":
-		return PostPaymentLinksPaymentMethodTypePaynow
-	case "paypal":
-		return PostPaymentLinksPaymentMethodTypePaypal
-	case "pix":
-		return PostPaymentLinksPaymentMethodTypePix
-	case "promptpay":
-		return PostPaymentLinksPaymentMethodTypePromptpay
-	case "sepa_debit":
-		return PostPaymentLinksPaymentMethodTypeSepaDebit
-	case "sofort":
-		return PostPaymentLinksPaymentMethodTypeSofort
-	case "us_bank_account":
-		return PostPaymentLinksPaymentMethodTypeUsBankAccount
-	case "wechat_pay":
-		return PostPaymentLinksPaymentMethodTypeWechatPay
-	}
-	return PostPaymentLinksPaymentMethodType(b)
-}
-
-// checkPostPaymentLinksPaymentMethodType records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentMethodType(c *wire.Checker, v PostPaymentLinksPaymentMethodType) {
-	if !v.Valid() {
-		c.Add("must be one of \"affirm\", \"afterpay_clearpay\", \"alipay\", \"au_becs_debit\", \"bacs_debit\", \"bancontact\", \"blik\", \"boleto\", \"card\", \"cashapp\", \"eps\", \"fpx\", \"giropay\", \"grabpay\", \"ideal\", \"klarna\", \"konbini\", \"link\", \"oxxo\", \"p24\", \"paynow\", \"paypal\", \"pix\", \"promptpay\", \"sepa_debit\", \"sofort\", \"us_bank_account\", \"wechat_pay\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPhoneNumberCollection is the type of
 // $.phone_number_collection in the arguments of the stripe_post_payment_links
 // tool: Controls phone number collection settings during checkout.
 //
 // We recommend that you review your privacy policy and check with your legal
-// contacts.
-type PostPaymentLinksPhoneNumberCollection struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPhoneNumberCollection) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPhoneNumberCollection) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPhoneNumberCollection) validate(c *wire.Checker) {}
+// contacts. It is an alias of PostInvoicesAutomaticTax, which has the same
+// shape.
+type PostPaymentLinksPhoneNumberCollection = PostInvoicesAutomaticTax
 
 // PostPaymentLinksRestrictions is the type of $.restrictions in the arguments
 // of the stripe_post_payment_links tool: Settings that restrict the usage of a
@@ -17190,8 +11751,8 @@ func (x *PostPaymentLinksShippingAddressCollection) decode(d *wire.Decoder) {
 						d.EnterIndex(i)
 						x.AllowedCountries = append(x.AllowedCountries, "")
 						if b, ok := d.Bytes(); ok {
-							v1 := postPaymentLinksShippingAddressCollectionAllowedCountryOf(b)
-							checkPostPaymentLinksShippingAddressCollectionAllowedCountry(&d.Checker, v1)
+							v1 := paymentLinksResourceShippingAddressCollectionAllowedCountryOf(b)
+							checkPaymentLinksResourceShippingAddressCollectionAllowedCountry(&d.Checker, v1)
 							x.AllowedCountries[i] = v1
 						}
 						d.Leave()
@@ -17229,7 +11790,7 @@ func (x *PostPaymentLinksShippingAddressCollection) validate(c *wire.Checker) {
 		c.Enter("allowed_countries")
 		for i := range x.AllowedCountries {
 			c.EnterIndex(i)
-			checkPostPaymentLinksShippingAddressCollectionAllowedCountry(c, x.AllowedCountries[i])
+			checkPaymentLinksResourceShippingAddressCollectionAllowedCountry(c, x.AllowedCountries[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -17238,8 +11799,10 @@ func (x *PostPaymentLinksShippingAddressCollection) validate(c *wire.Checker) {
 
 // PostPaymentLinksShippingAddressCollectionAllowedCountry is the type of
 // $.shipping_address_collection.allowed_countries[*] in the arguments of the
-// stripe_post_payment_links tool.
-type PostPaymentLinksShippingAddressCollectionAllowedCountry string
+// stripe_post_payment_links tool. It is an alias of
+// PaymentLinksResourceShippingAddressCollectionAllowedCountry, which has the
+// same shape.
+type PostPaymentLinksShippingAddressCollectionAllowedCountry = PaymentLinksResourceShippingAddressCollectionAllowedCountry
 
 // The values of PostPaymentLinksShippingAddressCollectionAllowedCountry.
 const (
@@ -17482,743 +12045,6 @@ const (
 	PostPaymentLinksShippingAddressCollectionAllowedCountryZz PostPaymentLinksShippingAddressCollectionAllowedCountry = "ZZ"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksShippingAddressCollectionAllowedCountry.
-func (v PostPaymentLinksShippingAddressCollectionAllowedCountry) Valid() bool {
-	switch v {
-	case PostPaymentLinksShippingAddressCollectionAllowedCountryAc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAd,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAq,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAx,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryAz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBb,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBd,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBj,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBq,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBv,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryBz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCd,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCv,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryCz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryDe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryDj,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryDk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryDm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryDo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryDz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryEt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryFi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryFj,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryFk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryFo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryFr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGb,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGd,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGp,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGq,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryGy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryHk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryHn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryHr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryHt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryHu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryID,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIq,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryIt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryJe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryJm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryJo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryJp,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryKz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLb,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLv,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryLy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMd,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMq,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMv,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMx,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryMz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNp,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryNz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryOm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryPy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryQa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryRe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryRo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryRs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryRu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryRw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySb,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySi,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySj,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySv,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySx,
-		PostPaymentLinksShippingAddressCollectionAllowedCountrySz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTd,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTh,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTj,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTl,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTo,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTr,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTv,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryTz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryUa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryUg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryUs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryUy,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryUz,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryVa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryVc,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryVe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryVg,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryVn,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryVu,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryWf,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryWs,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryXk,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryYe,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryYt,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryZa,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryZm,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryZw,
-		PostPaymentLinksShippingAddressCollectionAllowedCountryZz:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksShippingAddressCollectionAllowedCountryOf converts JSON
-// string bytes to PostPaymentLinksShippingAddressCollectionAllowedCountry,
-// without allocating for the known values.
-func postPaymentLinksShippingAddressCollectionAllowedCountryOf(b []byte) PostPaymentLinksShippingAddressCollectionAllowedCountry {
-	switch string(b) {
-	case "AC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAc
-	case "AD":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAd
-	case "AE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAe
-	case "AF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAf
-	case "AG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAg
-	case "AI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAi
-	case "AL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAl
-	case "AM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAm
-	case "AO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAo
-	case "AQ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAq
-	case "AR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAr
-	case "AT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAt
-	case "AU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAu
-	case "AW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAw
-	case "AX":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAx
-	case "AZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryAz
-	case "BA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBa
-	case "BB":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBb
-	case "BD":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBd
-	case "BE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBe
-	case "BF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBf
-	case "BG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBg
-	case "BH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBh
-	case "BI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBi
-	case "BJ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBj
-	case "BL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBl
-	case "BM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBm
-	case "BN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBn
-	case "BO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBo
-	case "BQ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBq
-	case "BR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBr
-	case "BS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBs
-	case "BT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBt
-	case "BV":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBv
-	case "BW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBw
-	case "BY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBy
-	case "BZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryBz
-	case "CA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCa
-	case "CD":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCd
-	case "CF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCf
-	case "CG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCg
-	case "CH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCh
-	case "CI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCi
-	case "CK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCk
-	case "CL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCl
-	case "CM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCm
-	case "CN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCn
-	case "CO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCo
-	case "CR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCr
-	case "CV":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCv
-	case "CW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCw
-	case "CY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCy
-	case "CZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryCz
-	case "DE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryDe
-	case "DJ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryDj
-	case "DK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryDk
-	case "DM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryDm
-	case "DO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryDo
-	case "DZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryDz
-	case "EC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEc
-	case "EE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEe
-	case "EG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEg
-	case "EH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEh
-	case "ER":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEr
-	case "ES":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEs
-	case "ET":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryEt
-	case "FI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryFi
-	case "FJ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryFj
-	case "FK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryFk
-	case "FO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryFo
-	case "FR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryFr
-	case "GA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGa
-	case "GB":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGb
-	case "GD":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGd
-	case "GE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGe
-	case "GF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGf
-	case "GG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGg
-	case "GH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGh
-	case "GI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGi
-	case "GL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGl
-	case "GM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGm
-	case "GN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGn
-	case "GP":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGp
-	case "GQ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGq
-	case "GR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGr
-	case "GS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGs
-	case "GT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGt
-	case "GU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGu
-	case "GW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGw
-	case "GY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryGy
-	case "HK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryHk
-	case "HN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryHn
-	case "HR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryHr
-	case "HT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryHt
-	case "HU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryHu
-	case "ID":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryID
-	case "IE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIe
-	case "IL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIl
-	case "IM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIm
-	case "IN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIn
-	case "IO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIo
-	case "IQ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIq
-	case "IS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIs
-	case "IT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryIt
-	case "JE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryJe
-	case "JM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryJm
-	case "JO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryJo
-	case "JP":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryJp
-	case "KE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKe
-	case "KG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKg
-	case "KH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKh
-	case "KI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKi
-	case "KM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKm
-	case "KN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKn
-	case "KR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKr
-	case "KW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKw
-	case "KY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKy
-	case "KZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryKz
-	case "LA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLa
-	case "LB":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLb
-	case "LC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLc
-	case "LI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLi
-	case "LK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLk
-	case "LR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLr
-	case "LS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLs
-	case "LT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLt
-	case "LU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLu
-	case "LV":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLv
-	case "LY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryLy
-	case "MA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMa
-	case "MC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMc
-	case "MD":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMd
-	case "ME":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMe
-	case "MF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMf
-	case "MG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMg
-	case "MK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMk
-	case "ML":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMl
-	case "MM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMm
-	case "MN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMn
-	case "MO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMo
-	case "MQ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMq
-	case "MR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMr
-	case "MS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMs
-	case "MT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMt
-	case "MU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMu
-	case "MV":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMv
-	case "MW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMw
-	case "MX":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMx
-	case "MY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMy
-	case "MZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryMz
-	case "NA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNa
-	case "NC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNc
-	case "NE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNe
-	case "NG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNg
-	case "NI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNi
-	case "NL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNl
-	case "NO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNo
-	case "NP":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNp
-	case "NR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNr
-	case "NU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNu
-	case "NZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryNz
-	case "OM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryOm
-	case "PA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPa
-	case "PE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPe
-	case "PF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPf
-	case "PG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPg
-	case "PH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPh
-	case "PK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPk
-	case "PL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPl
-	case "PM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPm
-	case "PN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPn
-	case "PR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPr
-	case "PS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPs
-	case "PT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPt
-	case "PY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryPy
-	case "QA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryQa
-	case "RE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryRe
-	case "RO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryRo
-	case "RS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryRs
-	case "RU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryRu
-	case "RW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryRw
-	case "SA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySa
-	case "SB":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySb
-	case "SC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySc
-	case "SE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySe
-	case "SG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySg
-	case "SH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySh
-	case "SI":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySi
-	case "SJ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySj
-	case "SK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySk
-	case "SL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySl
-	case "SM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySm
-	case "SN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySn
-	case "SO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySo
-	case "SR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySr
-	case "SS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySs
-	case "ST":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySt
-	case "SV":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySv
-	case "SX":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySx
-	case "SZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountrySz
-	case "TA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTa
-	case "TC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTc
-	case "TD":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTd
-	case "TF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTf
-	case "TG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTg
-	case "TH":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTh
-	case "TJ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTj
-	case "TK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTk
-	case "TL":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTl
-	case "TM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTm
-	case "TN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTn
-	case "TO":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTo
-	case "TR":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTr
-	case "TT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTt
-	case "TV":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTv
-	case "TW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTw
-	case "TZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryTz
-	case "UA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryUa
-	case "UG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryUg
-	case "US":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryUs
-	case "UY":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryUy
-	case "UZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryUz
-	case "VA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryVa
-	case "VC":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryVc
-	case "VE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryVe
-	case "VG":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryVg
-	case "VN":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryVn
-	case "VU":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryVu
-	case "WF":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryWf
-	case "WS":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryWs
-	case "XK":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryXk
-	case "YE":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryYe
-	case "YT":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryYt
-	case "ZA":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryZa
-	case "ZM":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryZm
-	case "ZW":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryZw
-	case "ZZ":
-		return PostPaymentLinksShippingAddressCollectionAllowedCountryZz
-	}
-	return PostPaymentLinksShippingAddressCollectionAllowedCountry(b)
-}
-
-// checkPostPaymentLinksShippingAddressCollectionAllowedCountry records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksShippingAddressCollectionAllowedCountry(c *wire.Checker, v PostPaymentLinksShippingAddressCollectionAllowedCountry) {
-	if !v.Valid() {
-		c.Add("must be one of \"AC\", \"AD\", \"AE\", \"AF\", \"AG\", \"AI\", \"AL\", \"AM\", \"AO\", \"AQ\", \"AR\", \"AT\", \"AU\", \"AW\", \"AX\", \"AZ\", \"BA\", \"BB\", \"BD\", \"BE\", \"BF\", \"BG\", \"BH\", \"BI\", \"BJ\", \"BL\", \"BM\", \"BN\", \"BO\", \"BQ\", \"BR\", \"BS\", \"BT\", \"BV\", \"BW\", \"BY\", \"BZ\", \"CA\", \"CD\", \"CF\", \"CG\", \"CH\", \"CI\", \"CK\", \"CL\", \"CM\", \"CN\", \"CO\", \"CR\", \"CV\", \"CW\", \"CY\", \"CZ\", \"DE\", \"DJ\", \"DK\", \"DM\", \"DO\", \"DZ\", \"EC\", \"EE\", \"EG\", \"EH\", \"ER\", \"ES\", \"ET\", \"FI\", \"FJ\", \"FK\", \"FO\", \"FR\", \"GA\", \"GB\", \"GD\", \"GE\", \"GF\", \"GG\", \"GH\", \"GI\", \"GL\", \"GM\", \"GN\", \"GP\", \"GQ\", \"GR\", \"GS\", \"GT\", \"GU\", \"GW\", \"GY\", \"HK\", \"HN\", \"HR\", \"HT\", \"HU\", \"ID\", \"IE\", \"IL\", \"IM\", \"IN\", \"IO\", \"IQ\", \"IS\", \"IT\", \"JE\", \"JM\", \"JO\", \"JP\", \"KE\", \"KG\", \"KH\", \"KI\", \"KM\", \"KN\", \"KR\", \"KW\", \"KY\", \"KZ\", \"LA\", \"LB\", \"LC\", \"LI\", \"LK\", \"LR\", \"LS\", \"LT\", \"LU\", \"LV\", \"LY\", \"MA\", \"MC\", \"MD\", \"ME\", \"MF\", \"MG\", \"MK\", \"ML\", \"MM\", \"MN\", \"MO\", \"MQ\", \"MR\", \"MS\", \"MT\", \"MU\", \"MV\", \"MW\", \"MX\", \"MY\", \"MZ\", \"NA\", \"NC\", \"NE\", \"NG\", \"NI\", \"NL\", \"NO\", \"NP\", \"NR\", \"NU\", \"NZ\", \"OM\", \"PA\", \"PE\", \"PF\", \"PG\", \"PH\", \"PK\", \"PL\", \"PM\", \"PN\", \"PR\", \"PS\", \"PT\", \"PY\", \"QA\", \"RE\", \"RO\", \"RS\", \"RU\", \"RW\", \"SA\", \"SB\", \"SC\", \"SE\", \"SG\", \"SH\", \"SI\", \"SJ\", \"SK\", \"SL\", \"SM\", \"SN\", \"SO\", \"SR\", \"SS\", \"ST\", \"SV\", \"SX\", \"SZ\", \"TA\", \"TC\", \"TD\", \"TF\", \"TG\", \"TH\", \"TJ\", \"TK\", \"TL\", \"TM\", \"TN\", \"TO\", \"TR\", \"TT\", \"TV\", \"TW\", \"TZ\", \"UA\", \"UG\", \"US\", \"UY\", \"UZ\", \"VA\", \"VC\", \"VE\", \"VG\", \"VN\", \"VU\", \"WF\", \"WS\", \"XK\", \"YE\", \"YT\", \"ZA\", \"ZM\", \"ZW\", \"ZZ\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksShippingOption is the type of $.shipping_options[*] in the
 // arguments of the stripe_post_payment_links tool.
 type PostPaymentLinksShippingOption struct {
@@ -18275,8 +12101,9 @@ func (x *PostPaymentLinksShippingOption) validate(c *wire.Checker) {
 // performed in order to customize relevant text on the page, such as the submit
 // button. Changing this value will also affect the hostname in the
 // [url](https://stripe.com/docs/api/payment_links/payment_links/object#url)
-// property (example: `donate.stripe.com`).
-type PostPaymentLinksSubmitType string
+// property (example: `donate.stripe.com`). It is an alias of
+// PaymentLinkSubmitType, which has the same shape.
+type PostPaymentLinksSubmitType = PaymentLinkSubmitType
 
 // The values of PostPaymentLinksSubmitType.
 const (
@@ -18285,42 +12112,6 @@ const (
 	PostPaymentLinksSubmitTypeDonate PostPaymentLinksSubmitType = "donate"
 	PostPaymentLinksSubmitTypePay    PostPaymentLinksSubmitType = "pay"
 )
-
-// Valid reports whether v is one of the values of PostPaymentLinksSubmitType.
-func (v PostPaymentLinksSubmitType) Valid() bool {
-	switch v {
-	case PostPaymentLinksSubmitTypeAuto,
-		PostPaymentLinksSubmitTypeBook,
-		PostPaymentLinksSubmitTypeDonate,
-		PostPaymentLinksSubmitTypePay:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksSubmitTypeOf converts JSON string bytes to
-// PostPaymentLinksSubmitType, without allocating for the known values.
-func postPaymentLinksSubmitTypeOf(b []byte) PostPaymentLinksSubmitType {
-	switch string(b) {
-	case "auto":
-		return PostPaymentLinksSubmitTypeAuto
-	case "book":
-		return PostPaymentLinksSubmitTypeBook
-	case "donate":
-		return PostPaymentLinksSubmitTypeDonate
-	case "pay":
-		return PostPaymentLinksSubmitTypePay
-	}
-	return PostPaymentLinksSubmitType(b)
-}
-
-// checkPostPaymentLinksSubmitType records the violations of the constraints of
-// v in c.
-func checkPostPaymentLinksSubmitType(c *wire.Checker, v PostPaymentLinksSubmitType) {
-	if !v.Valid() {
-		c.Add("must be one of \"auto\", \"book\", \"donate\", \"pay\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksSubscriptionData is the type of $.subscription_data in the
 // arguments of the stripe_post_payment_links tool: When creating a
@@ -18496,8 +12287,8 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wir
 		case "missing_payment_method":
 			if d.Field(&hasMissingPaymentMethod, "missing_payment_method") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b)
-					checkPostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(&d.Checker, v)
+					v := subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf(b)
+					checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod(&d.Checker, v)
 					x.MissingPaymentMethod = v
 				}
 				d.Leave()
@@ -18526,15 +12317,17 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) Validate() er
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) validate(c *wire.Checker) {
 	c.Enter("missing_payment_method")
-	checkPostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(c, x.MissingPaymentMethod)
+	checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod(c, x.MissingPaymentMethod)
 	c.Leave()
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
 // is the type of
 // $.subscription_data.trial_settings.end_behavior.missing_payment_method in the
-// arguments of the stripe_post_payment_links tool.
-type PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod string
+// arguments of the stripe_post_payment_links tool. It is an alias of
+// SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod, which has the
+// same shape.
+type PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod
 
 // The values of
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod.
@@ -18544,147 +12337,18 @@ const (
 	PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause         PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = "pause"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod.
-func (v PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod) Valid() bool {
-	switch v {
-	case PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCancel,
-		PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCreateInvoice,
-		PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf
-// converts JSON string bytes to
-// PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod,
-// without allocating for the known values.
-func postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b []byte) PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod {
-	switch string(b) {
-	case "cancel":
-		return PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCancel
-	case "create_invoice":
-		return PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCreateInvoice
-	case "pause":
-		return PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause
-	}
-	return PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(b)
-}
-
-// checkPostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(c *wire.Checker, v PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"cancel\", \"create_invoice\", \"pause\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksTaxIDCollection is the type of $.tax_id_collection in the
 // arguments of the stripe_post_payment_links tool: Controls tax ID collection
-// during checkout.
-type PostPaymentLinksTaxIDCollection struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksTaxIDCollection) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksTaxIDCollection) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksTaxIDCollection) validate(c *wire.Checker) {}
+// during checkout. It is an alias of PostInvoicesAutomaticTax, which has the
+// same shape.
+type PostPaymentLinksTaxIDCollection = PostInvoicesAutomaticTax
 
 // PostPaymentLinksTransferData is the type of $.transfer_data in the arguments
 // of the stripe_post_payment_links tool: The account (if any) the payments will
 // be attributed to for tax reporting, and where funds from each payment will be
-// transferred to.
-type PostPaymentLinksTransferData struct {
-	// Amount is optional; nil is absent.
-	Amount *int64 `json:"amount,omitempty"`
-	// Destination is required.
-	Destination string `json:"destination"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksTransferData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasDestination bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			if d.OptionalField(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = &v
-				}
-				d.Leave()
-			}
-		case "destination":
-			if d.Field(&hasDestination, "destination") {
-				if v, ok := d.String(); ok {
-					x.Destination = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount", "destination")
-		}
-	}
-	if !hasDestination {
-		d.Missing("destination")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksTransferData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksTransferData) validate(c *wire.Checker) {}
+// transferred to. It is an alias of PostInvoicesTransferData, which has the
+// same shape.
+type PostPaymentLinksTransferData = PostInvoicesTransferData
 
 // postPaymentLinksLabel renders the status label of one call of the
 // stripe_post_payment_links tool from its (possibly partial or nil) arguments.
@@ -19001,8 +12665,8 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 		case "billing_address_collection":
 			if d.OptionalField(&hasBillingAddressCollection, "billing_address_collection") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkBillingAddressCollectionOf(b)
-					checkPostPaymentLinksPaymentLinkBillingAddressCollection(&d.Checker, v)
+					v := paymentLinkBillingAddressCollectionOf(b)
+					checkPaymentLinkBillingAddressCollection(&d.Checker, v)
 					x.BillingAddressCollection = &v
 				}
 				d.Leave()
@@ -19029,8 +12693,8 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 		case "customer_creation":
 			if d.OptionalField(&hasCustomerCreation, "customer_creation") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkCustomerCreationOf(b)
-					checkPostPaymentLinksPaymentLinkCustomerCreation(&d.Checker, v)
+					v := paymentLinkCustomerCreationOf(b)
+					checkPaymentLinkCustomerCreation(&d.Checker, v)
 					x.CustomerCreation = &v
 				}
 				d.Leave()
@@ -19109,8 +12773,8 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 		case "payment_method_collection":
 			if d.OptionalField(&hasPaymentMethodCollection, "payment_method_collection") {
 				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkPaymentMethodCollectionOf(b)
-					checkPostPaymentLinksPaymentLinkPaymentMethodCollection(&d.Checker, v)
+					v := paymentLinkCustomerCreationOf(b)
+					checkPaymentLinkCustomerCreation(&d.Checker, v)
 					x.PaymentMethodCollection = &v
 				}
 				d.Leave()
@@ -19123,8 +12787,8 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 						d.EnterIndex(i)
 						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
 						if b, ok := d.Bytes(); ok {
-							v1 := postPaymentLinksPaymentLinkPaymentMethodTypeOf(b)
-							checkPostPaymentLinksPaymentLinkPaymentMethodType(&d.Checker, v1)
+							v1 := paymentLinkPaymentMethodTypeOf(b)
+							checkPaymentLinkPaymentMethodType(&d.Checker, v1)
 							x.PaymentMethodTypes[i] = v1
 						}
 						d.Leave()
@@ -19209,7 +12873,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	}
 	if x.BillingAddressCollection != nil {
 		c.Enter("billing_address_collection")
-		checkPostPaymentLinksPaymentLinkBillingAddressCollection(c, *x.BillingAddressCollection)
+		checkPaymentLinkBillingAddressCollection(c, *x.BillingAddressCollection)
 		c.Leave()
 	}
 	if x.CustomFields != nil {
@@ -19228,7 +12892,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	}
 	if x.CustomerCreation != nil {
 		c.Enter("customer_creation")
-		checkPostPaymentLinksPaymentLinkCustomerCreation(c, *x.CustomerCreation)
+		checkPaymentLinkCustomerCreation(c, *x.CustomerCreation)
 		c.Leave()
 	}
 	if x.Expand != nil {
@@ -19266,14 +12930,14 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	}
 	if x.PaymentMethodCollection != nil {
 		c.Enter("payment_method_collection")
-		checkPostPaymentLinksPaymentLinkPaymentMethodCollection(c, *x.PaymentMethodCollection)
+		checkPaymentLinkCustomerCreation(c, *x.PaymentMethodCollection)
 		c.Leave()
 	}
 	if x.PaymentMethodTypes != nil {
 		c.Enter("payment_method_types")
 		for i := range x.PaymentMethodTypes {
 			c.EnterIndex(i)
-			checkPostPaymentLinksPaymentLinkPaymentMethodType(c, x.PaymentMethodTypes[i])
+			checkPaymentLinkPaymentMethodType(c, x.PaymentMethodTypes[i])
 			c.Leave()
 		}
 		c.Leave()
@@ -19297,193 +12961,27 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
 // in the arguments of the stripe_post_payment_links_payment_link tool: Behavior
-// after the purchase is complete.
-type PostPaymentLinksPaymentLinkAfterCompletion struct {
-	// HostedConfirmation is optional; nil is absent.
-	HostedConfirmation *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation `json:"hosted_confirmation,omitempty"`
-	// Redirect is optional; nil is absent.
-	Redirect *PostPaymentLinksPaymentLinkAfterCompletionRedirect `json:"redirect,omitempty"`
-	// Type is required.
-	Type PostPaymentLinksPaymentLinkAfterCompletionType `json:"type"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkAfterCompletion) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasHostedConfirmation, hasRedirect, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "hosted_confirmation":
-			if d.OptionalField(&hasHostedConfirmation, "hosted_confirmation") {
-				x.HostedConfirmation = new(PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation)
-				x.HostedConfirmation.decode(d)
-				d.Leave()
-			}
-		case "redirect":
-			if d.OptionalField(&hasRedirect, "redirect") {
-				x.Redirect = new(PostPaymentLinksPaymentLinkAfterCompletionRedirect)
-				x.Redirect.decode(d)
-				d.Leave()
-			}
-		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkAfterCompletionTypeOf(b)
-					checkPostPaymentLinksPaymentLinkAfterCompletionType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("hosted_confirmation", "redirect", "type")
-		}
-	}
-	if !hasType {
-		d.Missing("type")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkAfterCompletion) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkAfterCompletion) validate(c *wire.Checker) {
-	if x.HostedConfirmation != nil {
-		c.Enter("hosted_confirmation")
-		x.HostedConfirmation.validate(c)
-		c.Leave()
-	}
-	if x.Redirect != nil {
-		c.Enter("redirect")
-		x.Redirect.validate(c)
-		c.Leave()
-	}
-	c.Enter("type")
-	checkPostPaymentLinksPaymentLinkAfterCompletionType(c, x.Type)
-	c.Leave()
-}
+// after the purchase is complete. It is an alias of
+// PostPaymentLinksAfterCompletion, which has the same shape.
+type PostPaymentLinksPaymentLinkAfterCompletion = PostPaymentLinksAfterCompletion
 
 // PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation is the type of
 // $.after_completion.hosted_confirmation in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation struct {
-	// CustomMessage is optional; nil is absent.
-	CustomMessage *string `json:"custom_message,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_message":
-			if d.OptionalField(&hasCustomMessage, "custom_message") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.CustomMessage = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("custom_message")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation) validate(c *wire.Checker) {
-	if x.CustomMessage != nil {
-		c.Enter("custom_message")
-		checkPaymentIntentMetadataValue(c, *x.CustomMessage)
-		c.Leave()
-	}
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksAfterCompletionHostedConfirmation, which has the same shape.
+type PostPaymentLinksPaymentLinkAfterCompletionHostedConfirmation = PostPaymentLinksAfterCompletionHostedConfirmation
 
 // PostPaymentLinksPaymentLinkAfterCompletionRedirect is the type of
 // $.after_completion.redirect in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkAfterCompletionRedirect struct {
-	// URL is required.
-	URL string `json:"url"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkAfterCompletionRedirect) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasURL bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "url":
-			if d.Field(&hasURL, "url") {
-				if v, ok := d.String(); ok {
-					checkProductURL(&d.Checker, v)
-					x.URL = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("url")
-		}
-	}
-	if !hasURL {
-		d.Missing("url")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkAfterCompletionRedirect) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkAfterCompletionRedirect) validate(c *wire.Checker) {
-	c.Enter("url")
-	checkProductURL(c, x.URL)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksAfterCompletionRedirect, which has the same shape.
+type PostPaymentLinksPaymentLinkAfterCompletionRedirect = PostPaymentLinksAfterCompletionRedirect
 
 // PostPaymentLinksPaymentLinkAfterCompletionType is the type of
 // $.after_completion.type in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkAfterCompletionType string
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PaymentLinksResourceAfterCompletionType, which has the same shape.
+type PostPaymentLinksPaymentLinkAfterCompletionType = PaymentLinksResourceAfterCompletionType
 
 // The values of PostPaymentLinksPaymentLinkAfterCompletionType.
 const (
@@ -19491,91 +12989,18 @@ const (
 	PostPaymentLinksPaymentLinkAfterCompletionTypeRedirect           PostPaymentLinksPaymentLinkAfterCompletionType = "redirect"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkAfterCompletionType.
-func (v PostPaymentLinksPaymentLinkAfterCompletionType) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkAfterCompletionTypeHostedConfirmation,
-		PostPaymentLinksPaymentLinkAfterCompletionTypeRedirect:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkAfterCompletionTypeOf converts JSON string bytes
-// to PostPaymentLinksPaymentLinkAfterCompletionType, without allocating for the
-// known values.
-func postPaymentLinksPaymentLinkAfterCompletionTypeOf(b []byte) PostPaymentLinksPaymentLinkAfterCompletionType {
-	switch string(b) {
-	case "hosted_confirmation":
-		return PostPaymentLinksPaymentLinkAfterCompletionTypeHostedConfirmation
-	case "redirect":
-		return PostPaymentLinksPaymentLinkAfterCompletionTypeRedirect
-	}
-	return PostPaymentLinksPaymentLinkAfterCompletionType(b)
-}
-
-// checkPostPaymentLinksPaymentLinkAfterCompletionType records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkAfterCompletionType(c *wire.Checker, v PostPaymentLinksPaymentLinkAfterCompletionType) {
-	if !v.Valid() {
-		c.Add("must be one of \"hosted_confirmation\", \"redirect\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkAutomaticTax is the type of $.automatic_tax in the
 // arguments of the stripe_post_payment_links_payment_link tool: Configuration
-// for automatic tax collection.
-type PostPaymentLinksPaymentLinkAutomaticTax struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkAutomaticTax) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkAutomaticTax) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkAutomaticTax) validate(c *wire.Checker) {}
+// for automatic tax collection. It is an alias of PostInvoicesAutomaticTax,
+// which has the same shape.
+type PostPaymentLinksPaymentLinkAutomaticTax = PostInvoicesAutomaticTax
 
 // PostPaymentLinksPaymentLinkBillingAddressCollection is the type of
 // $.billing_address_collection in the arguments of the
 // stripe_post_payment_links_payment_link tool: Configuration for collecting the
-// customer's billing address.
-type PostPaymentLinksPaymentLinkBillingAddressCollection string
+// customer's billing address. It is an alias of
+// PaymentLinkBillingAddressCollection, which has the same shape.
+type PostPaymentLinksPaymentLinkBillingAddressCollection = PaymentLinkBillingAddressCollection
 
 // The values of PostPaymentLinksPaymentLinkBillingAddressCollection.
 const (
@@ -19583,533 +13008,57 @@ const (
 	PostPaymentLinksPaymentLinkBillingAddressCollectionRequired PostPaymentLinksPaymentLinkBillingAddressCollection = "required"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkBillingAddressCollection.
-func (v PostPaymentLinksPaymentLinkBillingAddressCollection) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkBillingAddressCollectionAuto,
-		PostPaymentLinksPaymentLinkBillingAddressCollectionRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkBillingAddressCollectionOf converts JSON string
-// bytes to PostPaymentLinksPaymentLinkBillingAddressCollection, without
-// allocating for the known values.
-func postPaymentLinksPaymentLinkBillingAddressCollectionOf(b []byte) PostPaymentLinksPaymentLinkBillingAddressCollection {
-	switch string(b) {
-	case "auto":
-		return PostPaymentLinksPaymentLinkBillingAddressCollectionAuto
-	case "required":
-		return PostPaymentLinksPaymentLinkBillingAddressCollectionRequired
-	}
-	return PostPaymentLinksPaymentLinkBillingAddressCollection(b)
-}
-
-// checkPostPaymentLinksPaymentLinkBillingAddressCollection records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkBillingAddressCollection(c *wire.Checker, v PostPaymentLinksPaymentLinkBillingAddressCollection) {
-	if !v.Valid() {
-		c.Add("must be one of \"auto\", \"required\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkCustomField is the type of $.custom_fields[*] in
-// the arguments of the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomField struct {
-	// Dropdown is optional; nil is absent.
-	Dropdown *PostPaymentLinksPaymentLinkCustomFieldDropdown `json:"dropdown,omitempty"`
-	// Key is required.
-	Key string `json:"key"`
-	// Label is required.
-	Label PostPaymentLinksPaymentLinkCustomFieldLabel `json:"label"`
-	// Numeric is optional; nil is absent.
-	Numeric *PostPaymentLinksPaymentLinkCustomFieldNumeric `json:"numeric,omitempty"`
-	// Optional is optional; nil is absent.
-	Optional *bool `json:"optional,omitempty"`
-	// Text is optional; nil is absent.
-	Text *PostPaymentLinksPaymentLinkCustomFieldText `json:"text,omitempty"`
-	// Type is required.
-	Type PostPaymentLinksPaymentLinkCustomFieldType `json:"type"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDropdown, hasKey, hasLabel, hasNumeric, hasOptional, hasText, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "dropdown":
-			if d.OptionalField(&hasDropdown, "dropdown") {
-				x.Dropdown = new(PostPaymentLinksPaymentLinkCustomFieldDropdown)
-				x.Dropdown.decode(d)
-				d.Leave()
-			}
-		case "key":
-			if d.Field(&hasKey, "key") {
-				if v, ok := d.String(); ok {
-					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
-					x.Key = v
-				}
-				d.Leave()
-			}
-		case "label":
-			if d.Field(&hasLabel, "label") {
-				x.Label.decode(d)
-				d.Leave()
-			}
-		case "numeric":
-			if d.OptionalField(&hasNumeric, "numeric") {
-				x.Numeric = new(PostPaymentLinksPaymentLinkCustomFieldNumeric)
-				x.Numeric.decode(d)
-				d.Leave()
-			}
-		case "optional":
-			if d.OptionalField(&hasOptional, "optional") {
-				if v, ok := d.Bool(); ok {
-					x.Optional = &v
-				}
-				d.Leave()
-			}
-		case "text":
-			if d.OptionalField(&hasText, "text") {
-				x.Text = new(PostPaymentLinksPaymentLinkCustomFieldText)
-				x.Text.decode(d)
-				d.Leave()
-			}
-		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkCustomFieldTypeOf(b)
-					checkPostPaymentLinksPaymentLinkCustomFieldType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"dropdown",
-				"key",
-				"label",
-				"numeric",
-				"optional",
-				"text",
-				"type",
-			)
-		}
-	}
-	if !hasKey {
-		d.Missing("key")
-	}
-	if !hasLabel {
-		d.Missing("label")
-	}
-	if !hasType {
-		d.Missing("type")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomField) validate(c *wire.Checker) {
-	if x.Dropdown != nil {
-		c.Enter("dropdown")
-		x.Dropdown.validate(c)
-		c.Leave()
-	}
-	c.Enter("key")
-	checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, x.Key)
-	c.Leave()
-	c.Enter("label")
-	x.Label.validate(c)
-	c.Leave()
-	if x.Numeric != nil {
-		c.Enter("numeric")
-		x.Numeric.validate(c)
-		c.Leave()
-	}
-	if x.Text != nil {
-		c.Enter("text")
-		x.Text.validate(c)
-		c.Leave()
-	}
-	c.Enter("type")
-	checkPostPaymentLinksPaymentLinkCustomFieldType(c, x.Type)
-	c.Leave()
-}
+// the arguments of the stripe_post_payment_links_payment_link tool. It is an
+// alias of PostPaymentLinksCustomField, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomField = PostPaymentLinksCustomField
 
 // PostPaymentLinksPaymentLinkCustomFieldDropdown is the type of
 // $.custom_fields[*].dropdown in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldDropdown struct {
-	// Options is required.
-	Options []PostPaymentLinksPaymentLinkCustomFieldDropdownOption `json:"options"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomFieldDropdown) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "options":
-			if d.Field(&hasOptions, "options") {
-				if d.BeginArray() {
-					x.Options = []PostPaymentLinksPaymentLinkCustomFieldDropdownOption{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Options = append(x.Options, PostPaymentLinksPaymentLinkCustomFieldDropdownOption{})
-						x.Options[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("options")
-		}
-	}
-	if !hasOptions {
-		d.Missing("options")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomFieldDropdown) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomFieldDropdown) validate(c *wire.Checker) {
-	if x.Options == nil {
-		c.Missing("options")
-	}
-	if x.Options != nil {
-		c.Enter("options")
-		for i := range x.Options {
-			c.EnterIndex(i)
-			x.Options[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomFieldDropdown, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldDropdown = PostPaymentLinksCustomFieldDropdown
 
 // PostPaymentLinksPaymentLinkCustomFieldDropdownOption is the type of
 // $.custom_fields[*].dropdown.options[*] in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldDropdownOption struct {
-	// Label is required.
-	Label string `json:"label"`
-	// Value is required.
-	Value string `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomFieldDropdownOption) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasLabel, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "label":
-			if d.Field(&hasLabel, "label") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-					x.Label = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("label", "value")
-		}
-	}
-	if !hasLabel {
-		d.Missing("label")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomFieldDropdownOption) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomFieldDropdownOption) validate(c *wire.Checker) {
-	c.Enter("label")
-	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Label)
-	c.Leave()
-	c.Enter("value")
-	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Value)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomFieldDropdownOption, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldDropdownOption = PostPaymentLinksCustomFieldDropdownOption
 
 // PostPaymentLinksPaymentLinkCustomFieldLabel is the type of
 // $.custom_fields[*].label in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldLabel struct {
-	// Custom is required.
-	Custom string `json:"custom"`
-	// Type is required.
-	Type PostPaymentLinksPaymentLinkCustomFieldLabelType `json:"type"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomFieldLabel) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustom, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom":
-			if d.Field(&hasCustom, "custom") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomFieldLabelCustom(&d.Checker, v)
-					x.Custom = v
-				}
-				d.Leave()
-			}
-		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkCustomFieldLabelTypeOf(b)
-					checkPostPaymentLinksPaymentLinkCustomFieldLabelType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("custom", "type")
-		}
-	}
-	if !hasCustom {
-		d.Missing("custom")
-	}
-	if !hasType {
-		d.Missing("type")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomFieldLabel) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomFieldLabel) validate(c *wire.Checker) {
-	c.Enter("custom")
-	checkPostPaymentLinksCustomFieldLabelCustom(c, x.Custom)
-	c.Leave()
-	c.Enter("type")
-	checkPostPaymentLinksPaymentLinkCustomFieldLabelType(c, x.Type)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomFieldLabel, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldLabel = PostPaymentLinksCustomFieldLabel
 
 // PostPaymentLinksPaymentLinkCustomFieldLabelType is the type of
 // $.custom_fields[*].label.type in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldLabelType string
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PaymentLinksResourceCustomFieldsLabelType, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldLabelType = PaymentLinksResourceCustomFieldsLabelType
 
 // The values of PostPaymentLinksPaymentLinkCustomFieldLabelType.
 const (
 	PostPaymentLinksPaymentLinkCustomFieldLabelTypeCustom PostPaymentLinksPaymentLinkCustomFieldLabelType = "custom"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkCustomFieldLabelType.
-func (v PostPaymentLinksPaymentLinkCustomFieldLabelType) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkCustomFieldLabelTypeCustom:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkCustomFieldLabelTypeOf converts JSON string bytes
-// to PostPaymentLinksPaymentLinkCustomFieldLabelType, without allocating for
-// the known values.
-func postPaymentLinksPaymentLinkCustomFieldLabelTypeOf(b []byte) PostPaymentLinksPaymentLinkCustomFieldLabelType {
-	switch string(b) {
-	case "custom":
-		return PostPaymentLinksPaymentLinkCustomFieldLabelTypeCustom
-	}
-	return PostPaymentLinksPaymentLinkCustomFieldLabelType(b)
-}
-
-// checkPostPaymentLinksPaymentLinkCustomFieldLabelType records the violations
-// of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomFieldLabelType(c *wire.Checker, v PostPaymentLinksPaymentLinkCustomFieldLabelType) {
-	if !v.Valid() {
-		c.Add("must be one of \"custom\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkCustomFieldNumeric is the type of
 // $.custom_fields[*].numeric in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldNumeric struct {
-	// MaximumLength is optional; nil is absent.
-	MaximumLength *int64 `json:"maximum_length,omitempty"`
-	// MinimumLength is optional; nil is absent.
-	MinimumLength *int64 `json:"minimum_length,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomFieldNumeric) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMaximumLength, hasMinimumLength bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "maximum_length":
-			if d.OptionalField(&hasMaximumLength, "maximum_length") {
-				if v, ok := d.Int(); ok {
-					x.MaximumLength = &v
-				}
-				d.Leave()
-			}
-		case "minimum_length":
-			if d.OptionalField(&hasMinimumLength, "minimum_length") {
-				if v, ok := d.Int(); ok {
-					x.MinimumLength = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("maximum_length", "minimum_length")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomFieldNumeric) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomFieldNumeric) validate(c *wire.Checker) {}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomFieldNumeric, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldNumeric = PostPaymentLinksCustomFieldNumeric
 
 // PostPaymentLinksPaymentLinkCustomFieldText is the type of
 // $.custom_fields[*].text in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldText struct {
-	// MaximumLength is optional; nil is absent.
-	MaximumLength *int64 `json:"maximum_length,omitempty"`
-	// MinimumLength is optional; nil is absent.
-	MinimumLength *int64 `json:"minimum_length,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomFieldText) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMaximumLength, hasMinimumLength bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "maximum_length":
-			if d.OptionalField(&hasMaximumLength, "maximum_length") {
-				if v, ok := d.Int(); ok {
-					x.MaximumLength = &v
-				}
-				d.Leave()
-			}
-		case "minimum_length":
-			if d.OptionalField(&hasMinimumLength, "minimum_length") {
-				if v, ok := d.Int(); ok {
-					x.MinimumLength = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("maximum_length", "minimum_length")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomFieldText) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomFieldText) validate(c *wire.Checker) {}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomFieldNumeric, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldText = PostPaymentLinksCustomFieldNumeric
 
 // PostPaymentLinksPaymentLinkCustomFieldType is the type of
 // $.custom_fields[*].type in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomFieldType string
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PaymentLinksResourceCustomFieldsType, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomFieldType = PaymentLinksResourceCustomFieldsType
 
 // The values of PostPaymentLinksPaymentLinkCustomFieldType.
 const (
@@ -20118,353 +13067,43 @@ const (
 	PostPaymentLinksPaymentLinkCustomFieldTypeText     PostPaymentLinksPaymentLinkCustomFieldType = "text"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkCustomFieldType.
-func (v PostPaymentLinksPaymentLinkCustomFieldType) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkCustomFieldTypeDropdown,
-		PostPaymentLinksPaymentLinkCustomFieldTypeNumeric,
-		PostPaymentLinksPaymentLinkCustomFieldTypeText:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkCustomFieldTypeOf converts JSON string bytes to
-// PostPaymentLinksPaymentLinkCustomFieldType, without allocating for the known
-// values.
-func postPaymentLinksPaymentLinkCustomFieldTypeOf(b []byte) PostPaymentLinksPaymentLinkCustomFieldType {
-	switch string(b) {
-	case "dropdown":
-		return PostPaymentLinksPaymentLinkCustomFieldTypeDropdown
-	case "numeric":
-		return PostPaymentLinksPaymentLinkCustomFieldTypeNumeric
-	case "text":
-		return PostPaymentLinksPaymentLinkCustomFieldTypeText
-	}
-	return PostPaymentLinksPaymentLinkCustomFieldType(b)
-}
-
-// checkPostPaymentLinksPaymentLinkCustomFieldType records the violations of the
-// constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomFieldType(c *wire.Checker, v PostPaymentLinksPaymentLinkCustomFieldType) {
-	if !v.Valid() {
-		c.Add("must be one of \"dropdown\", \"numeric\", \"text\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkCustomText is the type of $.custom_text in the
 // arguments of the stripe_post_payment_links_payment_link tool: Display
-// additional text for your customers using custom text.
-type PostPaymentLinksPaymentLinkCustomText struct {
-	// AfterSubmit is optional; nil is absent.
-	AfterSubmit *PostPaymentLinksPaymentLinkCustomTextAfterSubmit `json:"after_submit,omitempty"`
-	// ShippingAddress is optional; nil is absent.
-	ShippingAddress *PostPaymentLinksPaymentLinkCustomTextShippingAddress `json:"shipping_address,omitempty"`
-	// Submit is optional; nil is absent.
-	Submit *PostPaymentLinksPaymentLinkCustomTextSubmit `json:"submit,omitempty"`
-	// TermsOfServiceAcceptance is optional; nil is absent.
-	TermsOfServiceAcceptance *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance `json:"terms_of_service_acceptance,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomText) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAfterSubmit, hasShippingAddress, hasSubmit, hasTermsOfServiceAcceptance bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "after_submit":
-			if d.OptionalField(&hasAfterSubmit, "after_submit") {
-				x.AfterSubmit = new(PostPaymentLinksPaymentLinkCustomTextAfterSubmit)
-				x.AfterSubmit.decode(d)
-				d.Leave()
-			}
-		case "shipping_address":
-			if d.OptionalField(&hasShippingAddress, "shipping_address") {
-				x.ShippingAddress = new(PostPaymentLinksPaymentLinkCustomTextShippingAddress)
-				x.ShippingAddress.decode(d)
-				d.Leave()
-			}
-		case "submit":
-			if d.OptionalField(&hasSubmit, "submit") {
-				x.Submit = new(PostPaymentLinksPaymentLinkCustomTextSubmit)
-				x.Submit.decode(d)
-				d.Leave()
-			}
-		case "terms_of_service_acceptance":
-			if d.OptionalField(&hasTermsOfServiceAcceptance, "terms_of_service_acceptance") {
-				x.TermsOfServiceAcceptance = new(PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance)
-				x.TermsOfServiceAcceptance.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"after_submit",
-				"shipping_address",
-				"submit",
-				"terms_of_service_acceptance",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomText) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomText) validate(c *wire.Checker) {
-	if x.AfterSubmit != nil {
-		c.Enter("after_submit")
-		x.AfterSubmit.validate(c)
-		c.Leave()
-	}
-	if x.ShippingAddress != nil {
-		c.Enter("shipping_address")
-		x.ShippingAddress.validate(c)
-		c.Leave()
-	}
-	if x.Submit != nil {
-		c.Enter("submit")
-		x.Submit.validate(c)
-		c.Leave()
-	}
-	if x.TermsOfServiceAcceptance != nil {
-		c.Enter("terms_of_service_acceptance")
-		x.TermsOfServiceAcceptance.validate(c)
-		c.Leave()
-	}
-}
+// additional text for your customers using custom text. It is an alias of
+// PostPaymentLinksCustomText, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomText = PostPaymentLinksCustomText
 
 // PostPaymentLinksPaymentLinkCustomTextAfterSubmit is the type of
 // $.custom_text.after_submit in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomTextAfterSubmit struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomTextAfterSubmit) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomTextAfterSubmit) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomTextAfterSubmit) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomTextAfterSubmit = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksPaymentLinkCustomTextShippingAddress is the type of
 // $.custom_text.shipping_address in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomTextShippingAddress struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomTextShippingAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomTextShippingAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomTextShippingAddress) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomTextShippingAddress = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksPaymentLinkCustomTextSubmit is the type of
 // $.custom_text.submit in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomTextSubmit struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomTextSubmit) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomTextSubmit) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomTextSubmit) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomTextSubmit = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance is the type of
 // $.custom_text.terms_of_service_acceptance in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance struct {
-	// Message is required.
-	Message string `json:"message"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksCustomTextAfterSubmit, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomTextTermsOfServiceAcceptance = PostPaymentLinksCustomTextAfterSubmit
 
 // PostPaymentLinksPaymentLinkCustomerCreation is the type of
 // $.customer_creation in the arguments of the
 // stripe_post_payment_links_payment_link tool: Configures whether [checkout
 // sessions](https://stripe.com/docs/api/checkout/sessions) created by this
-// payment link create a [Customer](https://stripe.com/docs/api/customers).
-type PostPaymentLinksPaymentLinkCustomerCreation string
+// payment link create a [Customer](https://stripe.com/docs/api/customers). It
+// is an alias of PaymentLinkCustomerCreation, which has the same shape.
+type PostPaymentLinksPaymentLinkCustomerCreation = PaymentLinkCustomerCreation
 
 // The values of PostPaymentLinksPaymentLinkCustomerCreation.
 const (
@@ -20472,389 +13111,37 @@ const (
 	PostPaymentLinksPaymentLinkCustomerCreationIfRequired PostPaymentLinksPaymentLinkCustomerCreation = "if_required"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkCustomerCreation.
-func (v PostPaymentLinksPaymentLinkCustomerCreation) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkCustomerCreationAlways,
-		PostPaymentLinksPaymentLinkCustomerCreationIfRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkCustomerCreationOf converts JSON string bytes to
-// PostPaymentLinksPaymentLinkCustomerCreation, without allocating for the known
-// values.
-func postPaymentLinksPaymentLinkCustomerCreationOf(b []byte) PostPaymentLinksPaymentLinkCustomerCreation {
-	switch string(b) {
-	case "always":
-		return PostPaymentLinksPaymentLinkCustomerCreationAlways
-	case "if_required":
-		return PostPaymentLinksPaymentLinkCustomerCreationIfRequired
-	}
-	return PostPaymentLinksPaymentLinkCustomerCreation(b)
-}
-
-// checkPostPaymentLinksPaymentLinkCustomerCreation records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkCustomerCreation(c *wire.Checker, v PostPaymentLinksPaymentLinkCustomerCreation) {
-	if !v.Valid() {
-		c.Add("must be one of \"always\", \"if_required\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkInvoiceCreation is the type of $.invoice_creation
 // in the arguments of the stripe_post_payment_links_payment_link tool: Generate
-// a post-purchase Invoice for one-time payments.
-type PostPaymentLinksPaymentLinkInvoiceCreation struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-	// InvoiceData is optional; nil is absent.
-	InvoiceData *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData `json:"invoice_data,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreation) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasInvoiceData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		case "invoice_data":
-			if d.OptionalField(&hasInvoiceData, "invoice_data") {
-				x.InvoiceData = new(PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData)
-				x.InvoiceData.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled", "invoice_data")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreation) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreation) validate(c *wire.Checker) {
-	if x.InvoiceData != nil {
-		c.Enter("invoice_data")
-		x.InvoiceData.validate(c)
-		c.Leave()
-	}
-}
+// a post-purchase Invoice for one-time payments. It is an alias of
+// PostPaymentLinksInvoiceCreation, which has the same shape.
+type PostPaymentLinksPaymentLinkInvoiceCreation = PostPaymentLinksInvoiceCreation
 
 // PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData is the type of
 // $.invoice_creation.invoice_data in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData struct {
-	// AccountTaxIDs is optional; nil is absent.
-	AccountTaxIDs []string `json:"account_tax_ids,omitempty"`
-	// CustomFields is optional; nil is absent.
-	CustomFields []PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField `json:"custom_fields,omitempty"`
-	// Description is optional; nil is absent.
-	Description *string `json:"description,omitempty"`
-	// Footer is optional; nil is absent.
-	Footer *string `json:"footer,omitempty"`
-	// Metadata is optional; nil is absent.
-	Metadata map[string]string `json:"metadata,omitempty"`
-	// RenderingOptions is optional; nil is absent.
-	RenderingOptions *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions `json:"rendering_options,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAccountTaxIDs, hasCustomFields, hasDescription, hasFooter, hasMetadata, hasRenderingOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "account_tax_ids":
-			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
-				if d.BeginArray() {
-					x.AccountTaxIDs = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.AccountTaxIDs[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesDescription(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
-		case "footer":
-			if d.OptionalField(&hasFooter, "footer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Footer = &v
-				}
-				d.Leave()
-			}
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "rendering_options":
-			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
-				x.RenderingOptions = new(PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions)
-				x.RenderingOptions.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"account_tax_ids",
-				"custom_fields",
-				"description",
-				"footer",
-				"metadata",
-				"rendering_options",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData) validate(c *wire.Checker) {
-	if x.AccountTaxIDs != nil {
-		c.Enter("account_tax_ids")
-		for i := range x.AccountTaxIDs {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.AccountTaxIDs[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkPostInvoicesDescription(c, *x.Description)
-		c.Leave()
-	}
-	if x.Footer != nil {
-		c.Enter("footer")
-		checkAddressCity(c, *x.Footer)
-		c.Leave()
-	}
-	if x.RenderingOptions != nil {
-		c.Enter("rendering_options")
-		x.RenderingOptions.validate(c)
-		c.Leave()
-	}
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksInvoiceCreationInvoiceData, which has the same shape.
+type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceData = PostPaymentLinksInvoiceCreationInvoiceData
 
 // PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField is the type
 // of $.invoice_creation.invoice_data.custom_fields[*] in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField struct {
-	// Name is required.
-	Name string `json:"name"`
-	// Value is required.
-	Value string `json:"value"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
-		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("name", "value")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
-	c.Leave()
-	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostCustomersInvoiceSettingsCustomField, which has the same shape.
+type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataCustomField = PostCustomersInvoiceSettingsCustomField
 
 // PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions is the
 // type of $.invoice_creation.invoice_data.rendering_options in the arguments of
-// the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions struct {
-	// AmountTaxDisplay is optional; nil is absent.
-	AmountTaxDisplay *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay `json:"amount_tax_display,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmountTaxDisplay bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount_tax_display":
-			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
-				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b)
-					checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-					x.AmountTaxDisplay = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("amount_tax_display")
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions) validate(c *wire.Checker) {
-	if x.AmountTaxDisplay != nil {
-		c.Enter("amount_tax_display")
-		checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(c, *x.AmountTaxDisplay)
-		c.Leave()
-	}
-}
+// the stripe_post_payment_links_payment_link tool. It is an alias of
+// PostCustomersInvoiceSettingsRenderingOptions, which has the same shape.
+type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptions = PostCustomersInvoiceSettingsRenderingOptions
 
 // PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay
 // is the type of
 // $.invoice_creation.invoice_data.rendering_options.amount_tax_display in the
-// arguments of the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay string
+// arguments of the stripe_post_payment_links_payment_link tool. It is an alias
+// of PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay, which has
+// the same shape.
+type PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay = PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay
 
 // The values of
 // PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay.
@@ -20863,42 +13150,6 @@ const (
 	PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayExcludeTax          PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay = "exclude_tax"
 	PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayIncludeInclusiveTax PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay = "include_inclusive_tax"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay.
-func (v PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayEmpty,
-		PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayExcludeTax,
-		PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayIncludeInclusiveTax:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf
-// converts JSON string bytes to
-// PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay,
-// without allocating for the known values.
-func postPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayOf(b []byte) PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay {
-	switch string(b) {
-	case "":
-		return PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayEmpty
-	case "exclude_tax":
-		return PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayExcludeTax
-	case "include_inclusive_tax":
-		return PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplayIncludeInclusiveTax
-	}
-	return PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(b)
-}
-
-// checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay(c *wire.Checker, v PostPaymentLinksPaymentLinkInvoiceCreationInvoiceDataRenderingOptionsAmountTaxDisplay) {
-	if !v.Valid() {
-		c.Add("must be one of \"\", \"exclude_tax\", \"include_inclusive_tax\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPaymentLinksPaymentLinkLineItem is the type of $.line_items[*] in the
 // arguments of the stripe_post_payment_links_payment_link tool.
@@ -20976,69 +13227,9 @@ func (x *PostPaymentLinksPaymentLinkLineItem) validate(c *wire.Checker) {
 
 // PostPaymentLinksPaymentLinkLineItemAdjustableQuantity is the type of
 // $.line_items[*].adjustable_quantity in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkLineItemAdjustableQuantity struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-	// Maximum is optional; nil is absent.
-	Maximum *int64 `json:"maximum,omitempty"`
-	// Minimum is optional; nil is absent.
-	Minimum *int64 `json:"minimum,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkLineItemAdjustableQuantity) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasMaximum, hasMinimum bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				if v, ok := d.Int(); ok {
-					x.Maximum = &v
-				}
-				d.Leave()
-			}
-		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				if v, ok := d.Int(); ok {
-					x.Minimum = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled", "maximum", "minimum")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkLineItemAdjustableQuantity) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkLineItemAdjustableQuantity) validate(c *wire.Checker) {}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksLineItemAdjustableQuantity, which has the same shape.
+type PostPaymentLinksPaymentLinkLineItemAdjustableQuantity = PostPaymentLinksLineItemAdjustableQuantity
 
 // PostPaymentLinksPaymentLinkPaymentIntentData is the type of
 // $.payment_intent_data in the arguments of the
@@ -21177,8 +13368,9 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) validate(c *wire.Checker)
 //
 // Can only be set in `subscription` mode.
 //
-// If you'd like…
-type PostPaymentLinksPaymentLinkPaymentMethodCollection string
+// If you'd like… It is an alias of PaymentLinkCustomerCreation, which has the
+// same shape.
+type PostPaymentLinksPaymentLinkPaymentMethodCollection = PaymentLinkCustomerCreation
 
 // The values of PostPaymentLinksPaymentLinkPaymentMethodCollection.
 const (
@@ -21186,42 +13378,11 @@ const (
 	PostPaymentLinksPaymentLinkPaymentMethodCollectionIfRequired PostPaymentLinksPaymentLinkPaymentMethodCollection = "if_required"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkPaymentMethodCollection.
-func (v PostPaymentLinksPaymentLinkPaymentMethodCollection) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkPaymentMethodCollectionAlways,
-		PostPaymentLinksPaymentLinkPaymentMethodCollectionIfRequired:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkPaymentMethodCollectionOf converts JSON string
-// bytes to PostPaymentLinksPaymentLinkPaymentMethodCollection, without
-// allocating for the known values.
-func postPaymentLinksPaymentLinkPaymentMethodCollectionOf(b []byte) PostPaymentLinksPaymentLinkPaymentMethodCollection {
-	switch string(b) {
-	case "always":
-		return PostPaymentLinksPaymentLinkPaymentMethodCollectionAlways
-	case "if_required":
-		return PostPaymentLinksPaymentLinkPaymentMethodCollectionIfRequired
-	}
-	return PostPaymentLinksPaymentLinkPaymentMethodCollection(b)
-}
-
-// checkPostPaymentLinksPaymentLinkPaymentMethodCollection records the
-// violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentMethodCollection(c *wire.Checker, v PostPaymentLinksPaymentLinkPaymentMethodCollection) {
-	if !v.Valid() {
-		c.Add("must be one of \"always\", \"if_required\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkPaymentMethodType is the type of
 // $.payment_method_types[*] in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkPaymentMethodType string
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PaymentLinkPaymentMethodType, which has the same shape.
+type PostPaymentLinksPaymentLinkPaymentMethodType = PaymentLinkPaymentMethodType
 
 // The values of PostPaymentLinksPaymentLinkPaymentMethodType.
 const (
@@ -21255,288 +13416,29 @@ const (
 	PostPaymentLinksPaymentLinkPaymentMethodTypeWechatPay        PostPaymentLinksPaymentLinkPaymentMethodType = "wechat_pay"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkPaymentMethodType.
-func (v PostPaymentLinksPaymentLinkPaymentMethodType) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkPaymentMethodTypeAffirm,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeAfterpayClearpay,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeAlipay,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeAuBecsDebit,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeBacsDebit,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeBancontact,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeBlik,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeBoleto,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeCard,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeCashapp,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeEps,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeFpx,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeGiropay,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeGrabpay,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeIdeal,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeKlarna,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeKonbini,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeLink,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeOxxo,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeP24,
-		PostPaymentLinksPaymentLinkPaymentMethodTypePaynow,
-		PostPaymentLinksPaymentLinkPaymentMethodTypePaypal,
-		PostPaymentLinksPaymentLinkPaymentMethodTypePix,
-		PostPaymentLinksPaymentLinkPaymentMethodTypePromptpay,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeSepaDebit,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeSofort,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeUsBankAccount,
-		PostPaymentLinksPaymentLinkPaymentMethodTypeWechatPay:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkPaymentMethodTypeOf converts JSON string bytes to
-// PostPaymentLinksPaymentLinkPaymentMethodType, without allocating for the
-// known values.
-func postPaymentLinksPaymentLinkPaymentMethodTypeOf(b []byte) PostPaymentLinksPaymentLinkPaymentMethodType {
-	switch string(b) {
-	case "affirm":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeAffirm
-	case "afterpay_clearpay":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeAfterpayClearpay
-	case "alipay":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeAlipay
-	case "au_becs_debit":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeAuBecsDebit
-	case "bacs_debit":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeBacsDebit
-	case "bancontact":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeBancontact
-	case "blik":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeBlik
-	case "boleto":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeBoleto
-	case "card":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeCard
-	case "cashapp":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeCashapp
-	case "eps":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeEps
-	case "fpx":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeFpx
-	case "giropay":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeGiropay
-	case "grabpay":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeGrabpay
-	case "ideal":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeIdeal
-	case "klarna":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeKlarna
-	case "konbini":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeKonbini
-	case "link":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeLink
-	case "oxxo":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeOxxo
-	case "p24":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeP24
-	case "paynow":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypePaynow
-	case "paypal":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypePaypal
-	case "pix":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypePix
-	case "promptpay":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypePromptpay
-	case "sepa_debit":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeSepaDebit
-	case "sofort":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeSofort
-	case "us_bank_account":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeUsBankAccount
-	case "wechat_pay":
-		return PostPaymentLinksPaymentLinkPaymentMethodTypeWechatPay
-	}
-	return PostPaymentLinksPaymentLinkPaymentMethodType(b)
-}
-
-// checkPostPaymentLinksPaymentLinkPaymentMethodType records the violations of
-// the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkPaymentMethodType(c *wire.Checker, v PostPaymentLinksPaymentLinkPaymentMethodType) {
-	if !v.Valid() {
-		c.Add("must be one of \"affirm\", \"afterpay_clearpay\", \"alipay\", \"au_becs_debit\", \"bacs_debit\", \"bancontact\", \"blik\", \"boleto\", \"card\", \"cashapp\", \"eps\", \"fpx\", \"giropay\", \"grabpay\", \"ideal\", \"klarna\", \"konbini\", \"link\", \"oxxo\", \"p24\", \"paynow\", \"paypal\", \"pix\", \"promptpay\", \"sepa_debit\", \"sofort\", \"us_bank_account\", \"wechat_pay\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkRestrictions is the type of $.restrictions in the
-// arguments of the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkRestrictions struct {
-	// CompletedSessions is required.
-	CompletedSessions PostPaymentLinksPaymentLinkRestrictionsCompletedSessions `json:"completed_sessions"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkRestrictions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCompletedSessions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "completed_sessions":
-			if d.Field(&hasCompletedSessions, "completed_sessions") {
-				x.CompletedSessions.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("completed_sessions")
-		}
-	}
-	if !hasCompletedSessions {
-		d.Missing("completed_sessions")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkRestrictions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkRestrictions) validate(c *wire.Checker) {
-	c.Enter("completed_sessions")
-	x.CompletedSessions.validate(c)
-	c.Leave()
-}
+// arguments of the stripe_post_payment_links_payment_link tool. It is an alias
+// of PostPaymentLinksRestrictions, which has the same shape.
+type PostPaymentLinksPaymentLinkRestrictions = PostPaymentLinksRestrictions
 
 // PostPaymentLinksPaymentLinkRestrictionsCompletedSessions is the type of
 // $.restrictions.completed_sessions in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkRestrictionsCompletedSessions struct {
-	// Limit is required.
-	Limit int64 `json:"limit"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkRestrictionsCompletedSessions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasLimit bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "limit":
-			if d.Field(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("limit")
-		}
-	}
-	if !hasLimit {
-		d.Missing("limit")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkRestrictionsCompletedSessions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkRestrictionsCompletedSessions) validate(c *wire.Checker) {}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksRestrictionsCompletedSessions, which has the same shape.
+type PostPaymentLinksPaymentLinkRestrictionsCompletedSessions = PostPaymentLinksRestrictionsCompletedSessions
 
 // PostPaymentLinksPaymentLinkShippingAddressCollection is the type of
 // $.shipping_address_collection in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkShippingAddressCollection struct {
-	// AllowedCountries is required.
-	AllowedCountries []PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry `json:"allowed_countries"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkShippingAddressCollection) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAllowedCountries bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "allowed_countries":
-			if d.Field(&hasAllowedCountries, "allowed_countries") {
-				if d.BeginArray() {
-					x.AllowedCountries = []PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.AllowedCountries = append(x.AllowedCountries, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := postPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOf(b)
-							checkPostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry(&d.Checker, v1)
-							x.AllowedCountries[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("allowed_countries")
-		}
-	}
-	if !hasAllowedCountries {
-		d.Missing("allowed_countries")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkShippingAddressCollection) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkShippingAddressCollection) validate(c *wire.Checker) {
-	if x.AllowedCountries == nil {
-		c.Missing("allowed_countries")
-	}
-	if x.AllowedCountries != nil {
-		c.Enter("allowed_countries")
-		for i := range x.AllowedCountries {
-			c.EnterIndex(i)
-			checkPostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry(c, x.AllowedCountries[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksShippingAddressCollection, which has the same shape.
+type PostPaymentLinksPaymentLinkShippingAddressCollection = PostPaymentLinksShippingAddressCollection
 
 // PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry is the
 // type of $.shipping_address_collection.allowed_countries[*] in the arguments
-// of the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry string
+// of the stripe_post_payment_links_payment_link tool. It is an alias of
+// PaymentLinksResourceShippingAddressCollectionAllowedCountry, which has the
+// same shape.
+type PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry = PaymentLinksResourceShippingAddressCollectionAllowedCountry
 
 // The values of
 // PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry.
@@ -21780,744 +13682,6 @@ const (
 	PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZz PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry = "ZZ"
 )
 
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry.
-func (v PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAd,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAq,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAx,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBb,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBd,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBj,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBq,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBv,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCd,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCv,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDj,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFj,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGb,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGd,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGp,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGq,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryID,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIq,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJp,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLb,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLv,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMd,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMq,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMv,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMx,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNp,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryQa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySb,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySi,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySj,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySv,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySx,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTd,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTh,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTj,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTl,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTo,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTr,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTv,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUy,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUz,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVc,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVg,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVn,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVu,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryWf,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryWs,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryXk,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryYe,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryYt,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZa,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZm,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZw,
-		PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZz:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOf converts
-// JSON string bytes to
-// PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry, without
-// allocating for the known values.
-func postPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOf(b []byte) PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry {
-	switch string(b) {
-	case "AC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAc
-	case "AD":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAd
-	case "AE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAe
-	case "AF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAf
-	case "AG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAg
-	case "AI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAi
-	case "AL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAl
-	case "AM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAm
-	case "AO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAo
-	case "AQ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAq
-	case "AR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAr
-	case "AT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAt
-	case "AU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAu
-	case "AW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAw
-	case "AX":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAx
-	case "AZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryAz
-	case "BA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBa
-	case "BB":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBb
-	case "BD":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBd
-	case "BE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBe
-	case "BF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBf
-	case "BG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBg
-	case "BH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBh
-	case "BI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBi
-	case "BJ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBj
-	case "BL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBl
-	case "BM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBm
-	case "BN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBn
-	case "BO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBo
-	case "BQ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBq
-	case "BR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBr
-	case "BS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBs
-	case "BT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBt
-	case "BV":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBv
-	case "BW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBw
-	case "BY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBy
-	case "BZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryBz
-	case "CA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCa
-	case "CD":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCd
-	case "CF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCf
-	case "CG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCg
-	case "CH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCh
-	case "CI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCi
-	case "CK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCk
-	case "CL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCl
-	case "CM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCm
-	case "CN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCn
-	case "CO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCo
-	case "CR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCr
-	case "CV":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCv
-	case "CW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCw
-	case "CY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCy
-	case "CZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryCz
-	case "DE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDe
-	case "DJ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDj
-	case "DK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDk
-	case "DM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDm
-	case "DO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDo
-	case "DZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryDz
-	case "EC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEc
-	case "EE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEe
-	case "EG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEg
-	case "EH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEh
-	case "ER":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEr
-	case "ES":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEs
-	case "ET":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryEt
-	case "FI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFi
-	case "FJ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFj
-	case "FK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFk
-	case "FO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFo
-	case "FR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryFr
-	case "GA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGa
-	case "GB":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGb
-	case "GD":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGd
-	case "GE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGe
-	case "GF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGf
-	case "GG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGg
-	case "GH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGh
-	case "GI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGi
-	case "GL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGl
-	case "GM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGm
-	case "GN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGn
-	case "GP":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGp
-	case "GQ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGq
-	case "GR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGr
-	case "GS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGs
-	case "GT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGt
-	case "GU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGu
-	case "GW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGw
-	case "GY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryGy
-	case "HK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHk
-	case "HN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHn
-	case "HR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHr
-	case "HT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHt
-	case "HU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryHu
-	case "ID":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryID
-	case "IE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIe
-	case "IL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIl
-	case "IM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIm
-	case "IN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIn
-	case "IO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIo
-	case "IQ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIq
-	case "IS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIs
-	case "IT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryIt
-	case "JE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJe
-	case "JM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJm
-	case "JO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJo
-	case "JP":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryJp
-	case "KE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKe
-	case "KG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKg
-	case "KH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKh
-	case "KI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKi
-	case "KM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKm
-	case "KN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKn
-	case "KR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKr
-	case "KW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKw
-	case "KY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKy
-	case "KZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryKz
-	case "LA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLa
-	case "LB":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLb
-	case "LC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLc
-	case "LI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLi
-	case "LK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLk
-	case "LR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLr
-	case "LS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLs
-	case "LT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLt
-	case "LU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLu
-	case "LV":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLv
-	case "LY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryLy
-	case "MA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMa
-	case "MC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMc
-	case "MD":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMd
-	case "ME":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMe
-	case "MF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMf
-	case "MG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMg
-	case "MK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMk
-	case "ML":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMl
-	case "MM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMm
-	case "MN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMn
-	case "MO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMo
-	case "MQ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMq
-	case "MR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMr
-	case "MS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMs
-	case "MT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMt
-	case "MU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMu
-	case "MV":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMv
-	case "MW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMw
-	case "MX":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMx
-	case "MY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMy
-	case "MZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryMz
-	case "NA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNa
-	case "NC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNc
-	case "NE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNe
-	case "NG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNg
-	case "NI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNi
-	case "NL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNl
-	case "NO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNo
-	case "NP":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNp
-	case "NR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNr
-	case "NU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNu
-	case "NZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryNz
-	case "OM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryOm
-	case "PA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPa
-	case "PE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPe
-	case "PF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPf
-	case "PG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPg
-	case "PH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPh
-	case "PK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPk
-	case "PL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPl
-	case "PM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPm
-	case "PN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPn
-	case "PR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPr
-	case "PS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPs
-	case "PT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPt
-	case "PY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryPy
-	case "QA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryQa
-	case "RE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRe
-	case "RO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRo
-	case "RS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRs
-	case "RU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRu
-	case "RW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryRw
-	case "SA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySa
-	case "SB":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySb
-	case "SC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySc
-	case "SE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySe
-	case "SG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySg
-	case "SH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySh
-	case "SI":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySi
-	case "SJ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySj
-	case "SK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySk
-	case "SL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySl
-	case "SM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySm
-	case "SN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySn
-	case "SO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySo
-	case "SR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySr
-	case "SS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySs
-	case "ST":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySt
-	case "SV":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySv
-	case "SX":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySx
-	case "SZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountrySz
-	case "TA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTa
-	case "TC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTc
-	case "TD":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTd
-	case "TF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTf
-	case "TG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTg
-	case "TH":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTh
-	case "TJ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTj
-	case "TK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTk
-	case "TL":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTl
-	case "TM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTm
-	case "TN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTn
-	case "TO":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTo
-	case "TR":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTr
-	case "TT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTt
-	case "TV":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTv
-	case "TW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTw
-	case "TZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryTz
-	case "UA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUa
-	case "UG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUg
-	case "US":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUs
-	case "UY":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUy
-	case "UZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryUz
-	case "VA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVa
-	case "VC":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVc
-	case "VE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVe
-	case "VG":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVg
-	case "VN":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVn
-	case "VU":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryVu
-	case "WF":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryWf
-	case "WS":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryWs
-	case "XK":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryXk
-	case "YE":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryYe
-	case "YT":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryYt
-	case "ZA":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZa
-	case "ZM":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZm
-	case "ZW":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZw
-	case "ZZ":
-		return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountryZz
-	}
-	return PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry(b)
-}
-
-// checkPostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry(c *wire.Checker, v PostPaymentLinksPaymentLinkShippingAddressCollectionAllowedCountry) {
-	if !v.Valid() {
-		c.Add("must be one of \"AC\", \"AD\", \"AE\", \"AF\", \"AG\", \"AI\", \"AL\", \"AM\", \"AO\", \"AQ\", \"AR\", \"AT\", \"AU\", \"AW\", \"AX\", \"AZ\", \"BA\", \"BB\", \"BD\", \"BE\", \"BF\", \"BG\", \"BH\", \"BI\", \"BJ\", \"BL\", \"BM\", \"BN\", \"BO\", \"BQ\", \"BR\", \"BS\", \"BT\", \"BV\", \"BW\", \"BY\", \"BZ\", \"CA\", \"CD\", \"CF\", \"CG\", \"CH\", \"CI\", \"CK\", \"CL\", \"CM\", \"CN\", \"CO\", \"CR\", \"CV\", \"CW\", \"CY\", \"CZ\", \"DE\", \"DJ\", \"DK\", \"DM\", \"DO\", \"DZ\", \"EC\", \"EE\", \"EG\", \"EH\", \"ER\", \"ES\", \"ET\", \"FI\", \"FJ\", \"FK\", \"FO\", \"FR\", \"GA\", \"GB\", \"GD\", \"GE\", \"GF\", \"GG\", \"GH\", \"GI\", \"GL\", \"GM\", \"GN\", \"GP\", \"GQ\", \"GR\", \"GS\", \"GT\", \"GU\", \"GW\", \"GY\", \"HK\", \"HN\", \"HR\", \"HT\", \"HU\", \"ID\", \"IE\", \"IL\", \"IM\", \"IN\", \"IO\", \"IQ\", \"IS\", \"IT\", \"JE\", \"JM\", \"JO\", \"JP\", \"KE\", \"KG\", \"KH\", \"KI\", \"KM\", \"KN\", \"KR\", \"KW\", \"KY\", \"KZ\", \"LA\", \"LB\", \"LC\", \"LI\", \"LK\", \"LR\", \"LS\", \"LT\", \"LU\", \"LV\", \"LY\", \"MA\", \"MC\", \"MD\", \"ME\", \"MF\", \"MG\", \"MK\", \"ML\", \"MM\", \"MN\", \"MO\", \"MQ\", \"MR\", \"MS\", \"MT\", \"MU\", \"MV\", \"MW\", \"MX\", \"MY\", \"MZ\", \"NA\", \"NC\", \"NE\", \"NG\", \"NI\", \"NL\", \"NO\", \"NP\", \"NR\", \"NU\", \"NZ\", \"OM\", \"PA\", \"PE\", \"PF\", \"PG\", \"PH\", \"PK\", \"PL\", \"PM\", \"PN\", \"PR\", \"PS\", \"PT\", \"PY\", \"QA\", \"RE\", \"RO\", \"RS\", \"RU\", \"RW\", \"SA\", \"SB\", \"SC\", \"SE\", \"SG\", \"SH\", \"SI\", \"SJ\", \"SK\", \"SL\", \"SM\", \"SN\", \"SO\", \"SR\", \"SS\", \"ST\", \"SV\", \"SX\", \"SZ\", \"TA\", \"TC\", \"TD\", \"TF\", \"TG\", \"TH\", \"TJ\", \"TK\", \"TL\", \"TM\", \"TN\", \"TO\", \"TR\", \"TT\", \"TV\", \"TW\", \"TZ\", \"UA\", \"UG\", \"US\", \"UY\", \"UZ\", \"VA\", \"VC\", \"VE\", \"VG\", \"VN\", \"VU\", \"WF\", \"WS\", \"XK\", \"YE\", \"YT\", \"ZA\", \"ZM\", \"ZW\", \"ZZ\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPaymentLinksPaymentLinkSubscriptionData is the type of
 // $.subscription_data in the arguments of the
 // stripe_post_payment_links_payment_link tool: When creating a subscription,
@@ -22596,113 +13760,24 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) validate(c *wire.Checker) 
 
 // PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings is the type of
 // $.subscription_data.trial_settings in the arguments of the
-// stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings struct {
-	// EndBehavior is required.
-	EndBehavior PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior `json:"end_behavior"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEndBehavior bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "end_behavior":
-			if d.Field(&hasEndBehavior, "end_behavior") {
-				x.EndBehavior.decode(d)
-				d.Leave()
-			}
-		default:
-			d.Unknown("end_behavior")
-		}
-	}
-	if !hasEndBehavior {
-		d.Missing("end_behavior")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings) validate(c *wire.Checker) {
-	c.Enter("end_behavior")
-	x.EndBehavior.validate(c)
-	c.Leave()
-}
+// stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksSubscriptionDataTrialSettings, which has the same shape.
+type PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings = PostPaymentLinksSubscriptionDataTrialSettings
 
 // PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior is the
 // type of $.subscription_data.trial_settings.end_behavior in the arguments of
-// the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior struct {
-	// MissingPaymentMethod is required.
-	MissingPaymentMethod PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod `json:"missing_payment_method"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMissingPaymentMethod bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "missing_payment_method":
-			if d.Field(&hasMissingPaymentMethod, "missing_payment_method") {
-				if b, ok := d.Bytes(); ok {
-					v := postPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b)
-					checkPostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(&d.Checker, v)
-					x.MissingPaymentMethod = v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("missing_payment_method")
-		}
-	}
-	if !hasMissingPaymentMethod {
-		d.Missing("missing_payment_method")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior) validate(c *wire.Checker) {
-	c.Enter("missing_payment_method")
-	checkPostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(c, x.MissingPaymentMethod)
-	c.Leave()
-}
+// the stripe_post_payment_links_payment_link tool. It is an alias of
+// PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior, which has the same
+// shape.
+type PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehavior = PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior
 
 // PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
 // is the type of
 // $.subscription_data.trial_settings.end_behavior.missing_payment_method in the
-// arguments of the stripe_post_payment_links_payment_link tool.
-type PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod string
+// arguments of the stripe_post_payment_links_payment_link tool. It is an alias
+// of SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod, which has the
+// same shape.
+type PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod
 
 // The values of
 // PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod.
@@ -22711,42 +13786,6 @@ const (
 	PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCreateInvoice PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = "create_invoice"
 	PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause         PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = "pause"
 )
-
-// Valid reports whether v is one of the values of
-// PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod.
-func (v PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod) Valid() bool {
-	switch v {
-	case PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCancel,
-		PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCreateInvoice,
-		PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause:
-		return true
-	}
-	return false
-}
-
-// postPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf
-// converts JSON string bytes to
-// PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod,
-// without allocating for the known values.
-func postPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodOf(b []byte) PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod {
-	switch string(b) {
-	case "cancel":
-		return PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCancel
-	case "create_invoice":
-		return PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodCreateInvoice
-	case "pause":
-		return PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause
-	}
-	return PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(b)
-}
-
-// checkPostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
-// records the violations of the constraints of v in c.
-func checkPostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod(c *wire.Checker, v PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod) {
-	if !v.Valid() {
-		c.Add("must be one of \"cancel\", \"create_invoice\", \"pause\", got " + wire.Quote(string(v)))
-	}
-}
 
 // postPaymentLinksPaymentLinkLabel renders the status label of one call of the
 // stripe_post_payment_links_payment_link tool from its (possibly partial or
@@ -23004,23 +14043,14 @@ type GetPaymentLinksPaymentLinkLineItemsResult struct {
 // GetPaymentLinksPaymentLinkLineItemsResultObject is the type of $.object in
 // the result of the stripe_get_payment_links_payment_link_line_items tool:
 // String representing the object's type. Objects of the same type share the
-// same value. Always has the value `list`.
-type GetPaymentLinksPaymentLinkLineItemsResultObject string
+// same value. Always has the value `list`. It is an alias of
+// CustomerSourcesObject, which has the same shape.
+type GetPaymentLinksPaymentLinkLineItemsResultObject = CustomerSourcesObject
 
 // The values of GetPaymentLinksPaymentLinkLineItemsResultObject.
 const (
 	GetPaymentLinksPaymentLinkLineItemsResultObjectList GetPaymentLinksPaymentLinkLineItemsResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of
-// GetPaymentLinksPaymentLinkLineItemsResultObject.
-func (v GetPaymentLinksPaymentLinkLineItemsResultObject) Valid() bool {
-	switch v {
-	case GetPaymentLinksPaymentLinkLineItemsResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getPaymentLinksPaymentLinkLineItemsHTTP is the request of
 // stripe_get_payment_links_payment_link_line_items: GET
@@ -23199,8 +14229,8 @@ func (x *GetPricesArgs) decode(d *wire.Decoder) {
 		case "type":
 			if d.OptionalField(&hasType, "type") {
 				if b, ok := d.Bytes(); ok {
-					v := getPricesTypeOf(b)
-					checkGetPricesType(&d.Checker, v)
+					v := priceTypeOf(b)
+					checkPriceType(&d.Checker, v)
 					x.Type = &v
 				}
 				d.Leave()
@@ -23288,7 +14318,7 @@ func (x *GetPricesArgs) validate(c *wire.Checker) {
 	}
 	if x.Type != nil {
 		c.Enter("type")
-		checkGetPricesType(c, *x.Type)
+		checkPriceType(c, *x.Type)
 		c.Leave()
 	}
 	c.Enter("max_pages")
@@ -23317,8 +14347,8 @@ func (x *GetPricesRecurring) decode(d *wire.Decoder) {
 		case "interval":
 			if d.OptionalField(&hasInterval, "interval") {
 				if b, ok := d.Bytes(); ok {
-					v := getPricesRecurringIntervalOf(b)
-					checkGetPricesRecurringInterval(&d.Checker, v)
+					v := recurringIntervalOf(b)
+					checkRecurringInterval(&d.Checker, v)
 					x.Interval = &v
 				}
 				d.Leave()
@@ -23326,8 +14356,8 @@ func (x *GetPricesRecurring) decode(d *wire.Decoder) {
 		case "usage_type":
 			if d.OptionalField(&hasUsageType, "usage_type") {
 				if b, ok := d.Bytes(); ok {
-					v := getPricesRecurringUsageTypeOf(b)
-					checkGetPricesRecurringUsageType(&d.Checker, v)
+					v := recurringUsageTypeOf(b)
+					checkRecurringUsageType(&d.Checker, v)
 					x.UsageType = &v
 				}
 				d.Leave()
@@ -23354,19 +14384,20 @@ func (x *GetPricesRecurring) Validate() error {
 func (x *GetPricesRecurring) validate(c *wire.Checker) {
 	if x.Interval != nil {
 		c.Enter("interval")
-		checkGetPricesRecurringInterval(c, *x.Interval)
+		checkRecurringInterval(c, *x.Interval)
 		c.Leave()
 	}
 	if x.UsageType != nil {
 		c.Enter("usage_type")
-		checkGetPricesRecurringUsageType(c, *x.UsageType)
+		checkRecurringUsageType(c, *x.UsageType)
 		c.Leave()
 	}
 }
 
 // GetPricesRecurringInterval is the type of $.recurring.interval in the
-// arguments of the stripe_get_prices tool.
-type GetPricesRecurringInterval string
+// arguments of the stripe_get_prices tool. It is an alias of RecurringInterval,
+// which has the same shape.
+type GetPricesRecurringInterval = RecurringInterval
 
 // The values of GetPricesRecurringInterval.
 const (
@@ -23376,45 +14407,10 @@ const (
 	GetPricesRecurringIntervalYear  GetPricesRecurringInterval = "year"
 )
 
-// Valid reports whether v is one of the values of GetPricesRecurringInterval.
-func (v GetPricesRecurringInterval) Valid() bool {
-	switch v {
-	case GetPricesRecurringIntervalDay,
-		GetPricesRecurringIntervalMonth,
-		GetPricesRecurringIntervalWeek,
-		GetPricesRecurringIntervalYear:
-		return true
-	}
-	return false
-}
-
-// getPricesRecurringIntervalOf converts JSON string bytes to
-// GetPricesRecurringInterval, without allocating for the known values.
-func getPricesRecurringIntervalOf(b []byte) GetPricesRecurringInterval {
-	switch string(b) {
-	case "day":
-		return GetPricesRecurringIntervalDay
-	case "month":
-		return GetPricesRecurringIntervalMonth
-	case "week":
-		return GetPricesRecurringIntervalWeek
-	case "year":
-		return GetPricesRecurringIntervalYear
-	}
-	return GetPricesRecurringInterval(b)
-}
-
-// checkGetPricesRecurringInterval records the violations of the constraints of
-// v in c.
-func checkGetPricesRecurringInterval(c *wire.Checker, v GetPricesRecurringInterval) {
-	if !v.Valid() {
-		c.Add("must be one of \"day\", \"month\", \"week\", \"year\", got " + wire.Quote(string(v)))
-	}
-}
-
 // GetPricesRecurringUsageType is the type of $.recurring.usage_type in the
-// arguments of the stripe_get_prices tool.
-type GetPricesRecurringUsageType string
+// arguments of the stripe_get_prices tool. It is an alias of
+// RecurringUsageType, which has the same shape.
+type GetPricesRecurringUsageType = RecurringUsageType
 
 // The values of GetPricesRecurringUsageType.
 const (
@@ -23422,73 +14418,16 @@ const (
 	GetPricesRecurringUsageTypeMetered  GetPricesRecurringUsageType = "metered"
 )
 
-// Valid reports whether v is one of the values of GetPricesRecurringUsageType.
-func (v GetPricesRecurringUsageType) Valid() bool {
-	switch v {
-	case GetPricesRecurringUsageTypeLicensed,
-		GetPricesRecurringUsageTypeMetered:
-		return true
-	}
-	return false
-}
-
-// getPricesRecurringUsageTypeOf converts JSON string bytes to
-// GetPricesRecurringUsageType, without allocating for the known values.
-func getPricesRecurringUsageTypeOf(b []byte) GetPricesRecurringUsageType {
-	switch string(b) {
-	case "licensed":
-		return GetPricesRecurringUsageTypeLicensed
-	case "metered":
-		return GetPricesRecurringUsageTypeMetered
-	}
-	return GetPricesRecurringUsageType(b)
-}
-
-// checkGetPricesRecurringUsageType records the violations of the constraints of
-// v in c.
-func checkGetPricesRecurringUsageType(c *wire.Checker, v GetPricesRecurringUsageType) {
-	if !v.Valid() {
-		c.Add("must be one of \"licensed\", \"metered\", got " + wire.Quote(string(v)))
-	}
-}
-
 // GetPricesType is the type of $.type in the arguments of the stripe_get_prices
-// tool: Only return prices of type `recurring` or `one_time`.
-type GetPricesType string
+// tool: Only return prices of type `recurring` or `one_time`. It is an alias of
+// PriceType, which has the same shape.
+type GetPricesType = PriceType
 
 // The values of GetPricesType.
 const (
 	GetPricesTypeOneTime   GetPricesType = "one_time"
 	GetPricesTypeRecurring GetPricesType = "recurring"
 )
-
-// Valid reports whether v is one of the values of GetPricesType.
-func (v GetPricesType) Valid() bool {
-	switch v {
-	case GetPricesTypeOneTime, GetPricesTypeRecurring:
-		return true
-	}
-	return false
-}
-
-// getPricesTypeOf converts JSON string bytes to GetPricesType, without
-// allocating for the known values.
-func getPricesTypeOf(b []byte) GetPricesType {
-	switch string(b) {
-	case "one_time":
-		return GetPricesTypeOneTime
-	case "recurring":
-		return GetPricesTypeRecurring
-	}
-	return GetPricesType(b)
-}
-
-// checkGetPricesType records the violations of the constraints of v in c.
-func checkGetPricesType(c *wire.Checker, v GetPricesType) {
-	if !v.Valid() {
-		c.Add("must be one of \"one_time\", \"recurring\", got " + wire.Quote(string(v)))
-	}
-}
 
 // getPricesLabel renders the status label of one call of the stripe_get_prices
 // tool from its (possibly partial or nil) arguments. It cannot fail.
@@ -23522,22 +14461,14 @@ type GetPricesResult struct {
 
 // GetPricesResultObject is the type of $.object in the result of the
 // stripe_get_prices tool: String representing the object's type. Objects of the
-// same type share the same value. Always has the value `list`.
-type GetPricesResultObject string
+// same type share the same value. Always has the value `list`. It is an alias
+// of CustomerSourcesObject, which has the same shape.
+type GetPricesResultObject = CustomerSourcesObject
 
 // The values of GetPricesResultObject.
 const (
 	GetPricesResultObjectList GetPricesResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of GetPricesResultObject.
-func (v GetPricesResultObject) Valid() bool {
-	switch v {
-	case GetPricesResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getPricesHTTP is the request of stripe_get_prices: GET /v1/prices.
 var getPricesHTTP = &httpapi.Operation{
@@ -23688,8 +14619,8 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 		case "billing_scheme":
 			if d.OptionalField(&hasBillingScheme, "billing_scheme") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesBillingSchemeOf(b)
-					checkPostPricesBillingScheme(&d.Checker, v)
+					v := priceBillingSchemeOf(b)
+					checkPriceBillingScheme(&d.Checker, v)
 					x.BillingScheme = &v
 				}
 				d.Leave()
@@ -23804,8 +14735,8 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesTaxBehaviorOf(b)
-					checkPostPricesTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -23826,8 +14757,8 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 		case "tiers_mode":
 			if d.OptionalField(&hasTiersMode, "tiers_mode") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesTiersModeOf(b)
-					checkPostPricesTiersMode(&d.Checker, v)
+					v := priceTiersModeOf(b)
+					checkPriceTiersMode(&d.Checker, v)
 					x.TiersMode = &v
 				}
 				d.Leave()
@@ -23904,7 +14835,7 @@ func (x *PostPricesArgs) Validate() error {
 func (x *PostPricesArgs) validate(c *wire.Checker) {
 	if x.BillingScheme != nil {
 		c.Enter("billing_scheme")
-		checkPostPricesBillingScheme(c, *x.BillingScheme)
+		checkPriceBillingScheme(c, *x.BillingScheme)
 		c.Leave()
 	}
 	if x.CurrencyOptions != nil {
@@ -23958,7 +14889,7 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostPricesTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 	if x.Tiers != nil {
@@ -23972,7 +14903,7 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 	}
 	if x.TiersMode != nil {
 		c.Enter("tiers_mode")
-		checkPostPricesTiersMode(c, *x.TiersMode)
+		checkPriceTiersMode(c, *x.TiersMode)
 		c.Leave()
 	}
 	if x.TransformQuantity != nil {
@@ -23987,43 +14918,15 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 // Either `per_unit` or `tiered`. `per_unit` indicates that the fixed amount
 // (specified in `unit_amount` or `unit_amount_decimal`) will be charged per
 // unit in `quantity` (for prices with `usage_type=licensed`), or per unit of
-// total usage (for prices with…
-type PostPricesBillingScheme string
+// total usage (for prices with… It is an alias of PriceBillingScheme, which
+// has the same shape.
+type PostPricesBillingScheme = PriceBillingScheme
 
 // The values of PostPricesBillingScheme.
 const (
 	PostPricesBillingSchemePerUnit PostPricesBillingScheme = "per_unit"
 	PostPricesBillingSchemeTiered  PostPricesBillingScheme = "tiered"
 )
-
-// Valid reports whether v is one of the values of PostPricesBillingScheme.
-func (v PostPricesBillingScheme) Valid() bool {
-	switch v {
-	case PostPricesBillingSchemePerUnit, PostPricesBillingSchemeTiered:
-		return true
-	}
-	return false
-}
-
-// postPricesBillingSchemeOf converts JSON string bytes to
-// PostPricesBillingScheme, without allocating for the known values.
-func postPricesBillingSchemeOf(b []byte) PostPricesBillingScheme {
-	switch string(b) {
-	case "per_unit":
-		return PostPricesBillingSchemePerUnit
-	case "tiered":
-		return PostPricesBillingSchemeTiered
-	}
-	return PostPricesBillingScheme(b)
-}
-
-// checkPostPricesBillingScheme records the violations of the constraints of v
-// in c.
-func checkPostPricesBillingScheme(c *wire.Checker, v PostPricesBillingScheme) {
-	if !v.Valid() {
-		c.Add("must be one of \"per_unit\", \"tiered\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPricesCurrencyOptionsValue is the type of $.currency_options.* in the
 // arguments of the stripe_post_prices tool.
@@ -24058,8 +14961,8 @@ func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesCurrencyOptionsValueTaxBehaviorOf(b)
-					checkPostPricesCurrencyOptionsValueTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -24124,7 +15027,7 @@ func (x *PostPricesCurrencyOptionsValue) validate(c *wire.Checker) {
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostPricesCurrencyOptionsValueTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 	if x.Tiers != nil {
@@ -24215,8 +15118,8 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) validate(c *wire.Checke
 
 // PostPricesCurrencyOptionsValueTaxBehavior is the type of
 // $.currency_options.*.tax_behavior in the arguments of the stripe_post_prices
-// tool.
-type PostPricesCurrencyOptionsValueTaxBehavior string
+// tool. It is an alias of CurrencyOptionTaxBehavior, which has the same shape.
+type PostPricesCurrencyOptionsValueTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostPricesCurrencyOptionsValueTaxBehavior.
 const (
@@ -24224,41 +15127,6 @@ const (
 	PostPricesCurrencyOptionsValueTaxBehaviorInclusive   PostPricesCurrencyOptionsValueTaxBehavior = "inclusive"
 	PostPricesCurrencyOptionsValueTaxBehaviorUnspecified PostPricesCurrencyOptionsValueTaxBehavior = "unspecified"
 )
-
-// Valid reports whether v is one of the values of
-// PostPricesCurrencyOptionsValueTaxBehavior.
-func (v PostPricesCurrencyOptionsValueTaxBehavior) Valid() bool {
-	switch v {
-	case PostPricesCurrencyOptionsValueTaxBehaviorExclusive,
-		PostPricesCurrencyOptionsValueTaxBehaviorInclusive,
-		PostPricesCurrencyOptionsValueTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postPricesCurrencyOptionsValueTaxBehaviorOf converts JSON string bytes to
-// PostPricesCurrencyOptionsValueTaxBehavior, without allocating for the known
-// values.
-func postPricesCurrencyOptionsValueTaxBehaviorOf(b []byte) PostPricesCurrencyOptionsValueTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostPricesCurrencyOptionsValueTaxBehaviorExclusive
-	case "inclusive":
-		return PostPricesCurrencyOptionsValueTaxBehaviorInclusive
-	case "unspecified":
-		return PostPricesCurrencyOptionsValueTaxBehaviorUnspecified
-	}
-	return PostPricesCurrencyOptionsValueTaxBehavior(b)
-}
-
-// checkPostPricesCurrencyOptionsValueTaxBehavior records the violations of the
-// constraints of v in c.
-func checkPostPricesCurrencyOptionsValueTaxBehavior(c *wire.Checker, v PostPricesCurrencyOptionsValueTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPricesCurrencyOptionsValueTier is the type of
 // $.currency_options.*.tiers[*] in the arguments of the stripe_post_prices
@@ -24340,78 +15208,9 @@ func (x *PostPricesCurrencyOptionsValueTier) validate(c *wire.Checker) {}
 // PostPricesCustomUnitAmount is the type of $.custom_unit_amount in the
 // arguments of the stripe_post_prices tool: When set, provides configuration
 // for the amount to be adjusted by the customer during Checkout Sessions and
-// Payment Links.
-type PostPricesCustomUnitAmount struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-	// Maximum is optional; nil is absent.
-	Maximum *int64 `json:"maximum,omitempty"`
-	// Minimum is optional; nil is absent.
-	Minimum *int64 `json:"minimum,omitempty"`
-	// Preset is optional; nil is absent.
-	Preset *int64 `json:"preset,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPricesCustomUnitAmount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasMaximum, hasMinimum, hasPreset bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				if v, ok := d.Int(); ok {
-					x.Maximum = &v
-				}
-				d.Leave()
-			}
-		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				if v, ok := d.Int(); ok {
-					x.Minimum = &v
-				}
-				d.Leave()
-			}
-		case "preset":
-			if d.OptionalField(&hasPreset, "preset") {
-				if v, ok := d.Int(); ok {
-					x.Preset = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled", "maximum", "minimum", "preset")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPricesCustomUnitAmount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPricesCustomUnitAmount) validate(c *wire.Checker) {}
+// Payment Links. It is an alias of
+// PostPricesCurrencyOptionsValueCustomUnitAmount, which has the same shape.
+type PostPricesCustomUnitAmount = PostPricesCurrencyOptionsValueCustomUnitAmount
 
 // PostPricesProductData is the type of $.product_data in the arguments of the
 // stripe_post_prices tool: These fields can be used to create a new product
@@ -24602,8 +15401,8 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 		case "aggregate_usage":
 			if d.OptionalField(&hasAggregateUsage, "aggregate_usage") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesRecurringAggregateUsageOf(b)
-					checkPostPricesRecurringAggregateUsage(&d.Checker, v)
+					v := recurringAggregateUsageOf(b)
+					checkRecurringAggregateUsage(&d.Checker, v)
 					x.AggregateUsage = &v
 				}
 				d.Leave()
@@ -24611,8 +15410,8 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 		case "interval":
 			if d.Field(&hasInterval, "interval") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesRecurringIntervalOf(b)
-					checkPostPricesRecurringInterval(&d.Checker, v)
+					v := recurringIntervalOf(b)
+					checkRecurringInterval(&d.Checker, v)
 					x.Interval = v
 				}
 				d.Leave()
@@ -24627,8 +15426,8 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 		case "usage_type":
 			if d.OptionalField(&hasUsageType, "usage_type") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesRecurringUsageTypeOf(b)
-					checkPostPricesRecurringUsageType(&d.Checker, v)
+					v := recurringUsageTypeOf(b)
+					checkRecurringUsageType(&d.Checker, v)
 					x.UsageType = &v
 				}
 				d.Leave()
@@ -24663,22 +15462,23 @@ func (x *PostPricesRecurring) Validate() error {
 func (x *PostPricesRecurring) validate(c *wire.Checker) {
 	if x.AggregateUsage != nil {
 		c.Enter("aggregate_usage")
-		checkPostPricesRecurringAggregateUsage(c, *x.AggregateUsage)
+		checkRecurringAggregateUsage(c, *x.AggregateUsage)
 		c.Leave()
 	}
 	c.Enter("interval")
-	checkPostPricesRecurringInterval(c, x.Interval)
+	checkRecurringInterval(c, x.Interval)
 	c.Leave()
 	if x.UsageType != nil {
 		c.Enter("usage_type")
-		checkPostPricesRecurringUsageType(c, *x.UsageType)
+		checkRecurringUsageType(c, *x.UsageType)
 		c.Leave()
 	}
 }
 
 // PostPricesRecurringAggregateUsage is the type of $.recurring.aggregate_usage
-// in the arguments of the stripe_post_prices tool.
-type PostPricesRecurringAggregateUsage string
+// in the arguments of the stripe_post_prices tool. It is an alias of
+// RecurringAggregateUsage, which has the same shape.
+type PostPricesRecurringAggregateUsage = RecurringAggregateUsage
 
 // The values of PostPricesRecurringAggregateUsage.
 const (
@@ -24688,46 +15488,10 @@ const (
 	PostPricesRecurringAggregateUsageSum              PostPricesRecurringAggregateUsage = "sum"
 )
 
-// Valid reports whether v is one of the values of
-// PostPricesRecurringAggregateUsage.
-func (v PostPricesRecurringAggregateUsage) Valid() bool {
-	switch v {
-	case PostPricesRecurringAggregateUsageLastDuringPeriod,
-		PostPricesRecurringAggregateUsageLastEver,
-		PostPricesRecurringAggregateUsageMax,
-		PostPricesRecurringAggregateUsageSum:
-		return true
-	}
-	return false
-}
-
-// postPricesRecurringAggregateUsageOf converts JSON string bytes to
-// PostPricesRecurringAggregateUsage, without allocating for the known values.
-func postPricesRecurringAggregateUsageOf(b []byte) PostPricesRecurringAggregateUsage {
-	switch string(b) {
-	case "last_during_period":
-		return PostPricesRecurringAggregateUsageLastDuringPeriod
-	case "last_ever":
-		return PostPricesRecurringAggregateUsageLastEver
-	case "max":
-		return PostPricesRecurringAggregateUsageMax
-	case "sum":
-		return PostPricesRecurringAggregateUsageSum
-	}
-	return PostPricesRecurringAggregateUsage(b)
-}
-
-// checkPostPricesRecurringAggregateUsage records the violations of the
-// constraints of v in c.
-func checkPostPricesRecurringAggregateUsage(c *wire.Checker, v PostPricesRecurringAggregateUsage) {
-	if !v.Valid() {
-		c.Add("must be one of \"last_during_period\", \"last_ever\", \"max\", \"sum\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPricesRecurringInterval is the type of $.recurring.interval in the
-// arguments of the stripe_post_prices tool.
-type PostPricesRecurringInterval string
+// arguments of the stripe_post_prices tool. It is an alias of
+// RecurringInterval, which has the same shape.
+type PostPricesRecurringInterval = RecurringInterval
 
 // The values of PostPricesRecurringInterval.
 const (
@@ -24737,45 +15501,10 @@ const (
 	PostPricesRecurringIntervalYear  PostPricesRecurringInterval = "year"
 )
 
-// Valid reports whether v is one of the values of PostPricesRecurringInterval.
-func (v PostPricesRecurringInterval) Valid() bool {
-	switch v {
-	case PostPricesRecurringIntervalDay,
-		PostPricesRecurringIntervalMonth,
-		PostPricesRecurringIntervalWeek,
-		PostPricesRecurringIntervalYear:
-		return true
-	}
-	return false
-}
-
-// postPricesRecurringIntervalOf converts JSON string bytes to
-// PostPricesRecurringInterval, without allocating for the known values.
-func postPricesRecurringIntervalOf(b []byte) PostPricesRecurringInterval {
-	switch string(b) {
-	case "day":
-		return PostPricesRecurringIntervalDay
-	case "month":
-		return PostPricesRecurringIntervalMonth
-	case "week":
-		return PostPricesRecurringIntervalWeek
-	case "year":
-		return PostPricesRecurringIntervalYear
-	}
-	return PostPricesRecurringInterval(b)
-}
-
-// checkPostPricesRecurringInterval records the violations of the constraints of
-// v in c.
-func checkPostPricesRecurringInterval(c *wire.Checker, v PostPricesRecurringInterval) {
-	if !v.Valid() {
-		c.Add("must be one of \"day\", \"month\", \"week\", \"year\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPricesRecurringUsageType is the type of $.recurring.usage_type in the
-// arguments of the stripe_post_prices tool.
-type PostPricesRecurringUsageType string
+// arguments of the stripe_post_prices tool. It is an alias of
+// RecurringUsageType, which has the same shape.
+type PostPricesRecurringUsageType = RecurringUsageType
 
 // The values of PostPricesRecurringUsageType.
 const (
@@ -24783,42 +15512,13 @@ const (
 	PostPricesRecurringUsageTypeMetered  PostPricesRecurringUsageType = "metered"
 )
 
-// Valid reports whether v is one of the values of PostPricesRecurringUsageType.
-func (v PostPricesRecurringUsageType) Valid() bool {
-	switch v {
-	case PostPricesRecurringUsageTypeLicensed,
-		PostPricesRecurringUsageTypeMetered:
-		return true
-	}
-	return false
-}
-
-// postPricesRecurringUsageTypeOf converts JSON string bytes to
-// PostPricesRecurringUsageType, without allocating for the known values.
-func postPricesRecurringUsageTypeOf(b []byte) PostPricesRecurringUsageType {
-	switch string(b) {
-	case "licensed":
-		return PostPricesRecurringUsageTypeLicensed
-	case "metered":
-		return PostPricesRecurringUsageTypeMetered
-	}
-	return PostPricesRecurringUsageType(b)
-}
-
-// checkPostPricesRecurringUsageType records the violations of the constraints
-// of v in c.
-func checkPostPricesRecurringUsageType(c *wire.Checker, v PostPricesRecurringUsageType) {
-	if !v.Valid() {
-		c.Add("must be one of \"licensed\", \"metered\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPricesTaxBehavior is the type of $.tax_behavior in the arguments of the
 // stripe_post_prices tool: Only required if a [default tax
 // behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended))
 // was not provided in the Stripe Tax settings. Specifies whether the price is
-// considered inclusive of taxes or exclusive of taxes. One of…
-type PostPricesTaxBehavior string
+// considered inclusive of taxes or exclusive of taxes. One of… It is an alias
+// of CurrencyOptionTaxBehavior, which has the same shape.
+type PostPricesTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostPricesTaxBehavior.
 const (
@@ -24827,155 +15527,24 @@ const (
 	PostPricesTaxBehaviorUnspecified PostPricesTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of PostPricesTaxBehavior.
-func (v PostPricesTaxBehavior) Valid() bool {
-	switch v {
-	case PostPricesTaxBehaviorExclusive,
-		PostPricesTaxBehaviorInclusive,
-		PostPricesTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postPricesTaxBehaviorOf converts JSON string bytes to PostPricesTaxBehavior,
-// without allocating for the known values.
-func postPricesTaxBehaviorOf(b []byte) PostPricesTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostPricesTaxBehaviorExclusive
-	case "inclusive":
-		return PostPricesTaxBehaviorInclusive
-	case "unspecified":
-		return PostPricesTaxBehaviorUnspecified
-	}
-	return PostPricesTaxBehavior(b)
-}
-
-// checkPostPricesTaxBehavior records the violations of the constraints of v in
-// c.
-func checkPostPricesTaxBehavior(c *wire.Checker, v PostPricesTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPricesTier is the type of $.tiers[*] in the arguments of the
-// stripe_post_prices tool.
-type PostPricesTier struct {
-	// FlatAmount is optional; nil is absent.
-	FlatAmount *int64 `json:"flat_amount,omitempty"`
-	// FlatAmountDecimal is optional; nil is absent.
-	FlatAmountDecimal *string `json:"flat_amount_decimal,omitempty"`
-	// UnitAmount is optional; nil is absent.
-	UnitAmount *int64 `json:"unit_amount,omitempty"`
-	// UnitAmountDecimal is optional; nil is absent.
-	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPricesTier) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "flat_amount":
-			if d.OptionalField(&hasFlatAmount, "flat_amount") {
-				if v, ok := d.Int(); ok {
-					x.FlatAmount = &v
-				}
-				d.Leave()
-			}
-		case "flat_amount_decimal":
-			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.FlatAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"flat_amount",
-				"flat_amount_decimal",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPricesTier) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPricesTier) validate(c *wire.Checker) {}
+// stripe_post_prices tool. It is an alias of
+// PostPricesCurrencyOptionsValueTier, which has the same shape.
+type PostPricesTier = PostPricesCurrencyOptionsValueTier
 
 // PostPricesTiersMode is the type of $.tiers_mode in the arguments of the
 // stripe_post_prices tool: Defines if the tiering price should be `graduated`
 // or `volume` based. In `volume`-based tiering, the maximum quantity within a
 // period determines the per unit price, in `graduated` tiering pricing can
-// successively change as the quantity grows.
-type PostPricesTiersMode string
+// successively change as the quantity grows. It is an alias of PriceTiersMode,
+// which has the same shape.
+type PostPricesTiersMode = PriceTiersMode
 
 // The values of PostPricesTiersMode.
 const (
 	PostPricesTiersModeGraduated PostPricesTiersMode = "graduated"
 	PostPricesTiersModeVolume    PostPricesTiersMode = "volume"
 )
-
-// Valid reports whether v is one of the values of PostPricesTiersMode.
-func (v PostPricesTiersMode) Valid() bool {
-	switch v {
-	case PostPricesTiersModeGraduated, PostPricesTiersModeVolume:
-		return true
-	}
-	return false
-}
-
-// postPricesTiersModeOf converts JSON string bytes to PostPricesTiersMode,
-// without allocating for the known values.
-func postPricesTiersModeOf(b []byte) PostPricesTiersMode {
-	switch string(b) {
-	case "graduated":
-		return PostPricesTiersModeGraduated
-	case "volume":
-		return PostPricesTiersModeVolume
-	}
-	return PostPricesTiersMode(b)
-}
-
-// checkPostPricesTiersMode records the violations of the constraints of v in c.
-func checkPostPricesTiersMode(c *wire.Checker, v PostPricesTiersMode) {
-	if !v.Valid() {
-		c.Add("must be one of \"graduated\", \"volume\", got " + wire.Quote(string(v)))
-	}
-}
 
 // PostPricesTransformQuantity is the type of $.transform_quantity in the
 // arguments of the stripe_post_prices tool: Apply a transformation to the
@@ -25007,8 +15576,8 @@ func (x *PostPricesTransformQuantity) decode(d *wire.Decoder) {
 		case "round":
 			if d.Field(&hasRound, "round") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesTransformQuantityRoundOf(b)
-					checkPostPricesTransformQuantityRound(&d.Checker, v)
+					v := transformQuantityRoundOf(b)
+					checkTransformQuantityRound(&d.Checker, v)
 					x.Round = v
 				}
 				d.Leave()
@@ -25040,50 +15609,20 @@ func (x *PostPricesTransformQuantity) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPricesTransformQuantity) validate(c *wire.Checker) {
 	c.Enter("round")
-	checkPostPricesTransformQuantityRound(c, x.Round)
+	checkTransformQuantityRound(c, x.Round)
 	c.Leave()
 }
 
 // PostPricesTransformQuantityRound is the type of $.transform_quantity.round in
-// the arguments of the stripe_post_prices tool.
-type PostPricesTransformQuantityRound string
+// the arguments of the stripe_post_prices tool. It is an alias of
+// TransformQuantityRound, which has the same shape.
+type PostPricesTransformQuantityRound = TransformQuantityRound
 
 // The values of PostPricesTransformQuantityRound.
 const (
 	PostPricesTransformQuantityRoundDown PostPricesTransformQuantityRound = "down"
 	PostPricesTransformQuantityRoundUp   PostPricesTransformQuantityRound = "up"
 )
-
-// Valid reports whether v is one of the values of
-// PostPricesTransformQuantityRound.
-func (v PostPricesTransformQuantityRound) Valid() bool {
-	switch v {
-	case PostPricesTransformQuantityRoundDown,
-		PostPricesTransformQuantityRoundUp:
-		return true
-	}
-	return false
-}
-
-// postPricesTransformQuantityRoundOf converts JSON string bytes to
-// PostPricesTransformQuantityRound, without allocating for the known values.
-func postPricesTransformQuantityRoundOf(b []byte) PostPricesTransformQuantityRound {
-	switch string(b) {
-	case "down":
-		return PostPricesTransformQuantityRoundDown
-	case "up":
-		return PostPricesTransformQuantityRoundUp
-	}
-	return PostPricesTransformQuantityRound(b)
-}
-
-// checkPostPricesTransformQuantityRound records the violations of the
-// constraints of v in c.
-func checkPostPricesTransformQuantityRound(c *wire.Checker, v PostPricesTransformQuantityRound) {
-	if !v.Valid() {
-		c.Add("must be one of \"down\", \"up\", got " + wire.Quote(string(v)))
-	}
-}
 
 // postPricesLabel renders the status label of one call of the
 // stripe_post_prices tool from its (possibly partial or nil) arguments. It
@@ -25403,8 +15942,8 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postPricesPriceTaxBehaviorOf(b)
-					checkPostPricesPriceTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -25483,203 +16022,27 @@ func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostPricesPriceTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 }
 
 // PostPricesPriceCurrencyOptionsValue is the type of $.currency_options.* in
-// the arguments of the stripe_post_prices_price tool.
-type PostPricesPriceCurrencyOptionsValue struct {
-	// CustomUnitAmount is optional; nil is absent.
-	CustomUnitAmount *PostPricesPriceCurrencyOptionsValueCustomUnitAmount `json:"custom_unit_amount,omitempty"`
-	// TaxBehavior is optional; nil is absent.
-	TaxBehavior *PostPricesPriceCurrencyOptionsValueTaxBehavior `json:"tax_behavior,omitempty"`
-	// Tiers is optional; nil is absent.
-	Tiers []PostPricesPriceCurrencyOptionsValueTier `json:"tiers,omitempty"`
-	// UnitAmount is optional; nil is absent.
-	UnitAmount *int64 `json:"unit_amount,omitempty"`
-	// UnitAmountDecimal is optional; nil is absent.
-	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPricesPriceCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_unit_amount":
-			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
-				x.CustomUnitAmount = new(PostPricesPriceCurrencyOptionsValueCustomUnitAmount)
-				x.CustomUnitAmount.decode(d)
-				d.Leave()
-			}
-		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := postPricesPriceCurrencyOptionsValueTaxBehaviorOf(b)
-					checkPostPricesPriceCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
-		case "tiers":
-			if d.OptionalField(&hasTiers, "tiers") {
-				if d.BeginArray() {
-					x.Tiers = []PostPricesPriceCurrencyOptionsValueTier{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tiers = append(x.Tiers, PostPricesPriceCurrencyOptionsValueTier{})
-						x.Tiers[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"custom_unit_amount",
-				"tax_behavior",
-				"tiers",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPricesPriceCurrencyOptionsValue) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPricesPriceCurrencyOptionsValue) validate(c *wire.Checker) {
-	if x.CustomUnitAmount != nil {
-		c.Enter("custom_unit_amount")
-		x.CustomUnitAmount.validate(c)
-		c.Leave()
-	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkPostPricesPriceCurrencyOptionsValueTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
-	if x.Tiers != nil {
-		c.Enter("tiers")
-		for i := range x.Tiers {
-			c.EnterIndex(i)
-			x.Tiers[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// the arguments of the stripe_post_prices_price tool. It is an alias of
+// PostPricesCurrencyOptionsValue, which has the same shape.
+type PostPricesPriceCurrencyOptionsValue = PostPricesCurrencyOptionsValue
 
 // PostPricesPriceCurrencyOptionsValueCustomUnitAmount is the type of
 // $.currency_options.*.custom_unit_amount in the arguments of the
-// stripe_post_prices_price tool.
-type PostPricesPriceCurrencyOptionsValueCustomUnitAmount struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-	// Maximum is optional; nil is absent.
-	Maximum *int64 `json:"maximum,omitempty"`
-	// Minimum is optional; nil is absent.
-	Minimum *int64 `json:"minimum,omitempty"`
-	// Preset is optional; nil is absent.
-	Preset *int64 `json:"preset,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPricesPriceCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasMaximum, hasMinimum, hasPreset bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				if v, ok := d.Int(); ok {
-					x.Maximum = &v
-				}
-				d.Leave()
-			}
-		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				if v, ok := d.Int(); ok {
-					x.Minimum = &v
-				}
-				d.Leave()
-			}
-		case "preset":
-			if d.OptionalField(&hasPreset, "preset") {
-				if v, ok := d.Int(); ok {
-					x.Preset = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled", "maximum", "minimum", "preset")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPricesPriceCurrencyOptionsValueCustomUnitAmount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPricesPriceCurrencyOptionsValueCustomUnitAmount) validate(c *wire.Checker) {}
+// stripe_post_prices_price tool. It is an alias of
+// PostPricesCurrencyOptionsValueCustomUnitAmount, which has the same shape.
+type PostPricesPriceCurrencyOptionsValueCustomUnitAmount = PostPricesCurrencyOptionsValueCustomUnitAmount
 
 // PostPricesPriceCurrencyOptionsValueTaxBehavior is the type of
 // $.currency_options.*.tax_behavior in the arguments of the
-// stripe_post_prices_price tool.
-type PostPricesPriceCurrencyOptionsValueTaxBehavior string
+// stripe_post_prices_price tool. It is an alias of CurrencyOptionTaxBehavior,
+// which has the same shape.
+type PostPricesPriceCurrencyOptionsValueTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostPricesPriceCurrencyOptionsValueTaxBehavior.
 const (
@@ -25688,124 +16051,19 @@ const (
 	PostPricesPriceCurrencyOptionsValueTaxBehaviorUnspecified PostPricesPriceCurrencyOptionsValueTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of
-// PostPricesPriceCurrencyOptionsValueTaxBehavior.
-func (v PostPricesPriceCurrencyOptionsValueTaxBehavior) Valid() bool {
-	switch v {
-	case PostPricesPriceCurrencyOptionsValueTaxBehaviorExclusive,
-		PostPricesPriceCurrencyOptionsValueTaxBehaviorInclusive,
-		PostPricesPriceCurrencyOptionsValueTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postPricesPriceCurrencyOptionsValueTaxBehaviorOf converts JSON string bytes
-// to PostPricesPriceCurrencyOptionsValueTaxBehavior, without allocating for the
-// known values.
-func postPricesPriceCurrencyOptionsValueTaxBehaviorOf(b []byte) PostPricesPriceCurrencyOptionsValueTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostPricesPriceCurrencyOptionsValueTaxBehaviorExclusive
-	case "inclusive":
-		return PostPricesPriceCurrencyOptionsValueTaxBehaviorInclusive
-	case "unspecified":
-		return PostPricesPriceCurrencyOptionsValueTaxBehaviorUnspecified
-	}
-	return PostPricesPriceCurrencyOptionsValueTaxBehavior(b)
-}
-
-// checkPostPricesPriceCurrencyOptionsValueTaxBehavior records the violations of
-// the constraints of v in c.
-func checkPostPricesPriceCurrencyOptionsValueTaxBehavior(c *wire.Checker, v PostPricesPriceCurrencyOptionsValueTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostPricesPriceCurrencyOptionsValueTier is the type of
 // $.currency_options.*.tiers[*] in the arguments of the
-// stripe_post_prices_price tool.
-type PostPricesPriceCurrencyOptionsValueTier struct {
-	// FlatAmount is optional; nil is absent.
-	FlatAmount *int64 `json:"flat_amount,omitempty"`
-	// FlatAmountDecimal is optional; nil is absent.
-	FlatAmountDecimal *string `json:"flat_amount_decimal,omitempty"`
-	// UnitAmount is optional; nil is absent.
-	UnitAmount *int64 `json:"unit_amount,omitempty"`
-	// UnitAmountDecimal is optional; nil is absent.
-	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPricesPriceCurrencyOptionsValueTier) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "flat_amount":
-			if d.OptionalField(&hasFlatAmount, "flat_amount") {
-				if v, ok := d.Int(); ok {
-					x.FlatAmount = &v
-				}
-				d.Leave()
-			}
-		case "flat_amount_decimal":
-			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.FlatAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"flat_amount",
-				"flat_amount_decimal",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostPricesPriceCurrencyOptionsValueTier) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPricesPriceCurrencyOptionsValueTier) validate(c *wire.Checker) {}
+// stripe_post_prices_price tool. It is an alias of
+// PostPricesCurrencyOptionsValueTier, which has the same shape.
+type PostPricesPriceCurrencyOptionsValueTier = PostPricesCurrencyOptionsValueTier
 
 // PostPricesPriceTaxBehavior is the type of $.tax_behavior in the arguments of
 // the stripe_post_prices_price tool: Only required if a [default tax
 // behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended))
 // was not provided in the Stripe Tax settings. Specifies whether the price is
-// considered inclusive of taxes or exclusive of taxes. One of…
-type PostPricesPriceTaxBehavior string
+// considered inclusive of taxes or exclusive of taxes. One of… It is an alias
+// of CurrencyOptionTaxBehavior, which has the same shape.
+type PostPricesPriceTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostPricesPriceTaxBehavior.
 const (
@@ -25813,39 +16071,6 @@ const (
 	PostPricesPriceTaxBehaviorInclusive   PostPricesPriceTaxBehavior = "inclusive"
 	PostPricesPriceTaxBehaviorUnspecified PostPricesPriceTaxBehavior = "unspecified"
 )
-
-// Valid reports whether v is one of the values of PostPricesPriceTaxBehavior.
-func (v PostPricesPriceTaxBehavior) Valid() bool {
-	switch v {
-	case PostPricesPriceTaxBehaviorExclusive,
-		PostPricesPriceTaxBehaviorInclusive,
-		PostPricesPriceTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postPricesPriceTaxBehaviorOf converts JSON string bytes to
-// PostPricesPriceTaxBehavior, without allocating for the known values.
-func postPricesPriceTaxBehaviorOf(b []byte) PostPricesPriceTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostPricesPriceTaxBehaviorExclusive
-	case "inclusive":
-		return PostPricesPriceTaxBehaviorInclusive
-	case "unspecified":
-		return PostPricesPriceTaxBehaviorUnspecified
-	}
-	return PostPricesPriceTaxBehavior(b)
-}
-
-// checkPostPricesPriceTaxBehavior records the violations of the constraints of
-// v in c.
-func checkPostPricesPriceTaxBehavior(c *wire.Checker, v PostPricesPriceTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
 
 // postPricesPriceLabel renders the status label of one call of the
 // stripe_post_prices_price tool from its (possibly partial or nil) arguments.
@@ -26140,22 +16365,14 @@ type GetProductsResult struct {
 
 // GetProductsResultObject is the type of $.object in the result of the
 // stripe_get_products tool: String representing the object's type. Objects of
-// the same type share the same value. Always has the value `list`.
-type GetProductsResultObject string
+// the same type share the same value. Always has the value `list`. It is an
+// alias of CustomerSourcesObject, which has the same shape.
+type GetProductsResultObject = CustomerSourcesObject
 
 // The values of GetProductsResultObject.
 const (
 	GetProductsResultObjectList GetProductsResultObject = "list"
 )
-
-// Valid reports whether v is one of the values of GetProductsResultObject.
-func (v GetProductsResultObject) Valid() bool {
-	switch v {
-	case GetProductsResultObjectList:
-		return true
-	}
-	return false
-}
 
 // getProductsHTTP is the request of stripe_get_products: GET /v1/products.
 var getProductsHTTP = &httpapi.Operation{
@@ -26577,8 +16794,8 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 		case "tax_behavior":
 			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
 				if b, ok := d.Bytes(); ok {
-					v := postProductsDefaultPriceDataTaxBehaviorOf(b)
-					checkPostProductsDefaultPriceDataTaxBehavior(&d.Checker, v)
+					v := currencyOptionTaxBehaviorOf(b)
+					checkCurrencyOptionTaxBehavior(&d.Checker, v)
 					x.TaxBehavior = &v
 				}
 				d.Leave()
@@ -26644,205 +16861,28 @@ func (x *PostProductsDefaultPriceData) validate(c *wire.Checker) {
 	}
 	if x.TaxBehavior != nil {
 		c.Enter("tax_behavior")
-		checkPostProductsDefaultPriceDataTaxBehavior(c, *x.TaxBehavior)
+		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
 		c.Leave()
 	}
 }
 
 // PostProductsDefaultPriceDataCurrencyOptionsValue is the type of
 // $.default_price_data.currency_options.* in the arguments of the
-// stripe_post_products tool.
-type PostProductsDefaultPriceDataCurrencyOptionsValue struct {
-	// CustomUnitAmount is optional; nil is absent.
-	CustomUnitAmount *PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount `json:"custom_unit_amount,omitempty"`
-	// TaxBehavior is optional; nil is absent.
-	TaxBehavior *PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior `json:"tax_behavior,omitempty"`
-	// Tiers is optional; nil is absent.
-	Tiers []PostProductsDefaultPriceDataCurrencyOptionsValueTier `json:"tiers,omitempty"`
-	// UnitAmount is optional; nil is absent.
-	UnitAmount *int64 `json:"unit_amount,omitempty"`
-	// UnitAmountDecimal is optional; nil is absent.
-	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_unit_amount":
-			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
-				x.CustomUnitAmount = new(PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount)
-				x.CustomUnitAmount.decode(d)
-				d.Leave()
-			}
-		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := postProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorOf(b)
-					checkPostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
-		case "tiers":
-			if d.OptionalField(&hasTiers, "tiers") {
-				if d.BeginArray() {
-					x.Tiers = []PostProductsDefaultPriceDataCurrencyOptionsValueTier{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tiers = append(x.Tiers, PostProductsDefaultPriceDataCurrencyOptionsValueTier{})
-						x.Tiers[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
-		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"custom_unit_amount",
-				"tax_behavior",
-				"tiers",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) validate(c *wire.Checker) {
-	if x.CustomUnitAmount != nil {
-		c.Enter("custom_unit_amount")
-		x.CustomUnitAmount.validate(c)
-		c.Leave()
-	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkPostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
-	if x.Tiers != nil {
-		c.Enter("tiers")
-		for i := range x.Tiers {
-			c.EnterIndex(i)
-			x.Tiers[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-}
+// stripe_post_products tool. It is an alias of PostPricesCurrencyOptionsValue,
+// which has the same shape.
+type PostProductsDefaultPriceDataCurrencyOptionsValue = PostPricesCurrencyOptionsValue
 
 // PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount is the type
 // of $.default_price_data.currency_options.*.custom_unit_amount in the
-// arguments of the stripe_post_products tool.
-type PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount struct {
-	// Enabled is required.
-	Enabled bool `json:"enabled"`
-	// Maximum is optional; nil is absent.
-	Maximum *int64 `json:"maximum,omitempty"`
-	// Minimum is optional; nil is absent.
-	Minimum *int64 `json:"minimum,omitempty"`
-	// Preset is optional; nil is absent.
-	Preset *int64 `json:"preset,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasMaximum, hasMinimum, hasPreset bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
-		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				if v, ok := d.Int(); ok {
-					x.Maximum = &v
-				}
-				d.Leave()
-			}
-		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				if v, ok := d.Int(); ok {
-					x.Minimum = &v
-				}
-				d.Leave()
-			}
-		case "preset":
-			if d.OptionalField(&hasPreset, "preset") {
-				if v, ok := d.Int(); ok {
-					x.Preset = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("enabled", "maximum", "minimum", "preset")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount) validate(c *wire.Checker) {
-}
+// arguments of the stripe_post_products tool. It is an alias of
+// PostPricesCurrencyOptionsValueCustomUnitAmount, which has the same shape.
+type PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount = PostPricesCurrencyOptionsValueCustomUnitAmount
 
 // PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior is the type of
 // $.default_price_data.currency_options.*.tax_behavior in the arguments of the
-// stripe_post_products tool.
-type PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior string
+// stripe_post_products tool. It is an alias of CurrencyOptionTaxBehavior, which
+// has the same shape.
+type PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior.
 const (
@@ -26851,117 +16891,11 @@ const (
 	PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorUnspecified PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior = "unspecified"
 )
 
-// Valid reports whether v is one of the values of
-// PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior.
-func (v PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior) Valid() bool {
-	switch v {
-	case PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorExclusive,
-		PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorInclusive,
-		PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorOf converts JSON
-// string bytes to PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior,
-// without allocating for the known values.
-func postProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorOf(b []byte) PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorExclusive
-	case "inclusive":
-		return PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorInclusive
-	case "unspecified":
-		return PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehaviorUnspecified
-	}
-	return PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior(b)
-}
-
-// checkPostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior records the
-// violations of the constraints of v in c.
-func checkPostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior(c *wire.Checker, v PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostProductsDefaultPriceDataCurrencyOptionsValueTier is the type of
 // $.default_price_data.currency_options.*.tiers[*] in the arguments of the
-// stripe_post_products tool.
-type PostProductsDefaultPriceDataCurrencyOptionsValueTier struct {
-	// FlatAmount is optional; nil is absent.
-	FlatAmount *int64 `json:"flat_amount,omitempty"`
-	// FlatAmountDecimal is optional; nil is absent.
-	FlatAmountDecimal *string `json:"flat_amount_decimal,omitempty"`
-	// UnitAmount is optional; nil is absent.
-	UnitAmount *int64 `json:"unit_amount,omitempty"`
-	// UnitAmountDecimal is optional; nil is absent.
-	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
-}
-
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "flat_amount":
-			if d.OptionalField(&hasFlatAmount, "flat_amount") {
-				if v, ok := d.Int(); ok {
-					x.FlatAmount = &v
-				}
-				d.Leave()
-			}
-		case "flat_amount_decimal":
-			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.FlatAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
-		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown(
-				"flat_amount",
-				"flat_amount_decimal",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
-}
-
-// Validate checks the constraints of x, for values built in Go (decoding checks
-// them already). It reports every violation, each with its JSON path, in a
-// *runtime.ValidationError.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) validate(c *wire.Checker) {}
+// stripe_post_products tool. It is an alias of
+// PostPricesCurrencyOptionsValueTier, which has the same shape.
+type PostProductsDefaultPriceDataCurrencyOptionsValueTier = PostPricesCurrencyOptionsValueTier
 
 // PostProductsDefaultPriceDataRecurring is the type of
 // $.default_price_data.recurring in the arguments of the stripe_post_products
@@ -26985,8 +16919,8 @@ func (x *PostProductsDefaultPriceDataRecurring) decode(d *wire.Decoder) {
 		case "interval":
 			if d.Field(&hasInterval, "interval") {
 				if b, ok := d.Bytes(); ok {
-					v := postProductsDefaultPriceDataRecurringIntervalOf(b)
-					checkPostProductsDefaultPriceDataRecurringInterval(&d.Checker, v)
+					v := recurringIntervalOf(b)
+					checkRecurringInterval(&d.Checker, v)
 					x.Interval = v
 				}
 				d.Leave()
@@ -27022,14 +16956,15 @@ func (x *PostProductsDefaultPriceDataRecurring) Validate() error {
 // validate records the violations of x in c.
 func (x *PostProductsDefaultPriceDataRecurring) validate(c *wire.Checker) {
 	c.Enter("interval")
-	checkPostProductsDefaultPriceDataRecurringInterval(c, x.Interval)
+	checkRecurringInterval(c, x.Interval)
 	c.Leave()
 }
 
 // PostProductsDefaultPriceDataRecurringInterval is the type of
 // $.default_price_data.recurring.interval in the arguments of the
-// stripe_post_products tool.
-type PostProductsDefaultPriceDataRecurringInterval string
+// stripe_post_products tool. It is an alias of RecurringInterval, which has the
+// same shape.
+type PostProductsDefaultPriceDataRecurringInterval = RecurringInterval
 
 // The values of PostProductsDefaultPriceDataRecurringInterval.
 const (
@@ -27039,48 +16974,11 @@ const (
 	PostProductsDefaultPriceDataRecurringIntervalYear  PostProductsDefaultPriceDataRecurringInterval = "year"
 )
 
-// Valid reports whether v is one of the values of
-// PostProductsDefaultPriceDataRecurringInterval.
-func (v PostProductsDefaultPriceDataRecurringInterval) Valid() bool {
-	switch v {
-	case PostProductsDefaultPriceDataRecurringIntervalDay,
-		PostProductsDefaultPriceDataRecurringIntervalMonth,
-		PostProductsDefaultPriceDataRecurringIntervalWeek,
-		PostProductsDefaultPriceDataRecurringIntervalYear:
-		return true
-	}
-	return false
-}
-
-// postProductsDefaultPriceDataRecurringIntervalOf converts JSON string bytes to
-// PostProductsDefaultPriceDataRecurringInterval, without allocating for the
-// known values.
-func postProductsDefaultPriceDataRecurringIntervalOf(b []byte) PostProductsDefaultPriceDataRecurringInterval {
-	switch string(b) {
-	case "day":
-		return PostProductsDefaultPriceDataRecurringIntervalDay
-	case "month":
-		return PostProductsDefaultPriceDataRecurringIntervalMonth
-	case "week":
-		return PostProductsDefaultPriceDataRecurringIntervalWeek
-	case "year":
-		return PostProductsDefaultPriceDataRecurringIntervalYear
-	}
-	return PostProductsDefaultPriceDataRecurringInterval(b)
-}
-
-// checkPostProductsDefaultPriceDataRecurringInterval records the violations of
-// the constraints of v in c.
-func checkPostProductsDefaultPriceDataRecurringInterval(c *wire.Checker, v PostProductsDefaultPriceDataRecurringInterval) {
-	if !v.Valid() {
-		c.Add("must be one of \"day\", \"month\", \"week\", \"year\", got " + wire.Quote(string(v)))
-	}
-}
-
 // PostProductsDefaultPriceDataTaxBehavior is the type of
 // $.default_price_data.tax_behavior in the arguments of the
-// stripe_post_products tool.
-type PostProductsDefaultPriceDataTaxBehavior string
+// stripe_post_products tool. It is an alias of CurrencyOptionTaxBehavior, which
+// has the same shape.
+type PostProductsDefaultPriceDataTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PostProductsDefaultPriceDataTaxBehavior.
 const (
@@ -27088,41 +16986,6 @@ const (
 	PostProductsDefaultPriceDataTaxBehaviorInclusive   PostProductsDefaultPriceDataTaxBehavior = "inclusive"
 	PostProductsDefaultPriceDataTaxBehaviorUnspecified PostProductsDefaultPriceDataTaxBehavior = "unspecified"
 )
-
-// Valid reports whether v is one of the values of
-// PostProductsDefaultPriceDataTaxBehavior.
-func (v PostProductsDefaultPriceDataTaxBehavior) Valid() bool {
-	switch v {
-	case PostProductsDefaultPriceDataTaxBehaviorExclusive,
-		PostProductsDefaultPriceDataTaxBehaviorInclusive,
-		PostProductsDefaultPriceDataTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
-
-// postProductsDefaultPriceDataTaxBehaviorOf converts JSON string bytes to
-// PostProductsDefaultPriceDataTaxBehavior, without allocating for the known
-// values.
-func postProductsDefaultPriceDataTaxBehaviorOf(b []byte) PostProductsDefaultPriceDataTaxBehavior {
-	switch string(b) {
-	case "exclusive":
-		return PostProductsDefaultPriceDataTaxBehaviorExclusive
-	case "inclusive":
-		return PostProductsDefaultPriceDataTaxBehaviorInclusive
-	case "unspecified":
-		return PostProductsDefaultPriceDataTaxBehaviorUnspecified
-	}
-	return PostProductsDefaultPriceDataTaxBehavior(b)
-}
-
-// checkPostProductsDefaultPriceDataTaxBehavior records the violations of the
-// constraints of v in c.
-func checkPostProductsDefaultPriceDataTaxBehavior(c *wire.Checker, v PostProductsDefaultPriceDataTaxBehavior) {
-	if !v.Valid() {
-		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
-	}
-}
 
 // checkAPIErrorsMessage records the violations of the constraints of v in c.
 // Every schema with these constraints shares it.
@@ -27758,6 +17621,28 @@ func (v CurrencyOptionTaxBehavior) Valid() bool {
 	return false
 }
 
+// currencyOptionTaxBehaviorOf converts JSON string bytes to
+// CurrencyOptionTaxBehavior, without allocating for the known values.
+func currencyOptionTaxBehaviorOf(b []byte) CurrencyOptionTaxBehavior {
+	switch string(b) {
+	case "exclusive":
+		return CurrencyOptionTaxBehaviorExclusive
+	case "inclusive":
+		return CurrencyOptionTaxBehaviorInclusive
+	case "unspecified":
+		return CurrencyOptionTaxBehaviorUnspecified
+	}
+	return CurrencyOptionTaxBehavior(b)
+}
+
+// checkCurrencyOptionTaxBehavior records the violations of the constraints of v
+// in c.
+func checkCurrencyOptionTaxBehavior(c *wire.Checker, v CurrencyOptionTaxBehavior) {
+	if !v.Valid() {
+		c.Add("must be one of \"exclusive\", \"inclusive\", \"unspecified\", got " + wire.Quote(string(v)))
+	}
+}
+
 // CustomUnitAmount is the type custom_unit_amount shared by the stripe tools.
 type CustomUnitAmount struct {
 	// The maximum unit amount the customer can specify for this item.
@@ -27938,22 +17823,14 @@ type CustomerSubscriptions struct {
 
 // CustomerSubscriptionsObject is the type of $.subscriptions.object in the
 // named type customer: String representing the object's type. Objects of the
-// same type share the same value. Always has the value `list`.
-type CustomerSubscriptionsObject string
+// same type share the same value. Always has the value `list`. It is an alias
+// of CustomerSourcesObject, which has the same shape.
+type CustomerSubscriptionsObject = CustomerSourcesObject
 
 // The values of CustomerSubscriptionsObject.
 const (
 	CustomerSubscriptionsObjectList CustomerSubscriptionsObject = "list"
 )
-
-// Valid reports whether v is one of the values of CustomerSubscriptionsObject.
-func (v CustomerSubscriptionsObject) Valid() bool {
-	switch v {
-	case CustomerSubscriptionsObjectList:
-		return true
-	}
-	return false
-}
 
 // CustomerTaxExempt is the type of $.tax_exempt in the named type customer:
 // Describes the customer's tax exemption status, which is `none`, `exempt`, or
@@ -27998,22 +17875,14 @@ type CustomerTaxIDs struct {
 
 // CustomerTaxIDsObject is the type of $.tax_ids.object in the named type
 // customer: String representing the object's type. Objects of the same type
-// share the same value. Always has the value `list`.
-type CustomerTaxIDsObject string
+// share the same value. Always has the value `list`. It is an alias of
+// CustomerSourcesObject, which has the same shape.
+type CustomerTaxIDsObject = CustomerSourcesObject
 
 // The values of CustomerTaxIDsObject.
 const (
 	CustomerTaxIDsObjectList CustomerTaxIDsObject = "list"
 )
-
-// Valid reports whether v is one of the values of CustomerTaxIDsObject.
-func (v CustomerTaxIDsObject) Valid() bool {
-	switch v {
-	case CustomerTaxIDsObjectList:
-		return true
-	}
-	return false
-}
 
 // CustomerBalanceCustomerBalanceSettings is the type
 // customer_balance_customer_balance_settings shared by the stripe tools.
@@ -28031,25 +17900,15 @@ type CustomerBalanceCustomerBalanceSettings struct {
 // CustomerBalanceCustomerBalanceSettingsReconciliationMode is the type of
 // $.reconciliation_mode in the named type
 // customer_balance_customer_balance_settings: The configuration for how funds
-// that land in the customer cash balance are reconciled.
-type CustomerBalanceCustomerBalanceSettingsReconciliationMode string
+// that land in the customer cash balance are reconciled. It is an alias of
+// PaymentIntentConfirmationMethod, which has the same shape.
+type CustomerBalanceCustomerBalanceSettingsReconciliationMode = PaymentIntentConfirmationMethod
 
 // The values of CustomerBalanceCustomerBalanceSettingsReconciliationMode.
 const (
 	CustomerBalanceCustomerBalanceSettingsReconciliationModeAutomatic CustomerBalanceCustomerBalanceSettingsReconciliationMode = "automatic"
 	CustomerBalanceCustomerBalanceSettingsReconciliationModeManual    CustomerBalanceCustomerBalanceSettingsReconciliationMode = "manual"
 )
-
-// Valid reports whether v is one of the values of
-// CustomerBalanceCustomerBalanceSettingsReconciliationMode.
-func (v CustomerBalanceCustomerBalanceSettingsReconciliationMode) Valid() bool {
-	switch v {
-	case CustomerBalanceCustomerBalanceSettingsReconciliationModeAutomatic,
-		CustomerBalanceCustomerBalanceSettingsReconciliationModeManual:
-		return true
-	}
-	return false
-}
 
 // CustomerTax is the type customer_tax shared by the stripe tools.
 type CustomerTax struct {
@@ -28141,22 +18000,14 @@ type DeletedCustomer struct {
 
 // DeletedCustomerObject is the type of $.object in the named type
 // deleted_customer: String representing the object's type. Objects of the same
-// type share the same value.
-type DeletedCustomerObject string
+// type share the same value. It is an alias of CustomerObject, which has the
+// same shape.
+type DeletedCustomerObject = CustomerObject
 
 // The values of DeletedCustomerObject.
 const (
 	DeletedCustomerObjectCustomer DeletedCustomerObject = "customer"
 )
-
-// Valid reports whether v is one of the values of DeletedCustomerObject.
-func (v DeletedCustomerObject) Valid() bool {
-	switch v {
-	case DeletedCustomerObjectCustomer:
-		return true
-	}
-	return false
-}
 
 // DeletedInvoice is the type deleted_invoice shared by the stripe tools.
 type DeletedInvoice struct {
@@ -28750,8 +18601,9 @@ func (v InvoiceBillingReason) Valid() bool {
 // invoice: Either `charge_automatically`, or `send_invoice`. When charging
 // automatically, Stripe will attempt to pay this invoice using the default
 // source attached to the customer. When sending an invoice, Stripe will email
-// this invoice to the customer with payment instructions.
-type InvoiceCollectionMethod string
+// this invoice to the customer with payment instructions. It is an alias of
+// SubscriptionCollectionMethod, which has the same shape.
+type InvoiceCollectionMethod = SubscriptionCollectionMethod
 
 // The values of InvoiceCollectionMethod.
 const (
@@ -28759,21 +18611,12 @@ const (
 	InvoiceCollectionMethodSendInvoice         InvoiceCollectionMethod = "send_invoice"
 )
 
-// Valid reports whether v is one of the values of InvoiceCollectionMethod.
-func (v InvoiceCollectionMethod) Valid() bool {
-	switch v {
-	case InvoiceCollectionMethodChargeAutomatically,
-		InvoiceCollectionMethodSendInvoice:
-		return true
-	}
-	return false
-}
-
 // InvoiceCustomerTaxExempt is the type of $.customer_tax_exempt in the named
 // type invoice: The customer's tax exempt status. Until the invoice is
 // finalized, this field will equal `customer.tax_exempt`. Once the invoice is
-// finalized, this field will no longer be updated.
-type InvoiceCustomerTaxExempt string
+// finalized, this field will no longer be updated. It is an alias of
+// CustomerTaxExempt, which has the same shape.
+type InvoiceCustomerTaxExempt = CustomerTaxExempt
 
 // The values of InvoiceCustomerTaxExempt.
 const (
@@ -28781,17 +18624,6 @@ const (
 	InvoiceCustomerTaxExemptNone    InvoiceCustomerTaxExempt = "none"
 	InvoiceCustomerTaxExemptReverse InvoiceCustomerTaxExempt = "reverse"
 )
-
-// Valid reports whether v is one of the values of InvoiceCustomerTaxExempt.
-func (v InvoiceCustomerTaxExempt) Valid() bool {
-	switch v {
-	case InvoiceCustomerTaxExemptExempt,
-		InvoiceCustomerTaxExemptNone,
-		InvoiceCustomerTaxExemptReverse:
-		return true
-	}
-	return false
-}
 
 // InvoiceLines is the type of $.lines in the named type invoice: The individual
 // line items that make up the invoice. `lines` is sorted as follows: (1)
@@ -28815,41 +18647,24 @@ type InvoiceLines struct {
 
 // InvoiceLinesObject is the type of $.lines.object in the named type invoice:
 // String representing the object's type. Objects of the same type share the
-// same value. Always has the value `list`.
-type InvoiceLinesObject string
+// same value. Always has the value `list`. It is an alias of
+// CustomerSourcesObject, which has the same shape.
+type InvoiceLinesObject = CustomerSourcesObject
 
 // The values of InvoiceLinesObject.
 const (
 	InvoiceLinesObjectList InvoiceLinesObject = "list"
 )
 
-// Valid reports whether v is one of the values of InvoiceLinesObject.
-func (v InvoiceLinesObject) Valid() bool {
-	switch v {
-	case InvoiceLinesObjectList:
-		return true
-	}
-	return false
-}
-
 // InvoiceObject is the type of $.object in the named type invoice: String
 // representing the object's type. Objects of the same type share the same
-// value.
-type InvoiceObject string
+// value. It is an alias of DeletedInvoiceObject, which has the same shape.
+type InvoiceObject = DeletedInvoiceObject
 
 // The values of InvoiceObject.
 const (
 	InvoiceObjectInvoice InvoiceObject = "invoice"
 )
-
-// Valid reports whether v is one of the values of InvoiceObject.
-func (v InvoiceObject) Valid() bool {
-	switch v {
-	case InvoiceObjectInvoice:
-		return true
-	}
-	return false
-}
 
 // InvoiceStatus is the type of $.status in the named type invoice: The status
 // of the invoice, one of `draft`, `open`, `paid`, `uncollectible`, or `void`.
@@ -28877,6 +18692,31 @@ func (v InvoiceStatus) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// invoiceStatusOf converts JSON string bytes to InvoiceStatus, without
+// allocating for the known values.
+func invoiceStatusOf(b []byte) InvoiceStatus {
+	switch string(b) {
+	case "draft":
+		return InvoiceStatusDraft
+	case "open":
+		return InvoiceStatusOpen
+	case "paid":
+		return InvoiceStatusPaid
+	case "uncollectible":
+		return InvoiceStatusUncollectible
+	case "void":
+		return InvoiceStatusVoid
+	}
+	return InvoiceStatus(b)
+}
+
+// checkInvoiceStatus records the violations of the constraints of v in c.
+func checkInvoiceStatus(c *wire.Checker, v InvoiceStatus) {
+	if !v.Valid() {
+		c.Add("must be one of \"draft\", \"open\", \"paid\", \"uncollectible\", \"void\", got " + wire.Quote(string(v)))
+	}
 }
 
 // InvoiceInstallmentsCard is the type invoice_installments_card shared by the
@@ -28928,25 +18768,16 @@ type InvoiceMandateOptionsCard struct {
 // type invoice_mandate_options_card: One of `fixed` or `maximum`. If `fixed`,
 // the `amount` param refers to the exact amount to be charged in future
 // payments. If `maximum`, the amount charged can be up to the value passed for
-// the `amount` param.
-type InvoiceMandateOptionsCardAmountType string
+// the `amount` param. It is an alias of
+// SetupIntentPaymentMethodOptionsCardMandateOptionsAmountType, which has the
+// same shape.
+type InvoiceMandateOptionsCardAmountType = SetupIntentPaymentMethodOptionsCardMandateOptionsAmountType
 
 // The values of InvoiceMandateOptionsCardAmountType.
 const (
 	InvoiceMandateOptionsCardAmountTypeFixed   InvoiceMandateOptionsCardAmountType = "fixed"
 	InvoiceMandateOptionsCardAmountTypeMaximum InvoiceMandateOptionsCardAmountType = "maximum"
 )
-
-// Valid reports whether v is one of the values of
-// InvoiceMandateOptionsCardAmountType.
-func (v InvoiceMandateOptionsCardAmountType) Valid() bool {
-	switch v {
-	case InvoiceMandateOptionsCardAmountTypeFixed,
-		InvoiceMandateOptionsCardAmountTypeMaximum:
-		return true
-	}
-	return false
-}
 
 // InvoicePaymentMethodOptionsAcssDebit is the type
 // invoice_payment_method_options_acss_debit shared by the stripe tools.
@@ -28981,6 +18812,29 @@ func (v InvoicePaymentMethodOptionsAcssDebitVerificationMethod) Valid() bool {
 	return false
 }
 
+// invoicePaymentMethodOptionsAcssDebitVerificationMethodOf converts JSON string
+// bytes to InvoicePaymentMethodOptionsAcssDebitVerificationMethod, without
+// allocating for the known values.
+func invoicePaymentMethodOptionsAcssDebitVerificationMethodOf(b []byte) InvoicePaymentMethodOptionsAcssDebitVerificationMethod {
+	switch string(b) {
+	case "automatic":
+		return InvoicePaymentMethodOptionsAcssDebitVerificationMethodAutomatic
+	case "instant":
+		return InvoicePaymentMethodOptionsAcssDebitVerificationMethodInstant
+	case "microdeposits":
+		return InvoicePaymentMethodOptionsAcssDebitVerificationMethodMicrodeposits
+	}
+	return InvoicePaymentMethodOptionsAcssDebitVerificationMethod(b)
+}
+
+// checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod records the
+// violations of the constraints of v in c.
+func checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(c *wire.Checker, v InvoicePaymentMethodOptionsAcssDebitVerificationMethod) {
+	if !v.Valid() {
+		c.Add("must be one of \"automatic\", \"instant\", \"microdeposits\", got " + wire.Quote(string(v)))
+	}
+}
+
 // InvoicePaymentMethodOptionsAcssDebitMandateOptions is the type
 // invoice_payment_method_options_acss_debit_mandate_options shared by the
 // stripe tools.
@@ -29011,6 +18865,28 @@ func (v InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType) Valid
 		return true
 	}
 	return false
+}
+
+// invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf converts
+// JSON string bytes to
+// InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType, without
+// allocating for the known values.
+func invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b []byte) InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType {
+	switch string(b) {
+	case "business":
+		return InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeBusiness
+	case "personal":
+		return InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypePersonal
+	}
+	return InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType(b)
+}
+
+// checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType
+// records the violations of the constraints of v in c.
+func checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c *wire.Checker, v InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType) {
+	if !v.Valid() {
+		c.Add("must be one of \"business\", \"personal\", got " + wire.Quote(string(v)))
+	}
 }
 
 // InvoicePaymentMethodOptionsBancontact is the type
@@ -29049,6 +18925,31 @@ func (v InvoicePaymentMethodOptionsBancontactPreferredLanguage) Valid() bool {
 	return false
 }
 
+// invoicePaymentMethodOptionsBancontactPreferredLanguageOf converts JSON string
+// bytes to InvoicePaymentMethodOptionsBancontactPreferredLanguage, without
+// allocating for the known values.
+func invoicePaymentMethodOptionsBancontactPreferredLanguageOf(b []byte) InvoicePaymentMethodOptionsBancontactPreferredLanguage {
+	switch string(b) {
+	case "de":
+		return InvoicePaymentMethodOptionsBancontactPreferredLanguageDe
+	case "en":
+		return InvoicePaymentMethodOptionsBancontactPreferredLanguageEn
+	case "fr":
+		return InvoicePaymentMethodOptionsBancontactPreferredLanguageFr
+	case "nl":
+		return InvoicePaymentMethodOptionsBancontactPreferredLanguageNl
+	}
+	return InvoicePaymentMethodOptionsBancontactPreferredLanguage(b)
+}
+
+// checkInvoicePaymentMethodOptionsBancontactPreferredLanguage records the
+// violations of the constraints of v in c.
+func checkInvoicePaymentMethodOptionsBancontactPreferredLanguage(c *wire.Checker, v InvoicePaymentMethodOptionsBancontactPreferredLanguage) {
+	if !v.Valid() {
+		c.Add("must be one of \"de\", \"en\", \"fr\", \"nl\", got " + wire.Quote(string(v)))
+	}
+}
+
 // InvoicePaymentMethodOptionsCard is the type
 // invoice_payment_method_options_card shared by the stripe tools.
 type InvoicePaymentMethodOptionsCard struct {
@@ -29070,25 +18971,16 @@ type InvoicePaymentMethodOptionsCard struct {
 // based on risk level and [other
 // requirements](https://stripe.com/docs/strong-customer-authentication).
 // However, if you wish to request 3D Secure based on logic from your own fraud
-// engine…
-type InvoicePaymentMethodOptionsCardRequestThreeDSecure string
+// engine… It is an alias of
+// SubscriptionPaymentMethodOptionsCardRequestThreeDSecure, which has the same
+// shape.
+type InvoicePaymentMethodOptionsCardRequestThreeDSecure = SubscriptionPaymentMethodOptionsCardRequestThreeDSecure
 
 // The values of InvoicePaymentMethodOptionsCardRequestThreeDSecure.
 const (
 	InvoicePaymentMethodOptionsCardRequestThreeDSecureAny       InvoicePaymentMethodOptionsCardRequestThreeDSecure = "any"
 	InvoicePaymentMethodOptionsCardRequestThreeDSecureAutomatic InvoicePaymentMethodOptionsCardRequestThreeDSecure = "automatic"
 )
-
-// Valid reports whether v is one of the values of
-// InvoicePaymentMethodOptionsCardRequestThreeDSecure.
-func (v InvoicePaymentMethodOptionsCardRequestThreeDSecure) Valid() bool {
-	switch v {
-	case InvoicePaymentMethodOptionsCardRequestThreeDSecureAny,
-		InvoicePaymentMethodOptionsCardRequestThreeDSecureAutomatic:
-		return true
-	}
-	return false
-}
 
 // InvoicePaymentMethodOptionsCustomerBalance is the type
 // invoice_payment_method_options_customer_balance shared by the stripe tools.
@@ -29195,8 +19087,10 @@ type InvoicePaymentMethodOptionsUsBankAccount struct {
 // InvoicePaymentMethodOptionsUsBankAccountVerificationMethod is the type of
 // $.verification_method in the named type
 // invoice_payment_method_options_us_bank_account: Bank account verification
-// method.
-type InvoicePaymentMethodOptionsUsBankAccountVerificationMethod string
+// method. It is an alias of
+// InvoicePaymentMethodOptionsAcssDebitVerificationMethod, which has the same
+// shape.
+type InvoicePaymentMethodOptionsUsBankAccountVerificationMethod = InvoicePaymentMethodOptionsAcssDebitVerificationMethod
 
 // The values of InvoicePaymentMethodOptionsUsBankAccountVerificationMethod.
 const (
@@ -29204,18 +19098,6 @@ const (
 	InvoicePaymentMethodOptionsUsBankAccountVerificationMethodInstant       InvoicePaymentMethodOptionsUsBankAccountVerificationMethod = "instant"
 	InvoicePaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits InvoicePaymentMethodOptionsUsBankAccountVerificationMethod = "microdeposits"
 )
-
-// Valid reports whether v is one of the values of
-// InvoicePaymentMethodOptionsUsBankAccountVerificationMethod.
-func (v InvoicePaymentMethodOptionsUsBankAccountVerificationMethod) Valid() bool {
-	switch v {
-	case InvoicePaymentMethodOptionsUsBankAccountVerificationMethodAutomatic,
-		InvoicePaymentMethodOptionsUsBankAccountVerificationMethodInstant,
-		InvoicePaymentMethodOptionsUsBankAccountVerificationMethodMicrodeposits:
-		return true
-	}
-	return false
-}
 
 // InvoicePaymentMethodOptionsUsBankAccountLinkedA75245deb is the type
 // invoice_payment_method_options_us_bank_account_linked_a_75245deb shared by
@@ -29278,6 +19160,28 @@ func (v InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem) Val
 	return false
 }
 
+// invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf
+// converts JSON string bytes to
+// InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem, without
+// allocating for the known values.
+func invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf(b []byte) InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem {
+	switch string(b) {
+	case "balances":
+		return InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemBalances
+	case "transactions":
+		return InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemTransactions
+	}
+	return InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem(b)
+}
+
+// checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem
+// records the violations of the constraints of v in c.
+func checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem(c *wire.Checker, v InvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem) {
+	if !v.Valid() {
+		c.Add("must be one of \"balances\", \"transactions\", got " + wire.Quote(string(v)))
+	}
+}
+
 // InvoiceRenderingPDF is the type invoice_rendering_pdf shared by the stripe
 // tools.
 type InvoiceRenderingPDF struct {
@@ -29309,6 +19213,28 @@ func (v InvoiceRenderingPDFPageSize) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// invoiceRenderingPDFPageSizeOf converts JSON string bytes to
+// InvoiceRenderingPDFPageSize, without allocating for the known values.
+func invoiceRenderingPDFPageSizeOf(b []byte) InvoiceRenderingPDFPageSize {
+	switch string(b) {
+	case "a4":
+		return InvoiceRenderingPDFPageSizeA4
+	case "auto":
+		return InvoiceRenderingPDFPageSizeAuto
+	case "letter":
+		return InvoiceRenderingPDFPageSizeLetter
+	}
+	return InvoiceRenderingPDFPageSize(b)
+}
+
+// checkInvoiceRenderingPDFPageSize records the violations of the constraints of
+// v in c.
+func checkInvoiceRenderingPDFPageSize(c *wire.Checker, v InvoiceRenderingPDFPageSize) {
+	if !v.Valid() {
+		c.Add("must be one of \"a4\", \"auto\", \"letter\", got " + wire.Quote(string(v)))
+	}
 }
 
 // InvoiceSettingCustomField is the type invoice_setting_custom_field shared by
@@ -29574,8 +19500,10 @@ type InvoicesPaymentSettings struct {
 }
 
 // InvoicesPaymentSettingsPaymentMethodType is the type of
-// $.payment_method_types[*] in the named type invoices_payment_settings.
-type InvoicesPaymentSettingsPaymentMethodType string
+// $.payment_method_types[*] in the named type invoices_payment_settings. It is
+// an alias of SubscriptionsResourcePaymentSettingsPaymentMethodType, which has
+// the same shape.
+type InvoicesPaymentSettingsPaymentMethodType = SubscriptionsResourcePaymentSettingsPaymentMethodType
 
 // The values of InvoicesPaymentSettingsPaymentMethodType.
 const (
@@ -29606,40 +19534,6 @@ const (
 	InvoicesPaymentSettingsPaymentMethodTypeWechatPay         InvoicesPaymentSettingsPaymentMethodType = "wechat_pay"
 )
 
-// Valid reports whether v is one of the values of
-// InvoicesPaymentSettingsPaymentMethodType.
-func (v InvoicesPaymentSettingsPaymentMethodType) Valid() bool {
-	switch v {
-	case InvoicesPaymentSettingsPaymentMethodTypeAchCreditTransfer,
-		InvoicesPaymentSettingsPaymentMethodTypeAchDebit,
-		InvoicesPaymentSettingsPaymentMethodTypeAcssDebit,
-		InvoicesPaymentSettingsPaymentMethodTypeAuBecsDebit,
-		InvoicesPaymentSettingsPaymentMethodTypeBacsDebit,
-		InvoicesPaymentSettingsPaymentMethodTypeBancontact,
-		InvoicesPaymentSettingsPaymentMethodTypeBoleto,
-		InvoicesPaymentSettingsPaymentMethodTypeCard,
-		InvoicesPaymentSettingsPaymentMethodTypeCashapp,
-		InvoicesPaymentSettingsPaymentMethodTypeCustomerBalance,
-		InvoicesPaymentSettingsPaymentMethodTypeEps,
-		InvoicesPaymentSettingsPaymentMethodTypeFpx,
-		InvoicesPaymentSettingsPaymentMethodTypeGiropay,
-		InvoicesPaymentSettingsPaymentMethodTypeGrabpay,
-		InvoicesPaymentSettingsPaymentMethodTypeIdeal,
-		InvoicesPaymentSettingsPaymentMethodTypeKonbini,
-		InvoicesPaymentSettingsPaymentMethodTypeLink,
-		InvoicesPaymentSettingsPaymentMethodTypeP24,
-		InvoicesPaymentSettingsPaymentMethodTypePaynow,
-		InvoicesPaymentSettingsPaymentMethodTypePaypal,
-		InvoicesPaymentSettingsPaymentMethodTypePromptpay,
-		InvoicesPaymentSettingsPaymentMethodTypeSepaDebit,
-		InvoicesPaymentSettingsPaymentMethodTypeSofort,
-		InvoicesPaymentSettingsPaymentMethodTypeUsBankAccount,
-		InvoicesPaymentSettingsPaymentMethodTypeWechatPay:
-		return true
-	}
-	return false
-}
-
 // InvoicesResourceInvoiceTaxID is the type invoices_resource_invoice_tax_id
 // shared by the stripe tools.
 type InvoicesResourceInvoiceTaxID struct {
@@ -29659,8 +19553,9 @@ type InvoicesResourceInvoiceTaxID struct {
 // `ar_cuit`, `eu_vat`, `bo_tin`, `br_cnpj`, `br_cpf`, `cn_tin`, `co_nit`,
 // `cr_tin`, `do_rcn`, `ec_ruc`, `eu_oss_vat`, `pe_ruc`, `ro_tin`, `rs_pib`,
 // `sv_nit`, `uy_ruc`, `ve_rif`, `vn_tin`, `gb_vat`, `nz_gst`, `au_abn`,
-// `au_arn`, `in_gst`, `no_vat`, `za_vat`…
-type InvoicesResourceInvoiceTaxIDType string
+// `au_arn`, `in_gst`, `no_vat`, `za_vat`… It is an alias of TaxIDType, which
+// has the same shape.
+type InvoicesResourceInvoiceTaxIDType = TaxIDType
 
 // The values of InvoicesResourceInvoiceTaxIDType.
 const (
@@ -29732,82 +19627,6 @@ const (
 	InvoicesResourceInvoiceTaxIDTypeVnTin    InvoicesResourceInvoiceTaxIDType = "vn_tin"
 	InvoicesResourceInvoiceTaxIDTypeZaVat    InvoicesResourceInvoiceTaxIDType = "za_vat"
 )
-
-// Valid reports whether v is one of the values of
-// InvoicesResourceInvoiceTaxIDType.
-func (v InvoicesResourceInvoiceTaxIDType) Valid() bool {
-	switch v {
-	case InvoicesResourceInvoiceTaxIDTypeAdNrt,
-		InvoicesResourceInvoiceTaxIDTypeAeTrn,
-		InvoicesResourceInvoiceTaxIDTypeArCuit,
-		InvoicesResourceInvoiceTaxIDTypeAuAbn,
-		InvoicesResourceInvoiceTaxIDTypeAuArn,
-		InvoicesResourceInvoiceTaxIDTypeBgUic,
-		InvoicesResourceInvoiceTaxIDTypeBoTin,
-		InvoicesResourceInvoiceTaxIDTypeBrCnpj,
-		InvoicesResourceInvoiceTaxIDTypeBrCpf,
-		InvoicesResourceInvoiceTaxIDTypeCaBn,
-		InvoicesResourceInvoiceTaxIDTypeCaGstHst,
-		InvoicesResourceInvoiceTaxIDTypeCaPstBc,
-		InvoicesResourceInvoiceTaxIDTypeCaPstMb,
-		InvoicesResourceInvoiceTaxIDTypeCaPstSk,
-		InvoicesResourceInvoiceTaxIDTypeCaQst,
-		InvoicesResourceInvoiceTaxIDTypeChVat,
-		InvoicesResourceInvoiceTaxIDTypeClTin,
-		InvoicesResourceInvoiceTaxIDTypeCnTin,
-		InvoicesResourceInvoiceTaxIDTypeCoNit,
-		InvoicesResourceInvoiceTaxIDTypeCrTin,
-		InvoicesResourceInvoiceTaxIDTypeDoRcn,
-		InvoicesResourceInvoiceTaxIDTypeEcRuc,
-		InvoicesResourceInvoiceTaxIDTypeEgTin,
-		InvoicesResourceInvoiceTaxIDTypeEsCif,
-		InvoicesResourceInvoiceTaxIDTypeEuOSsVat,
-		InvoicesResourceInvoiceTaxIDTypeEuVat,
-		InvoicesResourceInvoiceTaxIDTypeGbVat,
-		InvoicesResourceInvoiceTaxIDTypeGeVat,
-		InvoicesResourceInvoiceTaxIDTypeHkBr,
-		InvoicesResourceInvoiceTaxIDTypeHuTin,
-		InvoicesResourceInvoiceTaxIDTypeIDNpwp,
-		InvoicesResourceInvoiceTaxIDTypeIlVat,
-		InvoicesResourceInvoiceTaxIDTypeInGst,
-		InvoicesResourceInvoiceTaxIDTypeIsVat,
-		InvoicesResourceInvoiceTaxIDTypeJpCn,
-		InvoicesResourceInvoiceTaxIDTypeJpRn,
-		InvoicesResourceInvoiceTaxIDTypeJpTrn,
-		InvoicesResourceInvoiceTaxIDTypeKePin,
-		InvoicesResourceInvoiceTaxIDTypeKrBrn,
-		InvoicesResourceInvoiceTaxIDTypeLiUID,
-		InvoicesResourceInvoiceTaxIDTypeMxRfc,
-		InvoicesResourceInvoiceTaxIDTypeMyFrp,
-		InvoicesResourceInvoiceTaxIDTypeMyItn,
-		InvoicesResourceInvoiceTaxIDTypeMySst,
-		InvoicesResourceInvoiceTaxIDTypeNoVat,
-		InvoicesResourceInvoiceTaxIDTypeNzGst,
-		InvoicesResourceInvoiceTaxIDTypePeRuc,
-		InvoicesResourceInvoiceTaxIDTypePhTin,
-		InvoicesResourceInvoiceTaxIDTypeRoTin,
-		InvoicesResourceInvoiceTaxIDTypeRsPib,
-		InvoicesResourceInvoiceTaxIDTypeRuInn,
-		InvoicesResourceInvoiceTaxIDTypeRuKpp,
-		InvoicesResourceInvoiceTaxIDTypeSaVat,
-		InvoicesResourceInvoiceTaxIDTypeSgGst,
-		InvoicesResourceInvoiceTaxIDTypeSgUen,
-		InvoicesResourceInvoiceTaxIDTypeSiTin,
-		InvoicesResourceInvoiceTaxIDTypeSvNit,
-		InvoicesResourceInvoiceTaxIDTypeThVat,
-		InvoicesResourceInvoiceTaxIDTypeTrTin,
-		InvoicesResourceInvoiceTaxIDTypeTwVat,
-		InvoicesResourceInvoiceTaxIDTypeUaVat,
-		InvoicesResourceInvoiceTaxIDTypeUnknown,
-		InvoicesResourceInvoiceTaxIDTypeUsEin,
-		InvoicesResourceInvoiceTaxIDTypeUyRuc,
-		InvoicesResourceInvoiceTaxIDTypeVeRif,
-		InvoicesResourceInvoiceTaxIDTypeVnTin,
-		InvoicesResourceInvoiceTaxIDTypeZaVat:
-		return true
-	}
-	return false
-}
 
 // InvoicesResourceLineItemsCreditedItems is the type
 // invoices_resource_line_items_credited_items shared by the stripe tools.
@@ -30045,8 +19864,9 @@ type LineItemsTaxAmount struct {
 // LineItemsTaxAmountTaxabilityReason is the type of $.taxability_reason in the
 // named type line_items_tax_amount: The reasoning behind this tax, for example,
 // if the product is tax exempt. The possible values for this field may be
-// extended as new tax rules are supported.
-type LineItemsTaxAmountTaxabilityReason string
+// extended as new tax rules are supported. It is an alias of
+// InvoiceTaxAmountTaxabilityReason, which has the same shape.
+type LineItemsTaxAmountTaxabilityReason = InvoiceTaxAmountTaxabilityReason
 
 // The values of LineItemsTaxAmountTaxabilityReason.
 const (
@@ -30066,30 +19886,6 @@ const (
 	LineItemsTaxAmountTaxabilityReasonTaxableBasisReduced  LineItemsTaxAmountTaxabilityReason = "taxable_basis_reduced"
 	LineItemsTaxAmountTaxabilityReasonZeroRated            LineItemsTaxAmountTaxabilityReason = "zero_rated"
 )
-
-// Valid reports whether v is one of the values of
-// LineItemsTaxAmountTaxabilityReason.
-func (v LineItemsTaxAmountTaxabilityReason) Valid() bool {
-	switch v {
-	case LineItemsTaxAmountTaxabilityReasonCustomerExempt,
-		LineItemsTaxAmountTaxabilityReasonNotCollecting,
-		LineItemsTaxAmountTaxabilityReasonNotSubjectToTax,
-		LineItemsTaxAmountTaxabilityReasonNotSupported,
-		LineItemsTaxAmountTaxabilityReasonPortionProductExempt,
-		LineItemsTaxAmountTaxabilityReasonPortionReducedRated,
-		LineItemsTaxAmountTaxabilityReasonPortionStandardRated,
-		LineItemsTaxAmountTaxabilityReasonProductExempt,
-		LineItemsTaxAmountTaxabilityReasonProductExemptHoliday,
-		LineItemsTaxAmountTaxabilityReasonProportionallyRated,
-		LineItemsTaxAmountTaxabilityReasonReducedRated,
-		LineItemsTaxAmountTaxabilityReasonReverseCharge,
-		LineItemsTaxAmountTaxabilityReasonStandardRated,
-		LineItemsTaxAmountTaxabilityReasonTaxableBasisReduced,
-		LineItemsTaxAmountTaxabilityReasonZeroRated:
-		return true
-	}
-	return false
-}
 
 // Networks is the type networks shared by the stripe tools.
 type Networks struct {
@@ -30191,25 +19987,16 @@ type PaymentFlowsAutomaticPaymentMethodsSetupIntent struct {
 //
 // Redirect-based payment methods may require your customer to be redirected to
 // a payment method's app or site for authentication or additional steps. To
-// [confirm](https://stripe.com/docs/api/setup_intents/confirm) this…
-type PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects string
+// [confirm](https://stripe.com/docs/api/setup_intents/confirm) this… It is an
+// alias of PaymentFlowsAutomaticPaymentMethodsPaymentIntentAllowRedirects,
+// which has the same shape.
+type PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects = PaymentFlowsAutomaticPaymentMethodsPaymentIntentAllowRedirects
 
 // The values of PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects.
 const (
 	PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirectsAlways PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects = "always"
 	PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirectsNever  PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects = "never"
 )
-
-// Valid reports whether v is one of the values of
-// PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects.
-func (v PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects) Valid() bool {
-	switch v {
-	case PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirectsAlways,
-		PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirectsNever:
-		return true
-	}
-	return false
-}
 
 // PaymentFlowsPrivatePaymentMethodsAlipay is the type
 // payment_flows_private_payment_methods_alipay shared by the stripe tools.
@@ -30424,6 +20211,28 @@ func (v PaymentIntentCaptureMethod) Valid() bool {
 	return false
 }
 
+// paymentIntentCaptureMethodOf converts JSON string bytes to
+// PaymentIntentCaptureMethod, without allocating for the known values.
+func paymentIntentCaptureMethodOf(b []byte) PaymentIntentCaptureMethod {
+	switch string(b) {
+	case "automatic":
+		return PaymentIntentCaptureMethodAutomatic
+	case "automatic_async":
+		return PaymentIntentCaptureMethodAutomaticAsync
+	case "manual":
+		return PaymentIntentCaptureMethodManual
+	}
+	return PaymentIntentCaptureMethod(b)
+}
+
+// checkPaymentIntentCaptureMethod records the violations of the constraints of
+// v in c.
+func checkPaymentIntentCaptureMethod(c *wire.Checker, v PaymentIntentCaptureMethod) {
+	if !v.Valid() {
+		c.Add("must be one of \"automatic\", \"automatic_async\", \"manual\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PaymentIntentConfirmationMethod is the type of $.confirmation_method in the
 // named type payment_intent: Describes whether we can confirm this
 // PaymentIntent automatically, or if it requires customer action to confirm the
@@ -30491,6 +20300,26 @@ func (v PaymentIntentSetupFutureUsage) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentIntentSetupFutureUsageOf converts JSON string bytes to
+// PaymentIntentSetupFutureUsage, without allocating for the known values.
+func paymentIntentSetupFutureUsageOf(b []byte) PaymentIntentSetupFutureUsage {
+	switch string(b) {
+	case "off_session":
+		return PaymentIntentSetupFutureUsageOffSession
+	case "on_session":
+		return PaymentIntentSetupFutureUsageOnSession
+	}
+	return PaymentIntentSetupFutureUsage(b)
+}
+
+// checkPaymentIntentSetupFutureUsage records the violations of the constraints
+// of v in c.
+func checkPaymentIntentSetupFutureUsage(c *wire.Checker, v PaymentIntentSetupFutureUsage) {
+	if !v.Valid() {
+		c.Add("must be one of \"off_session\", \"on_session\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentIntentStatus is the type of $.status in the named type payment_intent:
@@ -31116,6 +20945,26 @@ func (v PaymentLinkBillingAddressCollection) Valid() bool {
 	return false
 }
 
+// paymentLinkBillingAddressCollectionOf converts JSON string bytes to
+// PaymentLinkBillingAddressCollection, without allocating for the known values.
+func paymentLinkBillingAddressCollectionOf(b []byte) PaymentLinkBillingAddressCollection {
+	switch string(b) {
+	case "auto":
+		return PaymentLinkBillingAddressCollectionAuto
+	case "required":
+		return PaymentLinkBillingAddressCollectionRequired
+	}
+	return PaymentLinkBillingAddressCollection(b)
+}
+
+// checkPaymentLinkBillingAddressCollection records the violations of the
+// constraints of v in c.
+func checkPaymentLinkBillingAddressCollection(c *wire.Checker, v PaymentLinkBillingAddressCollection) {
+	if !v.Valid() {
+		c.Add("must be one of \"auto\", \"required\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PaymentLinkCustomerCreation is the type of $.customer_creation in the named
 // type payment_link: Configuration for Customer creation during checkout.
 type PaymentLinkCustomerCreation string
@@ -31134,6 +20983,26 @@ func (v PaymentLinkCustomerCreation) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinkCustomerCreationOf converts JSON string bytes to
+// PaymentLinkCustomerCreation, without allocating for the known values.
+func paymentLinkCustomerCreationOf(b []byte) PaymentLinkCustomerCreation {
+	switch string(b) {
+	case "always":
+		return PaymentLinkCustomerCreationAlways
+	case "if_required":
+		return PaymentLinkCustomerCreationIfRequired
+	}
+	return PaymentLinkCustomerCreation(b)
+}
+
+// checkPaymentLinkCustomerCreation records the violations of the constraints of
+// v in c.
+func checkPaymentLinkCustomerCreation(c *wire.Checker, v PaymentLinkCustomerCreation) {
+	if !v.Valid() {
+		c.Add("must be one of \"always\", \"if_required\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinkLineItems is the type of $.line_items in the named type
@@ -31155,22 +21024,14 @@ type PaymentLinkLineItems struct {
 
 // PaymentLinkLineItemsObject is the type of $.line_items.object in the named
 // type payment_link: String representing the object's type. Objects of the same
-// type share the same value. Always has the value `list`.
-type PaymentLinkLineItemsObject string
+// type share the same value. Always has the value `list`. It is an alias of
+// CustomerSourcesObject, which has the same shape.
+type PaymentLinkLineItemsObject = CustomerSourcesObject
 
 // The values of PaymentLinkLineItemsObject.
 const (
 	PaymentLinkLineItemsObjectList PaymentLinkLineItemsObject = "list"
 )
-
-// Valid reports whether v is one of the values of PaymentLinkLineItemsObject.
-func (v PaymentLinkLineItemsObject) Valid() bool {
-	switch v {
-	case PaymentLinkLineItemsObjectList:
-		return true
-	}
-	return false
-}
 
 // PaymentLinkObject is the type of $.object in the named type payment_link:
 // String representing the object's type. Objects of the same type share the
@@ -31193,25 +21054,15 @@ func (v PaymentLinkObject) Valid() bool {
 
 // PaymentLinkPaymentMethodCollection is the type of $.payment_method_collection
 // in the named type payment_link: Configuration for collecting a payment method
-// during checkout.
-type PaymentLinkPaymentMethodCollection string
+// during checkout. It is an alias of PaymentLinkCustomerCreation, which has the
+// same shape.
+type PaymentLinkPaymentMethodCollection = PaymentLinkCustomerCreation
 
 // The values of PaymentLinkPaymentMethodCollection.
 const (
 	PaymentLinkPaymentMethodCollectionAlways     PaymentLinkPaymentMethodCollection = "always"
 	PaymentLinkPaymentMethodCollectionIfRequired PaymentLinkPaymentMethodCollection = "if_required"
 )
-
-// Valid reports whether v is one of the values of
-// PaymentLinkPaymentMethodCollection.
-func (v PaymentLinkPaymentMethodCollection) Valid() bool {
-	switch v {
-	case PaymentLinkPaymentMethodCollectionAlways,
-		PaymentLinkPaymentMethodCollectionIfRequired:
-		return true
-	}
-	return false
-}
 
 // PaymentLinkPaymentMethodType is the type of $.payment_method_types[*] in the
 // named type payment_link.
@@ -31285,6 +21136,78 @@ func (v PaymentLinkPaymentMethodType) Valid() bool {
 	return false
 }
 
+// paymentLinkPaymentMethodTypeOf converts JSON string bytes to
+// PaymentLinkPaymentMethodType, without allocating for the known values.
+func paymentLinkPaymentMethodTypeOf(b []byte) PaymentLinkPaymentMethodType {
+	switch string(b) {
+	case "affirm":
+		return PaymentLinkPaymentMethodTypeAffirm
+	case "afterpay_clearpay":
+		return PaymentLinkPaymentMethodTypeAfterpayClearpay
+	case "alipay":
+		return PaymentLinkPaymentMethodTypeAlipay
+	case "au_becs_debit":
+		return PaymentLinkPaymentMethodTypeAuBecsDebit
+	case "bacs_debit":
+		return PaymentLinkPaymentMethodTypeBacsDebit
+	case "bancontact":
+		return PaymentLinkPaymentMethodTypeBancontact
+	case "blik":
+		return PaymentLinkPaymentMethodTypeBlik
+	case "boleto":
+		return PaymentLinkPaymentMethodTypeBoleto
+	case "card":
+		return PaymentLinkPaymentMethodTypeCard
+	case "cashapp":
+		return PaymentLinkPaymentMethodTypeCashapp
+	case "eps":
+		return PaymentLinkPaymentMethodTypeEps
+	case "fpx":
+		return PaymentLinkPaymentMethodTypeFpx
+	case "giropay":
+		return PaymentLinkPaymentMethodTypeGiropay
+	case "grabpay":
+		return PaymentLinkPaymentMethodTypeGrabpay
+	case "ideal":
+		return PaymentLinkPaymentMethodTypeIdeal
+	case "klarna":
+		return PaymentLinkPaymentMethodTypeKlarna
+	case "konbini":
+		return PaymentLinkPaymentMethodTypeKonbini
+	case "link":
+		return PaymentLinkPaymentMethodTypeLink
+	case "oxxo":
+		return PaymentLinkPaymentMethodTypeOxxo
+	case "p24":
+		return PaymentLinkPaymentMethodTypeP24
+	case "paynow":
+		return PaymentLinkPaymentMethodTypePaynow
+	case "paypal":
+		return PaymentLinkPaymentMethodTypePaypal
+	case "pix":
+		return PaymentLinkPaymentMethodTypePix
+	case "promptpay":
+		return PaymentLinkPaymentMethodTypePromptpay
+	case "sepa_debit":
+		return PaymentLinkPaymentMethodTypeSepaDebit
+	case "sofort":
+		return PaymentLinkPaymentMethodTypeSofort
+	case "us_bank_account":
+		return PaymentLinkPaymentMethodTypeUsBankAccount
+	case "wechat_pay":
+		return PaymentLinkPaymentMethodTypeWechatPay
+	}
+	return PaymentLinkPaymentMethodType(b)
+}
+
+// checkPaymentLinkPaymentMethodType records the violations of the constraints
+// of v in c.
+func checkPaymentLinkPaymentMethodType(c *wire.Checker, v PaymentLinkPaymentMethodType) {
+	if !v.Valid() {
+		c.Add("must be one of \"affirm\", \"afterpay_clearpay\", \"alipay\", \"au_becs_debit\", \"bacs_debit\", \"bancontact\", \"blik\", \"boleto\", \"card\", \"cashapp\", \"eps\", \"fpx\", \"giropay\", \"grabpay\", \"ideal\", \"klarna\", \"konbini\", \"link\", \"oxxo\", \"p24\", \"paynow\", \"paypal\", \"pix\", \"promptpay\", \"sepa_debit\", \"sofort\", \"us_bank_account\", \"wechat_pay\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PaymentLinkSubmitType is the type of $.submit_type in the named type
 // payment_link: Indicates the type of transaction being performed which
 // customizes relevant text on the page, such as the submit button.
@@ -31308,6 +21231,30 @@ func (v PaymentLinkSubmitType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinkSubmitTypeOf converts JSON string bytes to PaymentLinkSubmitType,
+// without allocating for the known values.
+func paymentLinkSubmitTypeOf(b []byte) PaymentLinkSubmitType {
+	switch string(b) {
+	case "auto":
+		return PaymentLinkSubmitTypeAuto
+	case "book":
+		return PaymentLinkSubmitTypeBook
+	case "donate":
+		return PaymentLinkSubmitTypeDonate
+	case "pay":
+		return PaymentLinkSubmitTypePay
+	}
+	return PaymentLinkSubmitType(b)
+}
+
+// checkPaymentLinkSubmitType records the violations of the constraints of v in
+// c.
+func checkPaymentLinkSubmitType(c *wire.Checker, v PaymentLinkSubmitType) {
+	if !v.Valid() {
+		c.Add("must be one of \"auto\", \"book\", \"donate\", \"pay\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinksResourceAfterCompletion is the type
@@ -31341,6 +21288,27 @@ func (v PaymentLinksResourceAfterCompletionType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinksResourceAfterCompletionTypeOf converts JSON string bytes to
+// PaymentLinksResourceAfterCompletionType, without allocating for the known
+// values.
+func paymentLinksResourceAfterCompletionTypeOf(b []byte) PaymentLinksResourceAfterCompletionType {
+	switch string(b) {
+	case "hosted_confirmation":
+		return PaymentLinksResourceAfterCompletionTypeHostedConfirmation
+	case "redirect":
+		return PaymentLinksResourceAfterCompletionTypeRedirect
+	}
+	return PaymentLinksResourceAfterCompletionType(b)
+}
+
+// checkPaymentLinksResourceAfterCompletionType records the violations of the
+// constraints of v in c.
+func checkPaymentLinksResourceAfterCompletionType(c *wire.Checker, v PaymentLinksResourceAfterCompletionType) {
+	if !v.Valid() {
+		c.Add("must be one of \"hosted_confirmation\", \"redirect\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinksResourceAutomaticTax is the type
@@ -31424,6 +21392,27 @@ func (v PaymentLinksResourceConsentCollectionPromotions) Valid() bool {
 	return false
 }
 
+// paymentLinksResourceConsentCollectionPromotionsOf converts JSON string bytes
+// to PaymentLinksResourceConsentCollectionPromotions, without allocating for
+// the known values.
+func paymentLinksResourceConsentCollectionPromotionsOf(b []byte) PaymentLinksResourceConsentCollectionPromotions {
+	switch string(b) {
+	case "auto":
+		return PaymentLinksResourceConsentCollectionPromotionsAuto
+	case "none":
+		return PaymentLinksResourceConsentCollectionPromotionsNone
+	}
+	return PaymentLinksResourceConsentCollectionPromotions(b)
+}
+
+// checkPaymentLinksResourceConsentCollectionPromotions records the violations
+// of the constraints of v in c.
+func checkPaymentLinksResourceConsentCollectionPromotions(c *wire.Checker, v PaymentLinksResourceConsentCollectionPromotions) {
+	if !v.Valid() {
+		c.Add("must be one of \"auto\", \"none\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PaymentLinksResourceConsentCollectionTermsOfService is the type of
 // $.terms_of_service in the named type
 // payment_links_resource_consent_collection: If set to `required`, it requires
@@ -31446,6 +21435,27 @@ func (v PaymentLinksResourceConsentCollectionTermsOfService) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinksResourceConsentCollectionTermsOfServiceOf converts JSON string
+// bytes to PaymentLinksResourceConsentCollectionTermsOfService, without
+// allocating for the known values.
+func paymentLinksResourceConsentCollectionTermsOfServiceOf(b []byte) PaymentLinksResourceConsentCollectionTermsOfService {
+	switch string(b) {
+	case "none":
+		return PaymentLinksResourceConsentCollectionTermsOfServiceNone
+	case "required":
+		return PaymentLinksResourceConsentCollectionTermsOfServiceRequired
+	}
+	return PaymentLinksResourceConsentCollectionTermsOfService(b)
+}
+
+// checkPaymentLinksResourceConsentCollectionTermsOfService records the
+// violations of the constraints of v in c.
+func checkPaymentLinksResourceConsentCollectionTermsOfService(c *wire.Checker, v PaymentLinksResourceConsentCollectionTermsOfService) {
+	if !v.Valid() {
+		c.Add("must be one of \"none\", \"required\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinksResourceCustomFields is the type
@@ -31492,6 +21502,29 @@ func (v PaymentLinksResourceCustomFieldsType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinksResourceCustomFieldsTypeOf converts JSON string bytes to
+// PaymentLinksResourceCustomFieldsType, without allocating for the known
+// values.
+func paymentLinksResourceCustomFieldsTypeOf(b []byte) PaymentLinksResourceCustomFieldsType {
+	switch string(b) {
+	case "dropdown":
+		return PaymentLinksResourceCustomFieldsTypeDropdown
+	case "numeric":
+		return PaymentLinksResourceCustomFieldsTypeNumeric
+	case "text":
+		return PaymentLinksResourceCustomFieldsTypeText
+	}
+	return PaymentLinksResourceCustomFieldsType(b)
+}
+
+// checkPaymentLinksResourceCustomFieldsType records the violations of the
+// constraints of v in c.
+func checkPaymentLinksResourceCustomFieldsType(c *wire.Checker, v PaymentLinksResourceCustomFieldsType) {
+	if !v.Valid() {
+		c.Add("must be one of \"dropdown\", \"numeric\", \"text\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinksResourceCustomFieldsDropdown is the type
@@ -31543,6 +21576,25 @@ func (v PaymentLinksResourceCustomFieldsLabelType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinksResourceCustomFieldsLabelTypeOf converts JSON string bytes to
+// PaymentLinksResourceCustomFieldsLabelType, without allocating for the known
+// values.
+func paymentLinksResourceCustomFieldsLabelTypeOf(b []byte) PaymentLinksResourceCustomFieldsLabelType {
+	switch string(b) {
+	case "custom":
+		return PaymentLinksResourceCustomFieldsLabelTypeCustom
+	}
+	return PaymentLinksResourceCustomFieldsLabelType(b)
+}
+
+// checkPaymentLinksResourceCustomFieldsLabelType records the violations of the
+// constraints of v in c.
+func checkPaymentLinksResourceCustomFieldsLabelType(c *wire.Checker, v PaymentLinksResourceCustomFieldsLabelType) {
+	if !v.Valid() {
+		c.Add("must be one of \"custom\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinksResourceCustomFieldsNumeric is the type
@@ -31657,8 +21709,9 @@ type PaymentLinksResourcePaymentIntentData struct {
 // PaymentLinksResourcePaymentIntentDataCaptureMethod is the type of
 // $.capture_method in the named type
 // payment_links_resource_payment_intent_data: Indicates when the funds will be
-// captured from the customer's account.
-type PaymentLinksResourcePaymentIntentDataCaptureMethod string
+// captured from the customer's account. It is an alias of
+// PaymentIntentCaptureMethod, which has the same shape.
+type PaymentLinksResourcePaymentIntentDataCaptureMethod = PaymentIntentCaptureMethod
 
 // The values of PaymentLinksResourcePaymentIntentDataCaptureMethod.
 const (
@@ -31667,40 +21720,18 @@ const (
 	PaymentLinksResourcePaymentIntentDataCaptureMethodManual         PaymentLinksResourcePaymentIntentDataCaptureMethod = "manual"
 )
 
-// Valid reports whether v is one of the values of
-// PaymentLinksResourcePaymentIntentDataCaptureMethod.
-func (v PaymentLinksResourcePaymentIntentDataCaptureMethod) Valid() bool {
-	switch v {
-	case PaymentLinksResourcePaymentIntentDataCaptureMethodAutomatic,
-		PaymentLinksResourcePaymentIntentDataCaptureMethodAutomaticAsync,
-		PaymentLinksResourcePaymentIntentDataCaptureMethodManual:
-		return true
-	}
-	return false
-}
-
 // PaymentLinksResourcePaymentIntentDataSetupFutureUsage is the type of
 // $.setup_future_usage in the named type
 // payment_links_resource_payment_intent_data: Indicates that you intend to make
-// future payments with the payment method collected during checkout.
-type PaymentLinksResourcePaymentIntentDataSetupFutureUsage string
+// future payments with the payment method collected during checkout. It is an
+// alias of PaymentIntentSetupFutureUsage, which has the same shape.
+type PaymentLinksResourcePaymentIntentDataSetupFutureUsage = PaymentIntentSetupFutureUsage
 
 // The values of PaymentLinksResourcePaymentIntentDataSetupFutureUsage.
 const (
 	PaymentLinksResourcePaymentIntentDataSetupFutureUsageOffSession PaymentLinksResourcePaymentIntentDataSetupFutureUsage = "off_session"
 	PaymentLinksResourcePaymentIntentDataSetupFutureUsageOnSession  PaymentLinksResourcePaymentIntentDataSetupFutureUsage = "on_session"
 )
-
-// Valid reports whether v is one of the values of
-// PaymentLinksResourcePaymentIntentDataSetupFutureUsage.
-func (v PaymentLinksResourcePaymentIntentDataSetupFutureUsage) Valid() bool {
-	switch v {
-	case PaymentLinksResourcePaymentIntentDataSetupFutureUsageOffSession,
-		PaymentLinksResourcePaymentIntentDataSetupFutureUsageOnSession:
-		return true
-	}
-	return false
-}
 
 // PaymentLinksResourcePaymentMethodReuseAgreement is the type
 // payment_links_resource_payment_method_reuse_agreement shared by the stripe
@@ -31740,6 +21771,27 @@ func (v PaymentLinksResourcePaymentMethodReuseAgreementPosition) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// paymentLinksResourcePaymentMethodReuseAgreementPositionOf converts JSON
+// string bytes to PaymentLinksResourcePaymentMethodReuseAgreementPosition,
+// without allocating for the known values.
+func paymentLinksResourcePaymentMethodReuseAgreementPositionOf(b []byte) PaymentLinksResourcePaymentMethodReuseAgreementPosition {
+	switch string(b) {
+	case "auto":
+		return PaymentLinksResourcePaymentMethodReuseAgreementPositionAuto
+	case "hidden":
+		return PaymentLinksResourcePaymentMethodReuseAgreementPositionHidden
+	}
+	return PaymentLinksResourcePaymentMethodReuseAgreementPosition(b)
+}
+
+// checkPaymentLinksResourcePaymentMethodReuseAgreementPosition records the
+// violations of the constraints of v in c.
+func checkPaymentLinksResourcePaymentMethodReuseAgreementPosition(c *wire.Checker, v PaymentLinksResourcePaymentMethodReuseAgreementPosition) {
+	if !v.Valid() {
+		c.Add("must be one of \"auto\", \"hidden\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PaymentLinksResourcePhoneNumberCollection is the type
@@ -32260,6 +22312,497 @@ func (v PaymentLinksResourceShippingAddressCollectionAllowedCountry) Valid() boo
 	return false
 }
 
+// paymentLinksResourceShippingAddressCollectionAllowedCountryOf converts JSON
+// string bytes to PaymentLinksResourceShippingAddressCollectionAllowedCountry,
+// without allocating for the known values.
+func paymentLinksResourceShippingAddressCollectionAllowedCountryOf(b []byte) PaymentLinksResourceShippingAddressCollectionAllowedCountry {
+	switch string(b) {
+	case "AC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAc
+	case "AD":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAd
+	case "AE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAe
+	case "AF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAf
+	case "AG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAg
+	case "AI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAi
+	case "AL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAl
+	case "AM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAm
+	case "AO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAo
+	case "AQ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAq
+	case "AR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAr
+	case "AT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAt
+	case "AU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAu
+	case "AW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAw
+	case "AX":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAx
+	case "AZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryAz
+	case "BA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBa
+	case "BB":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBb
+	case "BD":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBd
+	case "BE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBe
+	case "BF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBf
+	case "BG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBg
+	case "BH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBh
+	case "BI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBi
+	case "BJ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBj
+	case "BL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBl
+	case "BM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBm
+	case "BN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBn
+	case "BO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBo
+	case "BQ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBq
+	case "BR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBr
+	case "BS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBs
+	case "BT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBt
+	case "BV":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBv
+	case "BW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBw
+	case "BY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBy
+	case "BZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryBz
+	case "CA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCa
+	case "CD":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCd
+	case "CF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCf
+	case "CG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCg
+	case "CH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCh
+	case "CI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCi
+	case "CK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCk
+	case "CL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCl
+	case "CM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCm
+	case "CN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCn
+	case "CO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCo
+	case "CR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCr
+	case "CV":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCv
+	case "CW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCw
+	case "CY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCy
+	case "CZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryCz
+	case "DE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryDe
+	case "DJ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryDj
+	case "DK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryDk
+	case "DM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryDm
+	case "DO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryDo
+	case "DZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryDz
+	case "EC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEc
+	case "EE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEe
+	case "EG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEg
+	case "EH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEh
+	case "ER":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEr
+	case "ES":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEs
+	case "ET":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryEt
+	case "FI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryFi
+	case "FJ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryFj
+	case "FK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryFk
+	case "FO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryFo
+	case "FR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryFr
+	case "GA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGa
+	case "GB":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGb
+	case "GD":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGd
+	case "GE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGe
+	case "GF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGf
+	case "GG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGg
+	case "GH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGh
+	case "GI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGi
+	case "GL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGl
+	case "GM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGm
+	case "GN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGn
+	case "GP":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGp
+	case "GQ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGq
+	case "GR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGr
+	case "GS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGs
+	case "GT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGt
+	case "GU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGu
+	case "GW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGw
+	case "GY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryGy
+	case "HK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryHk
+	case "HN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryHn
+	case "HR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryHr
+	case "HT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryHt
+	case "HU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryHu
+	case "ID":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryID
+	case "IE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIe
+	case "IL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIl
+	case "IM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIm
+	case "IN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIn
+	case "IO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIo
+	case "IQ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIq
+	case "IS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIs
+	case "IT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryIt
+	case "JE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryJe
+	case "JM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryJm
+	case "JO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryJo
+	case "JP":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryJp
+	case "KE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKe
+	case "KG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKg
+	case "KH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKh
+	case "KI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKi
+	case "KM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKm
+	case "KN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKn
+	case "KR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKr
+	case "KW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKw
+	case "KY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKy
+	case "KZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryKz
+	case "LA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLa
+	case "LB":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLb
+	case "LC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLc
+	case "LI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLi
+	case "LK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLk
+	case "LR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLr
+	case "LS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLs
+	case "LT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLt
+	case "LU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLu
+	case "LV":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLv
+	case "LY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryLy
+	case "MA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMa
+	case "MC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMc
+	case "MD":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMd
+	case "ME":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMe
+	case "MF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMf
+	case "MG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMg
+	case "MK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMk
+	case "ML":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMl
+	case "MM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMm
+	case "MN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMn
+	case "MO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMo
+	case "MQ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMq
+	case "MR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMr
+	case "MS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMs
+	case "MT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMt
+	case "MU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMu
+	case "MV":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMv
+	case "MW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMw
+	case "MX":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMx
+	case "MY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMy
+	case "MZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryMz
+	case "NA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNa
+	case "NC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNc
+	case "NE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNe
+	case "NG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNg
+	case "NI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNi
+	case "NL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNl
+	case "NO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNo
+	case "NP":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNp
+	case "NR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNr
+	case "NU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNu
+	case "NZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryNz
+	case "OM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryOm
+	case "PA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPa
+	case "PE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPe
+	case "PF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPf
+	case "PG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPg
+	case "PH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPh
+	case "PK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPk
+	case "PL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPl
+	case "PM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPm
+	case "PN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPn
+	case "PR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPr
+	case "PS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPs
+	case "PT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPt
+	case "PY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryPy
+	case "QA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryQa
+	case "RE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryRe
+	case "RO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryRo
+	case "RS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryRs
+	case "RU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryRu
+	case "RW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryRw
+	case "SA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySa
+	case "SB":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySb
+	case "SC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySc
+	case "SE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySe
+	case "SG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySg
+	case "SH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySh
+	case "SI":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySi
+	case "SJ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySj
+	case "SK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySk
+	case "SL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySl
+	case "SM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySm
+	case "SN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySn
+	case "SO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySo
+	case "SR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySr
+	case "SS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySs
+	case "ST":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySt
+	case "SV":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySv
+	case "SX":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySx
+	case "SZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountrySz
+	case "TA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTa
+	case "TC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTc
+	case "TD":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTd
+	case "TF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTf
+	case "TG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTg
+	case "TH":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTh
+	case "TJ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTj
+	case "TK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTk
+	case "TL":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTl
+	case "TM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTm
+	case "TN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTn
+	case "TO":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTo
+	case "TR":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTr
+	case "TT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTt
+	case "TV":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTv
+	case "TW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTw
+	case "TZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryTz
+	case "UA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryUa
+	case "UG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryUg
+	case "US":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryUs
+	case "UY":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryUy
+	case "UZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryUz
+	case "VA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryVa
+	case "VC":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryVc
+	case "VE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryVe
+	case "VG":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryVg
+	case "VN":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryVn
+	case "VU":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryVu
+	case "WF":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryWf
+	case "WS":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryWs
+	case "XK":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryXk
+	case "YE":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryYe
+	case "YT":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryYt
+	case "ZA":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryZa
+	case "ZM":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryZm
+	case "ZW":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryZw
+	case "ZZ":
+		return PaymentLinksResourceShippingAddressCollectionAllowedCountryZz
+	}
+	return PaymentLinksResourceShippingAddressCollectionAllowedCountry(b)
+}
+
+// checkPaymentLinksResourceShippingAddressCollectionAllowedCountry records the
+// violations of the constraints of v in c.
+func checkPaymentLinksResourceShippingAddressCollectionAllowedCountry(c *wire.Checker, v PaymentLinksResourceShippingAddressCollectionAllowedCountry) {
+	if !v.Valid() {
+		c.Add("must be one of \"AC\", \"AD\", \"AE\", \"AF\", \"AG\", \"AI\", \"AL\", \"AM\", \"AO\", \"AQ\", \"AR\", \"AT\", \"AU\", \"AW\", \"AX\", \"AZ\", \"BA\", \"BB\", \"BD\", \"BE\", \"BF\", \"BG\", \"BH\", \"BI\", \"BJ\", \"BL\", \"BM\", \"BN\", \"BO\", \"BQ\", \"BR\", \"BS\", \"BT\", \"BV\", \"BW\", \"BY\", \"BZ\", \"CA\", \"CD\", \"CF\", \"CG\", \"CH\", \"CI\", \"CK\", \"CL\", \"CM\", \"CN\", \"CO\", \"CR\", \"CV\", \"CW\", \"CY\", \"CZ\", \"DE\", \"DJ\", \"DK\", \"DM\", \"DO\", \"DZ\", \"EC\", \"EE\", \"EG\", \"EH\", \"ER\", \"ES\", \"ET\", \"FI\", \"FJ\", \"FK\", \"FO\", \"FR\", \"GA\", \"GB\", \"GD\", \"GE\", \"GF\", \"GG\", \"GH\", \"GI\", \"GL\", \"GM\", \"GN\", \"GP\", \"GQ\", \"GR\", \"GS\", \"GT\", \"GU\", \"GW\", \"GY\", \"HK\", \"HN\", \"HR\", \"HT\", \"HU\", \"ID\", \"IE\", \"IL\", \"IM\", \"IN\", \"IO\", \"IQ\", \"IS\", \"IT\", \"JE\", \"JM\", \"JO\", \"JP\", \"KE\", \"KG\", \"KH\", \"KI\", \"KM\", \"KN\", \"KR\", \"KW\", \"KY\", \"KZ\", \"LA\", \"LB\", \"LC\", \"LI\", \"LK\", \"LR\", \"LS\", \"LT\", \"LU\", \"LV\", \"LY\", \"MA\", \"MC\", \"MD\", \"ME\", \"MF\", \"MG\", \"MK\", \"ML\", \"MM\", \"MN\", \"MO\", \"MQ\", \"MR\", \"MS\", \"MT\", \"MU\", \"MV\", \"MW\", \"MX\", \"MY\", \"MZ\", \"NA\", \"NC\", \"NE\", \"NG\", \"NI\", \"NL\", \"NO\", \"NP\", \"NR\", \"NU\", \"NZ\", \"OM\", \"PA\", \"PE\", \"PF\", \"PG\", \"PH\", \"PK\", \"PL\", \"PM\", \"PN\", \"PR\", \"PS\", \"PT\", \"PY\", \"QA\", \"RE\", \"RO\", \"RS\", \"RU\", \"RW\", \"SA\", \"SB\", \"SC\", \"SE\", \"SG\", \"SH\", \"SI\", \"SJ\", \"SK\", \"SL\", \"SM\", \"SN\", \"SO\", \"SR\", \"SS\", \"ST\", \"SV\", \"SX\", \"SZ\", \"TA\", \"TC\", \"TD\", \"TF\", \"TG\", \"TH\", \"TJ\", \"TK\", \"TL\", \"TM\", \"TN\", \"TO\", \"TR\", \"TT\", \"TV\", \"TW\", \"TZ\", \"UA\", \"UG\", \"US\", \"UY\", \"UZ\", \"VA\", \"VC\", \"VE\", \"VG\", \"VN\", \"VU\", \"WF\", \"WS\", \"XK\", \"YE\", \"YT\", \"ZA\", \"ZM\", \"ZW\", \"ZZ\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PaymentLinksResourceShippingOption is the type
 // payment_links_resource_shipping_option shared by the stripe tools.
 type PaymentLinksResourceShippingOption struct {
@@ -32695,8 +23238,9 @@ type PaymentMethodCardPresent struct {
 
 // PaymentMethodCardPresentReadMethod is the type of $.read_method in the named
 // type payment_method_card_present: How card details were read in this
-// transaction.
-type PaymentMethodCardPresentReadMethod string
+// transaction. It is an alias of PaymentMethodDetailsCardPresentReadMethod,
+// which has the same shape.
+type PaymentMethodCardPresentReadMethod = PaymentMethodDetailsCardPresentReadMethod
 
 // The values of PaymentMethodCardPresentReadMethod.
 const (
@@ -32706,20 +23250,6 @@ const (
 	PaymentMethodCardPresentReadMethodMagneticStripeFallback   PaymentMethodCardPresentReadMethod = "magnetic_stripe_fallback"
 	PaymentMethodCardPresentReadMethodMagneticStripeTrack2     PaymentMethodCardPresentReadMethod = "magnetic_stripe_track2"
 )
-
-// Valid reports whether v is one of the values of
-// PaymentMethodCardPresentReadMethod.
-func (v PaymentMethodCardPresentReadMethod) Valid() bool {
-	switch v {
-	case PaymentMethodCardPresentReadMethodContactEmv,
-		PaymentMethodCardPresentReadMethodContactlessEmv,
-		PaymentMethodCardPresentReadMethodContactlessMagstripeMode,
-		PaymentMethodCardPresentReadMethodMagneticStripeFallback,
-		PaymentMethodCardPresentReadMethodMagneticStripeTrack2:
-		return true
-	}
-	return false
-}
 
 // PaymentMethodCardPresentNetworks is the type
 // payment_method_card_present_networks shared by the stripe tools.
@@ -33365,8 +23895,9 @@ type PaymentMethodInteracPresent struct {
 
 // PaymentMethodInteracPresentReadMethod is the type of $.read_method in the
 // named type payment_method_interac_present: How card details were read in this
-// transaction.
-type PaymentMethodInteracPresentReadMethod string
+// transaction. It is an alias of PaymentMethodDetailsCardPresentReadMethod,
+// which has the same shape.
+type PaymentMethodInteracPresentReadMethod = PaymentMethodDetailsCardPresentReadMethod
 
 // The values of PaymentMethodInteracPresentReadMethod.
 const (
@@ -33376,20 +23907,6 @@ const (
 	PaymentMethodInteracPresentReadMethodMagneticStripeFallback   PaymentMethodInteracPresentReadMethod = "magnetic_stripe_fallback"
 	PaymentMethodInteracPresentReadMethodMagneticStripeTrack2     PaymentMethodInteracPresentReadMethod = "magnetic_stripe_track2"
 )
-
-// Valid reports whether v is one of the values of
-// PaymentMethodInteracPresentReadMethod.
-func (v PaymentMethodInteracPresentReadMethod) Valid() bool {
-	switch v {
-	case PaymentMethodInteracPresentReadMethodContactEmv,
-		PaymentMethodInteracPresentReadMethodContactlessEmv,
-		PaymentMethodInteracPresentReadMethodContactlessMagstripeMode,
-		PaymentMethodInteracPresentReadMethodMagneticStripeFallback,
-		PaymentMethodInteracPresentReadMethodMagneticStripeTrack2:
-		return true
-	}
-	return false
-}
 
 // PaymentMethodKlarna is the type payment_method_klarna shared by the stripe
 // tools.
@@ -33825,6 +24342,25 @@ func (v PriceBillingScheme) Valid() bool {
 	return false
 }
 
+// priceBillingSchemeOf converts JSON string bytes to PriceBillingScheme,
+// without allocating for the known values.
+func priceBillingSchemeOf(b []byte) PriceBillingScheme {
+	switch string(b) {
+	case "per_unit":
+		return PriceBillingSchemePerUnit
+	case "tiered":
+		return PriceBillingSchemeTiered
+	}
+	return PriceBillingScheme(b)
+}
+
+// checkPriceBillingScheme records the violations of the constraints of v in c.
+func checkPriceBillingScheme(c *wire.Checker, v PriceBillingScheme) {
+	if !v.Valid() {
+		c.Add("must be one of \"per_unit\", \"tiered\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PriceObject is the type of $.object in the named type price: String
 // representing the object's type. Objects of the same type share the same
 // value.
@@ -33848,8 +24384,9 @@ func (v PriceObject) Valid() bool {
 // required if a [default tax
 // behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended))
 // was not provided in the Stripe Tax settings. Specifies whether the price is
-// considered inclusive of taxes or exclusive of taxes. One of…
-type PriceTaxBehavior string
+// considered inclusive of taxes or exclusive of taxes. One of… It is an alias
+// of CurrencyOptionTaxBehavior, which has the same shape.
+type PriceTaxBehavior = CurrencyOptionTaxBehavior
 
 // The values of PriceTaxBehavior.
 const (
@@ -33857,17 +24394,6 @@ const (
 	PriceTaxBehaviorInclusive   PriceTaxBehavior = "inclusive"
 	PriceTaxBehaviorUnspecified PriceTaxBehavior = "unspecified"
 )
-
-// Valid reports whether v is one of the values of PriceTaxBehavior.
-func (v PriceTaxBehavior) Valid() bool {
-	switch v {
-	case PriceTaxBehaviorExclusive,
-		PriceTaxBehaviorInclusive,
-		PriceTaxBehaviorUnspecified:
-		return true
-	}
-	return false
-}
 
 // PriceTiersMode is the type of $.tiers_mode in the named type price: Defines
 // if the tiering price should be `graduated` or `volume` based. In
@@ -33891,6 +24417,25 @@ func (v PriceTiersMode) Valid() bool {
 	return false
 }
 
+// priceTiersModeOf converts JSON string bytes to PriceTiersMode, without
+// allocating for the known values.
+func priceTiersModeOf(b []byte) PriceTiersMode {
+	switch string(b) {
+	case "graduated":
+		return PriceTiersModeGraduated
+	case "volume":
+		return PriceTiersModeVolume
+	}
+	return PriceTiersMode(b)
+}
+
+// checkPriceTiersMode records the violations of the constraints of v in c.
+func checkPriceTiersMode(c *wire.Checker, v PriceTiersMode) {
+	if !v.Valid() {
+		c.Add("must be one of \"graduated\", \"volume\", got " + wire.Quote(string(v)))
+	}
+}
+
 // PriceType is the type of $.type in the named type price: One of `one_time` or
 // `recurring` depending on whether the price is for a one-time purchase or a
 // recurring (subscription) purchase.
@@ -33909,6 +24454,25 @@ func (v PriceType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// priceTypeOf converts JSON string bytes to PriceType, without allocating for
+// the known values.
+func priceTypeOf(b []byte) PriceType {
+	switch string(b) {
+	case "one_time":
+		return PriceTypeOneTime
+	case "recurring":
+		return PriceTypeRecurring
+	}
+	return PriceType(b)
+}
+
+// checkPriceType records the violations of the constraints of v in c.
+func checkPriceType(c *wire.Checker, v PriceType) {
+	if !v.Valid() {
+		c.Add("must be one of \"one_time\", \"recurring\", got " + wire.Quote(string(v)))
+	}
 }
 
 // PriceTier is the type price_tier shared by the stripe tools.
@@ -34081,6 +24645,30 @@ func (v RecurringAggregateUsage) Valid() bool {
 	return false
 }
 
+// recurringAggregateUsageOf converts JSON string bytes to
+// RecurringAggregateUsage, without allocating for the known values.
+func recurringAggregateUsageOf(b []byte) RecurringAggregateUsage {
+	switch string(b) {
+	case "last_during_period":
+		return RecurringAggregateUsageLastDuringPeriod
+	case "last_ever":
+		return RecurringAggregateUsageLastEver
+	case "max":
+		return RecurringAggregateUsageMax
+	case "sum":
+		return RecurringAggregateUsageSum
+	}
+	return RecurringAggregateUsage(b)
+}
+
+// checkRecurringAggregateUsage records the violations of the constraints of v
+// in c.
+func checkRecurringAggregateUsage(c *wire.Checker, v RecurringAggregateUsage) {
+	if !v.Valid() {
+		c.Add("must be one of \"last_during_period\", \"last_ever\", \"max\", \"sum\", got " + wire.Quote(string(v)))
+	}
+}
+
 // RecurringInterval is the type of $.interval in the named type recurring: The
 // frequency at which a subscription is billed. One of `day`, `week`, `month` or
 // `year`.
@@ -34106,6 +24694,29 @@ func (v RecurringInterval) Valid() bool {
 	return false
 }
 
+// recurringIntervalOf converts JSON string bytes to RecurringInterval, without
+// allocating for the known values.
+func recurringIntervalOf(b []byte) RecurringInterval {
+	switch string(b) {
+	case "day":
+		return RecurringIntervalDay
+	case "month":
+		return RecurringIntervalMonth
+	case "week":
+		return RecurringIntervalWeek
+	case "year":
+		return RecurringIntervalYear
+	}
+	return RecurringInterval(b)
+}
+
+// checkRecurringInterval records the violations of the constraints of v in c.
+func checkRecurringInterval(c *wire.Checker, v RecurringInterval) {
+	if !v.Valid() {
+		c.Add("must be one of \"day\", \"month\", \"week\", \"year\", got " + wire.Quote(string(v)))
+	}
+}
+
 // RecurringUsageType is the type of $.usage_type in the named type recurring:
 // Configures how the quantity per period should be determined. Can be either
 // `metered` or `licensed`. `licensed` automatically bills the `quantity` set
@@ -34126,6 +24737,25 @@ func (v RecurringUsageType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// recurringUsageTypeOf converts JSON string bytes to RecurringUsageType,
+// without allocating for the known values.
+func recurringUsageTypeOf(b []byte) RecurringUsageType {
+	switch string(b) {
+	case "licensed":
+		return RecurringUsageTypeLicensed
+	case "metered":
+		return RecurringUsageTypeMetered
+	}
+	return RecurringUsageType(b)
+}
+
+// checkRecurringUsageType records the violations of the constraints of v in c.
+func checkRecurringUsageType(c *wire.Checker, v RecurringUsageType) {
+	if !v.Valid() {
+		c.Add("must be one of \"licensed\", \"metered\", got " + wire.Quote(string(v)))
+	}
 }
 
 // SepaDebitGeneratedFrom is the type sepa_debit_generated_from shared by the
@@ -34361,25 +24991,16 @@ type SetupIntentNextActionVerifyWithMicrodeposits struct {
 // $.microdeposit_type in the named type
 // setup_intent_next_action_verify_with_microdeposits: The type of the
 // microdeposit sent to the customer. Used to distinguish between different
-// verification methods.
-type SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType string
+// verification methods. It is an alias of
+// PaymentIntentNextActionVerifyWithMicrodepositsMicrodepositType, which has the
+// same shape.
+type SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType = PaymentIntentNextActionVerifyWithMicrodepositsMicrodepositType
 
 // The values of SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType.
 const (
 	SetupIntentNextActionVerifyWithMicrodepositsMicrodepositTypeAmounts        SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType = "amounts"
 	SetupIntentNextActionVerifyWithMicrodepositsMicrodepositTypeDescriptorCode SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType = "descriptor_code"
 )
-
-// Valid reports whether v is one of the values of
-// SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType.
-func (v SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType) Valid() bool {
-	switch v {
-	case SetupIntentNextActionVerifyWithMicrodepositsMicrodepositTypeAmounts,
-		SetupIntentNextActionVerifyWithMicrodepositsMicrodepositTypeDescriptorCode:
-		return true
-	}
-	return false
-}
 
 // SetupIntentPaymentMethodOptions is the type
 // setup_intent_payment_method_options shared by the stripe tools.
@@ -34778,6 +25399,26 @@ func (v SubscriptionCollectionMethod) Valid() bool {
 	return false
 }
 
+// subscriptionCollectionMethodOf converts JSON string bytes to
+// SubscriptionCollectionMethod, without allocating for the known values.
+func subscriptionCollectionMethodOf(b []byte) SubscriptionCollectionMethod {
+	switch string(b) {
+	case "charge_automatically":
+		return SubscriptionCollectionMethodChargeAutomatically
+	case "send_invoice":
+		return SubscriptionCollectionMethodSendInvoice
+	}
+	return SubscriptionCollectionMethod(b)
+}
+
+// checkSubscriptionCollectionMethod records the violations of the constraints
+// of v in c.
+func checkSubscriptionCollectionMethod(c *wire.Checker, v SubscriptionCollectionMethod) {
+	if !v.Valid() {
+		c.Add("must be one of \"charge_automatically\", \"send_invoice\", got " + wire.Quote(string(v)))
+	}
+}
+
 // SubscriptionItems is the type of $.items in the named type subscription: List
 // of subscription items, each with an attached price.
 type SubscriptionItems struct {
@@ -34797,22 +25438,14 @@ type SubscriptionItems struct {
 
 // SubscriptionItemsObject is the type of $.items.object in the named type
 // subscription: String representing the object's type. Objects of the same type
-// share the same value. Always has the value `list`.
-type SubscriptionItemsObject string
+// share the same value. Always has the value `list`. It is an alias of
+// CustomerSourcesObject, which has the same shape.
+type SubscriptionItemsObject = CustomerSourcesObject
 
 // The values of SubscriptionItemsObject.
 const (
 	SubscriptionItemsObjectList SubscriptionItemsObject = "list"
 )
-
-// Valid reports whether v is one of the values of SubscriptionItemsObject.
-func (v SubscriptionItemsObject) Valid() bool {
-	switch v {
-	case SubscriptionItemsObjectList:
-		return true
-	}
-	return false
-}
 
 // SubscriptionObject is the type of $.object in the named type subscription:
 // String representing the object's type. Objects of the same type share the
@@ -34987,8 +25620,9 @@ type SubscriptionPaymentMethodOptionsCard struct {
 // SubscriptionPaymentMethodOptionsCardNetwork is the type of $.network in the
 // named type subscription_payment_method_options_card: Selected network to
 // process this Subscription on. Depends on the available networks of the card
-// attached to the Subscription. Can be only set confirm-time.
-type SubscriptionPaymentMethodOptionsCardNetwork string
+// attached to the Subscription. Can be only set confirm-time. It is an alias of
+// SetupIntentPaymentMethodOptionsCardNetwork, which has the same shape.
+type SubscriptionPaymentMethodOptionsCardNetwork = SetupIntentPaymentMethodOptionsCardNetwork
 
 // The values of SubscriptionPaymentMethodOptionsCardNetwork.
 const (
@@ -35004,26 +25638,6 @@ const (
 	SubscriptionPaymentMethodOptionsCardNetworkUnknown         SubscriptionPaymentMethodOptionsCardNetwork = "unknown"
 	SubscriptionPaymentMethodOptionsCardNetworkVisa            SubscriptionPaymentMethodOptionsCardNetwork = "visa"
 )
-
-// Valid reports whether v is one of the values of
-// SubscriptionPaymentMethodOptionsCardNetwork.
-func (v SubscriptionPaymentMethodOptionsCardNetwork) Valid() bool {
-	switch v {
-	case SubscriptionPaymentMethodOptionsCardNetworkAmex,
-		SubscriptionPaymentMethodOptionsCardNetworkCartesBancaires,
-		SubscriptionPaymentMethodOptionsCardNetworkDiners,
-		SubscriptionPaymentMethodOptionsCardNetworkDiscover,
-		SubscriptionPaymentMethodOptionsCardNetworkEftposAu,
-		SubscriptionPaymentMethodOptionsCardNetworkInterac,
-		SubscriptionPaymentMethodOptionsCardNetworkJcb,
-		SubscriptionPaymentMethodOptionsCardNetworkMastercard,
-		SubscriptionPaymentMethodOptionsCardNetworkUnionpay,
-		SubscriptionPaymentMethodOptionsCardNetworkUnknown,
-		SubscriptionPaymentMethodOptionsCardNetworkVisa:
-		return true
-	}
-	return false
-}
 
 // SubscriptionPaymentMethodOptionsCardRequestThreeDSecure is the type of
 // $.request_three_d_secure in the named type
@@ -35052,6 +25666,27 @@ func (v SubscriptionPaymentMethodOptionsCardRequestThreeDSecure) Valid() bool {
 	return false
 }
 
+// subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf converts JSON
+// string bytes to SubscriptionPaymentMethodOptionsCardRequestThreeDSecure,
+// without allocating for the known values.
+func subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf(b []byte) SubscriptionPaymentMethodOptionsCardRequestThreeDSecure {
+	switch string(b) {
+	case "any":
+		return SubscriptionPaymentMethodOptionsCardRequestThreeDSecureAny
+	case "automatic":
+		return SubscriptionPaymentMethodOptionsCardRequestThreeDSecureAutomatic
+	}
+	return SubscriptionPaymentMethodOptionsCardRequestThreeDSecure(b)
+}
+
+// checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure records the
+// violations of the constraints of v in c.
+func checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure(c *wire.Checker, v SubscriptionPaymentMethodOptionsCardRequestThreeDSecure) {
+	if !v.Valid() {
+		c.Add("must be one of \"any\", \"automatic\", got " + wire.Quote(string(v)))
+	}
+}
+
 // SubscriptionPendingInvoiceItemInterval is the type
 // subscription_pending_invoice_item_interval shared by the stripe tools.
 type SubscriptionPendingInvoiceItemInterval struct {
@@ -35067,8 +25702,9 @@ type SubscriptionPendingInvoiceItemInterval struct {
 
 // SubscriptionPendingInvoiceItemIntervalInterval is the type of $.interval in
 // the named type subscription_pending_invoice_item_interval: Specifies
-// invoicing frequency. Either `day`, `week`, `month` or `year`.
-type SubscriptionPendingInvoiceItemIntervalInterval string
+// invoicing frequency. Either `day`, `week`, `month` or `year`. It is an alias
+// of RecurringInterval, which has the same shape.
+type SubscriptionPendingInvoiceItemIntervalInterval = RecurringInterval
 
 // The values of SubscriptionPendingInvoiceItemIntervalInterval.
 const (
@@ -35077,19 +25713,6 @@ const (
 	SubscriptionPendingInvoiceItemIntervalIntervalWeek  SubscriptionPendingInvoiceItemIntervalInterval = "week"
 	SubscriptionPendingInvoiceItemIntervalIntervalYear  SubscriptionPendingInvoiceItemIntervalInterval = "year"
 )
-
-// Valid reports whether v is one of the values of
-// SubscriptionPendingInvoiceItemIntervalInterval.
-func (v SubscriptionPendingInvoiceItemIntervalInterval) Valid() bool {
-	switch v {
-	case SubscriptionPendingInvoiceItemIntervalIntervalDay,
-		SubscriptionPendingInvoiceItemIntervalIntervalMonth,
-		SubscriptionPendingInvoiceItemIntervalIntervalWeek,
-		SubscriptionPendingInvoiceItemIntervalIntervalYear:
-		return true
-	}
-	return false
-}
 
 // SubscriptionTransferData is the type subscription_transfer_data shared by the
 // stripe tools.
@@ -35265,6 +25888,73 @@ func (v SubscriptionsResourcePaymentSettingsPaymentMethodType) Valid() bool {
 	return false
 }
 
+// subscriptionsResourcePaymentSettingsPaymentMethodTypeOf converts JSON string
+// bytes to SubscriptionsResourcePaymentSettingsPaymentMethodType, without
+// allocating for the known values.
+func subscriptionsResourcePaymentSettingsPaymentMethodTypeOf(b []byte) SubscriptionsResourcePaymentSettingsPaymentMethodType {
+	switch string(b) {
+	case "ach_credit_transfer":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeAchCreditTransfer
+	case "ach_debit":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeAchDebit
+	case "acss_debit":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeAcssDebit
+	case "au_becs_debit":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeAuBecsDebit
+	case "bacs_debit":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeBacsDebit
+	case "bancontact":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeBancontact
+	case "boleto":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeBoleto
+	case "card":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeCard
+	case "cashapp":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeCashapp
+	case "customer_balance":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeCustomerBalance
+	case "eps":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeEps
+	case "fpx":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeFpx
+	case "giropay":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeGiropay
+	case "grabpay":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeGrabpay
+	case "ideal":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeIdeal
+	case "konbini":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeKonbini
+	case "link":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeLink
+	case "p24":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeP24
+	case "paynow":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypePaynow
+	case "paypal":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypePaypal
+	case "promptpay":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypePromptpay
+	case "sepa_debit":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeSepaDebit
+	case "sofort":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeSofort
+	case "us_bank_account":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeUsBankAccount
+	case "wechat_pay":
+		return SubscriptionsResourcePaymentSettingsPaymentMethodTypeWechatPay
+	}
+	return SubscriptionsResourcePaymentSettingsPaymentMethodType(b)
+}
+
+// checkSubscriptionsResourcePaymentSettingsPaymentMethodType records the
+// violations of the constraints of v in c.
+func checkSubscriptionsResourcePaymentSettingsPaymentMethodType(c *wire.Checker, v SubscriptionsResourcePaymentSettingsPaymentMethodType) {
+	if !v.Valid() {
+		c.Add("must be one of \"ach_credit_transfer\", \"ach_debit\", \"acss_debit\", \"au_becs_debit\", \"bacs_debit\", \"bancontact\", \"boleto\", \"card\", \"cashapp\", \"customer_balance\", \"eps\", \"fpx\", \"giropay\", \"grabpay\", \"ideal\", \"konbini\", \"link\", \"p24\", \"paynow\", \"paypal\", \"promptpay\", \"sepa_debit\", \"sofort\", \"us_bank_account\", \"wechat_pay\", got " + wire.Quote(string(v)))
+	}
+}
+
 // SubscriptionsResourcePaymentSettingsSaveDefaultPaymentMethod is the type of
 // $.save_default_payment_method in the named type
 // subscriptions_resource_payment_settings: Either `off`, or `on_subscription`.
@@ -35353,6 +26043,29 @@ func (v SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod) Valid() bool
 		return true
 	}
 	return false
+}
+
+// subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf converts JSON
+// string bytes to SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod,
+// without allocating for the known values.
+func subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf(b []byte) SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod {
+	switch string(b) {
+	case "cancel":
+		return SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethodCancel
+	case "create_invoice":
+		return SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethodCreateInvoice
+	case "pause":
+		return SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethodPause
+	}
+	return SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod(b)
+}
+
+// checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod records the
+// violations of the constraints of v in c.
+func checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod(c *wire.Checker, v SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod) {
+	if !v.Valid() {
+		c.Add("must be one of \"cancel\", \"create_invoice\", \"pause\", got " + wire.Quote(string(v)))
+	}
 }
 
 // SubscriptionsTrialsResourceTrialSettings is the type
@@ -35787,6 +26500,26 @@ func (v TransformQuantityRound) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// transformQuantityRoundOf converts JSON string bytes to
+// TransformQuantityRound, without allocating for the known values.
+func transformQuantityRoundOf(b []byte) TransformQuantityRound {
+	switch string(b) {
+	case "down":
+		return TransformQuantityRoundDown
+	case "up":
+		return TransformQuantityRoundUp
+	}
+	return TransformQuantityRound(b)
+}
+
+// checkTransformQuantityRound records the violations of the constraints of v in
+// c.
+func checkTransformQuantityRound(c *wire.Checker, v TransformQuantityRound) {
+	if !v.Valid() {
+		c.Add("must be one of \"down\", \"up\", got " + wire.Quote(string(v)))
+	}
 }
 
 // UsBankAccountNetworks is the type us_bank_account_networks shared by the
