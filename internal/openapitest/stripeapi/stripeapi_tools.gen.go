@@ -763,7 +763,7 @@ func (x *GetCustomersArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -829,7 +829,7 @@ func (x *GetCustomersArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -851,15 +851,12 @@ func checkAddressCity(c *wire.Checker, v string) {
 	}
 }
 
-// checkGetCustomersMaxPages records the violations of the constraints of v in
-// c. Every schema with these constraints shares it.
-func checkGetCustomersMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
-	}
+// getCustomersMaxPagesRules are the numeric constraints of $.max_pages in the
+// arguments of the stripe_get_customers tool, checked exactly by decoding and
+// by Validate. Every schema with these constraints shares them.
+var getCustomersMaxPagesRules = wire.NumberRules{
+	Maximum: wire.Dec("10"),
+	Minimum: wire.Dec("1"),
 }
 
 // getCustomersLabel renders the status label of one call of the
@@ -3592,7 +3589,7 @@ func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -3659,7 +3656,7 @@ func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -4576,7 +4573,7 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -4654,7 +4651,7 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -9235,7 +9232,7 @@ func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -9290,7 +9287,7 @@ func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -13941,7 +13938,7 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -14002,7 +13999,7 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -14238,7 +14235,7 @@ func (x *GetPricesArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -14322,7 +14319,7 @@ func (x *GetPricesArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
@@ -16256,7 +16253,7 @@ func (x *GetProductsArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetCustomersMaxPages(&d.Checker, v)
+					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -16328,7 +16325,7 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	c.Enter("max_pages")
-	checkGetCustomersMaxPages(c, x.MaxPages)
+	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 

@@ -271,7 +271,7 @@ func (x *GetTasksArgs) decode(d *wire.Decoder) {
 		case "limit":
 			if d.OptionalField(&hasLimit, "limit") {
 				if v, ok := d.Int(); ok {
-					checkGetTasksLimit(&d.Checker, v)
+					getTasksLimitRules.CheckInt(&d.Checker, v)
 					x.Limit = v
 				}
 				d.Leave()
@@ -279,7 +279,7 @@ func (x *GetTasksArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			if d.OptionalField(&hasMaxPages, "max_pages") {
 				if v, ok := d.Int(); ok {
-					checkGetTasksMaxPages(&d.Checker, v)
+					getTasksMaxPagesRules.CheckInt(&d.Checker, v)
 					x.MaxPages = v
 				}
 				d.Leave()
@@ -311,31 +311,26 @@ func (x *GetTasksArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetTasksArgs) validate(c *wire.Checker) {
 	c.Enter("limit")
-	checkGetTasksLimit(c, x.Limit)
+	getTasksLimitRules.CheckInt(c, x.Limit)
 	c.Leave()
 	c.Enter("max_pages")
-	checkGetTasksMaxPages(c, x.MaxPages)
+	getTasksMaxPagesRules.CheckInt(c, x.MaxPages)
 	c.Leave()
 }
 
-// checkGetTasksLimit records the violations of the constraints of v in c.
-func checkGetTasksLimit(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 200 {
-		c.Add("must be at most 200, got " + strconv.FormatInt(v, 10))
-	}
+// getTasksLimitRules are the numeric constraints of $.limit in the arguments of
+// the tasks_get_tasks tool, checked exactly by decoding and by Validate.
+var getTasksLimitRules = wire.NumberRules{
+	Maximum: wire.Dec("200"),
+	Minimum: wire.Dec("1"),
 }
 
-// checkGetTasksMaxPages records the violations of the constraints of v in c.
-func checkGetTasksMaxPages(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 10 {
-		c.Add("must be at most 10, got " + strconv.FormatInt(v, 10))
-	}
+// getTasksMaxPagesRules are the numeric constraints of $.max_pages in the
+// arguments of the tasks_get_tasks tool, checked exactly by decoding and by
+// Validate.
+var getTasksMaxPagesRules = wire.NumberRules{
+	Maximum: wire.Dec("10"),
+	Minimum: wire.Dec("1"),
 }
 
 // getTasksLabel renders the status label of one call of the tasks_get_tasks
@@ -457,7 +452,7 @@ func (x *CreateTaskArgs) decode(d *wire.Decoder) {
 		case "priority":
 			if d.OptionalField(&hasPriority, "priority") {
 				if v, ok := d.Int(); ok {
-					checkTaskPriority(&d.Checker, v)
+					taskPriorityRules.CheckInt(&d.Checker, v)
 					x.Priority = v
 				}
 				d.Leave()
@@ -471,8 +466,8 @@ func (x *CreateTaskArgs) decode(d *wire.Decoder) {
 			}
 		case "weight":
 			if d.OptionalField(&hasWeight, "weight") {
-				if v, ok := d.Float(); ok {
-					checkCreateTaskWeight(&d.Checker, v)
+				if v, tok, ok := d.Number(); ok {
+					createTaskWeightRules.CheckFloat(&d.Checker, v, tok)
 					x.Weight = &v
 				}
 				d.Leave()
@@ -515,11 +510,11 @@ func (x *CreateTaskArgs) validate(c *wire.Checker) {
 	checkTaskContent(c, x.Content)
 	c.Leave()
 	c.Enter("priority")
-	checkTaskPriority(c, x.Priority)
+	taskPriorityRules.CheckInt(c, x.Priority)
 	c.Leave()
 	if x.Weight != nil {
 		c.Enter("weight")
-		checkCreateTaskWeight(c, *x.Weight)
+		createTaskWeightRules.CheckFloat(c, *x.Weight, nil)
 		c.Leave()
 	}
 }
@@ -536,26 +531,20 @@ func checkTaskContent(c *wire.Checker, v string) {
 	}
 }
 
-// checkTaskPriority records the violations of the constraints of v in c. Every
-// schema with these constraints shares it.
-func checkTaskPriority(c *wire.Checker, v int64) {
-	if v < 1 {
-		c.Add("must be at least 1, got " + strconv.FormatInt(v, 10))
-	}
-	if v > 4 {
-		c.Add("must be at most 4, got " + strconv.FormatInt(v, 10))
-	}
+// taskPriorityRules are the numeric constraints of $.priority in the arguments
+// of the tasks_create_task tool, checked exactly by decoding and by Validate.
+// Every schema with these constraints shares them.
+var taskPriorityRules = wire.NumberRules{
+	Maximum: wire.Dec("4"),
+	Minimum: wire.Dec("1"),
 }
 
-// checkCreateTaskWeight records the violations of the constraints of v in c.
-// Every schema with these constraints shares it.
-func checkCreateTaskWeight(c *wire.Checker, v float64) {
-	if v <= 0 {
-		c.Add("must be greater than 0, got " + wire.FormatNumber(v))
-	}
-	if v >= 10 {
-		c.Add("must be less than 10, got " + wire.FormatNumber(v))
-	}
+// createTaskWeightRules are the numeric constraints of $.weight in the
+// arguments of the tasks_create_task tool, checked exactly by decoding and by
+// Validate. Every schema with these constraints shares them.
+var createTaskWeightRules = wire.NumberRules{
+	ExclusiveMaximum: wire.Dec("10"),
+	ExclusiveMinimum: wire.Dec("0"),
 }
 
 // createTaskLabel renders the status label of one call of the tasks_create_task
@@ -770,7 +759,7 @@ func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
 		case "priority":
 			if d.OptionalField(&hasPriority, "priority") {
 				if v, ok := d.Int(); ok {
-					checkTaskPriority(&d.Checker, v)
+					taskPriorityRules.CheckInt(&d.Checker, v)
 					x.Priority = v
 				}
 				d.Leave()
@@ -784,8 +773,8 @@ func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
 			}
 		case "weight":
 			if d.OptionalField(&hasWeight, "weight") {
-				if v, ok := d.Float(); ok {
-					checkCreateTaskWeight(&d.Checker, v)
+				if v, tok, ok := d.Number(); ok {
+					createTaskWeightRules.CheckFloat(&d.Checker, v, tok)
 					x.Weight = &v
 				}
 				d.Leave()
@@ -832,11 +821,11 @@ func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 	checkTaskContent(c, x.Content)
 	c.Leave()
 	c.Enter("priority")
-	checkTaskPriority(c, x.Priority)
+	taskPriorityRules.CheckInt(c, x.Priority)
 	c.Leave()
 	if x.Weight != nil {
 		c.Enter("weight")
-		checkCreateTaskWeight(c, *x.Weight)
+		createTaskWeightRules.CheckFloat(c, *x.Weight, nil)
 		c.Leave()
 	}
 }
