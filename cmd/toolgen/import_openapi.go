@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -139,6 +140,10 @@ func runImportOpenAPI(args []string, stdout, stderr io.Writer) int {
 	}
 	report := res.Report.String()
 	reportPath := filepath.Join(filepath.Dir(*out), name+".import-report.txt")
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		fmt.Fprintf(stderr, "toolgen import openapi: %v\n", err)
+		return exitError
+	}
 	if err := gen.WriteFile(*out, res.Spec); err != nil {
 		fmt.Fprintf(stderr, "toolgen import openapi: %v\n", err)
 		return exitError

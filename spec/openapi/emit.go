@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,7 +102,9 @@ func (im *importer) emit(tools []*toolOut, types []*named) ([]byte, *spec.File, 
 	}
 	enc.Close()
 	out := buf.Bytes()
-	f, err := spec.Parse("imported.tools.yaml", out)
+	// The check must not depend on where it runs: without a package, the
+	// loader names it after the directory, here the provider's.
+	f, err := spec.Parse(filepath.Join(o.Provider, "imported.tools.yaml"), out)
 	if err != nil {
 		return out, nil, fmt.Errorf("openapi: the imported spec does not load (a bug in the importer):\n%w", err)
 	}
