@@ -36,6 +36,10 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 		if f.required && !f.nullable && canBeNil {
 			body = append(body, jen.If(fx().Op("==").Nil()).Block(c().Dot("Missing").Call(jen.Lit(f.json))))
 		}
+		if at := g.checkAt(f, fx); at != nil {
+			body = append(body, at) // one check function: one line
+			continue
+		}
 		check := g.validateValue(f.typ, fx, f.ptr, 0)
 		if len(check) == 0 {
 			continue
@@ -70,23 +74,37 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 	return []jen.Code{
 		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
-			jen.If(jen.Id("x").Op("==").Nil()).Block(
-				jen.Return(jen.Op("&").Qual(runtimePkg, "ValidationError").Values(
-					jen.Id("Violations").Op(":").Index().Qual(runtimePkg, "Violation").Values(jen.Values(
-						jen.Id("Path").Op(":").Lit("$"),
-						jen.Id("Message").Op(":").Lit("expected object, got nil"),
-					)),
-				)),
-			),
-			jen.Var().Id("c").Qual(wirePkg, "Checker"),
-			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c")),
-			jen.Return(jen.Id("c").Dot("Err").Call()),
+			jen.Return(jen.Qual(wirePkg, "Validate").Call(jen.Id("x"), jen.Parens(jen.Op("*").Id(t.name)).Dot("validate"))),
 		),
 		jen.Line(),
 		comment("validate records the violations of x in c."),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("validate").Params(jen.Id("c").Op("*").Qual(wirePkg, "Checker")).Block(body...),
 		jen.Line(),
 	}
+}
+
+// checkAt is the validation of field f as one call, when it is one check
+// function on a value that needs no conversion:
+// wire.CheckAt(c, "limit", x.Limit, checkLimit), or wire.CheckPtr for an
+// optional field held as a pointer. nil otherwise.
+func (g *generator) checkAt(f *field, fx func() *jen.Statement) jen.Code {
+	t := f.typ
+	switch {
+	case t.check == "":
+		return nil
+	case t.kind == kEnum:
+	case t.kind == kString || t.kind == kInt || t.kind == kFloat || t.kind == kBool:
+		if t.name != "" {
+			return nil // a named scalar is converted first
+		}
+	default:
+		return nil
+	}
+	fn := "CheckAt"
+	if f.ptr {
+		fn = "CheckPtr"
+	}
+	return jen.Qual(wirePkg, fn).Call(jen.Id("c"), jen.Lit(f.json), fx(), jen.Id(t.check))
 }
 
 // needsValidate reports whether values of t can violate anything.

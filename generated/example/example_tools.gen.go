@@ -173,29 +173,14 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*ListArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *ListArgs) validate(c *wire.Checker) {
-	if x.Query != nil {
-		c.Enter("query")
-		checkListQuery(c, *x.Query)
-		c.Leave()
-	}
-	if x.Status != nil {
-		c.Enter("status")
-		checkListStatus(c, *x.Status)
-		c.Leave()
-	}
-	c.Enter("limit")
-	listLimitRules.CheckInt(c, x.Limit)
-	c.Leave()
+	wire.CheckPtr(c, "query", x.Query, checkListQuery)
+	wire.CheckPtr(c, "status", x.Status, checkListStatus)
+	wire.CheckAt(c, "limit", x.Limit, listLimitRules)
 }
 
 // checkListQuery records the violations of the constraints of v in c.
@@ -365,27 +350,14 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AddArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*AddArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *AddArgs) validate(c *wire.Checker) {
-	c.Enter("title")
-	checkAddTitle(c, x.Title)
-	c.Leave()
-	c.Enter("priority")
-	checkAddPriority(c, x.Priority)
-	c.Leave()
-	if x.Due != nil {
-		c.Enter("due")
-		checkAddDue(c, *x.Due)
-		c.Leave()
-	}
+	wire.CheckAt(c, "title", x.Title, checkAddTitle)
+	wire.CheckAt(c, "priority", x.Priority, checkAddPriority)
+	wire.CheckPtr(c, "due", x.Due, checkAddDue)
 	if x.Tags != nil {
 		c.Enter("tags")
 		checkAddTags(c, x.Tags)
@@ -546,19 +518,12 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CompleteArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CompleteArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *CompleteArgs) validate(c *wire.Checker) {
-	c.Enter("id")
-	completeIDRules.CheckInt(c, x.ID)
-	c.Leave()
+	wire.CheckAt(c, "id", x.ID, completeIDRules)
 }
 
 // completeIDRules are the numeric constraints of $.id in the arguments of the
@@ -634,19 +599,12 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*DeleteArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
-	c.Enter("id")
-	completeIDRules.CheckInt(c, x.ID)
-	c.Leave()
+	wire.CheckAt(c, "id", x.ID, completeIDRules)
 }
 
 // deleteLabel renders the status label of one call of the tasks_delete tool

@@ -135,27 +135,14 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *WaitForApprovalArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*WaitForApprovalArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *WaitForApprovalArgs) validate(c *wire.Checker) {
-	c.Enter("action")
-	checkWaitForApprovalAction(c, x.Action)
-	c.Leave()
-	if x.Details != nil {
-		c.Enter("details")
-		checkWaitForApprovalDetails(c, *x.Details)
-		c.Leave()
-	}
-	c.Enter("risk")
-	checkWaitForApprovalRisk(c, x.Risk)
-	c.Leave()
+	wire.CheckAt(c, "action", x.Action, checkWaitForApprovalAction)
+	wire.CheckPtr(c, "details", x.Details, checkWaitForApprovalDetails)
+	wire.CheckAt(c, "risk", x.Risk, checkWaitForApprovalRisk)
 }
 
 // checkWaitForApprovalAction records the violations of the constraints of v in

@@ -266,12 +266,7 @@ func (x *ListCustomersArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListCustomersArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*ListCustomersArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -377,12 +372,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListPaymentsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*ListPaymentsArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -392,11 +382,7 @@ func (x *ListPaymentsArgs) validate(c *wire.Checker) {
 		checkCustomerID(c, string(*x.Customer))
 		c.Leave()
 	}
-	if x.CreatedAfter != nil {
-		c.Enter("created_after")
-		checkListPaymentsCreatedAfter(c, *x.CreatedAfter)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "created_after", x.CreatedAfter, checkListPaymentsCreatedAfter)
 	c.Enter("limit")
 	listLimitRules.CheckInt(c, int64(x.Limit))
 	c.Leave()
@@ -517,21 +503,12 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListSubscriptionsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*ListSubscriptionsArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *ListSubscriptionsArgs) validate(c *wire.Checker) {
-	if x.Status != nil {
-		c.Enter("status")
-		checkListSubscriptionsStatus(c, *x.Status)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "status", x.Status, checkListSubscriptionsStatus)
 	if x.Customer != nil {
 		c.Enter("customer")
 		checkCustomerID(c, string(*x.Customer))
@@ -704,12 +681,7 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreatePaymentLinkArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreatePaymentLinkArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -727,11 +699,7 @@ func (x *CreatePaymentLinkArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.AfterCompletionURL != nil {
-		c.Enter("after_completion_url")
-		checkCreatePaymentLinkAfterCompletionURL(c, *x.AfterCompletionURL)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "after_completion_url", x.AfterCompletionURL, checkCreatePaymentLinkAfterCompletionURL)
 }
 
 // checkCreatePaymentLinkLineItems records the violations of the constraints of
@@ -916,12 +884,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreateInvoiceArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -936,11 +899,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 		checkEmail(c, string(*x.CustomerEmail))
 		c.Leave()
 	}
-	if x.CustomerName != nil {
-		c.Enter("customer_name")
-		checkCreateInvoiceCustomerName(c, *x.CustomerName)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "customer_name", x.CustomerName, checkCreateInvoiceCustomerName)
 	c.Enter("currency")
 	checkCurrency(c, string(x.Currency))
 	c.Leave()
@@ -957,14 +916,8 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Memo != nil {
-		c.Enter("memo")
-		checkCreateInvoiceMemo(c, *x.Memo)
-		c.Leave()
-	}
-	c.Enter("days_until_due")
-	createInvoiceDaysUntilDueRules.CheckInt(c, x.DaysUntilDue)
-	c.Leave()
+	wire.CheckPtr(c, "memo", x.Memo, checkCreateInvoiceMemo)
+	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules)
 }
 
 // checkCreateInvoiceCustomerName records the violations of the constraints of v
@@ -1153,12 +1106,7 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateSubscriptionArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreateSubscriptionArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -1169,20 +1117,10 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	c.Enter("price")
 	checkPriceID(c, string(x.Price))
 	c.Leave()
-	c.Enter("quantity")
-	paymentLinkItemQuantityRules.CheckInt(c, x.Quantity)
-	c.Leave()
-	if x.TrialPeriodDays != nil {
-		c.Enter("trial_period_days")
-		createSubscriptionTrialPeriodDaysRules.CheckInt(c, *x.TrialPeriodDays)
-		c.Leave()
-	}
-	c.Enter("collection_method")
-	checkCreateSubscriptionCollectionMethod(c, x.CollectionMethod)
-	c.Leave()
-	c.Enter("days_until_due")
-	createInvoiceDaysUntilDueRules.CheckInt(c, x.DaysUntilDue)
-	c.Leave()
+	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules)
+	wire.CheckPtr(c, "trial_period_days", x.TrialPeriodDays, createSubscriptionTrialPeriodDaysRules)
+	wire.CheckAt(c, "collection_method", x.CollectionMethod, checkCreateSubscriptionCollectionMethod)
+	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules)
 }
 
 // paymentLinkItemQuantityRules are the numeric constraints of $.quantity in the
@@ -1294,12 +1232,7 @@ func (x *RevenueMetricsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *RevenueMetricsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*RevenueMetricsArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -1468,12 +1401,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PaymentLinkItem) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PaymentLinkItem).validate)
 }
 
 // validate records the violations of x in c.
@@ -1483,24 +1411,14 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 		checkPriceID(c, string(*x.Price))
 		c.Leave()
 	}
-	if x.AmountMinor != nil {
-		c.Enter("amount_minor")
-		paymentLinkItemAmountMinorRules.CheckInt(c, *x.AmountMinor)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules)
 	if x.Currency != nil {
 		c.Enter("currency")
 		checkCurrency(c, string(*x.Currency))
 		c.Leave()
 	}
-	if x.Name != nil {
-		c.Enter("name")
-		checkPaymentLinkItemName(c, *x.Name)
-		c.Leave()
-	}
-	c.Enter("quantity")
-	paymentLinkItemQuantityRules.CheckInt(c, x.Quantity)
-	c.Leave()
+	wire.CheckPtr(c, "name", x.Name, checkPaymentLinkItemName)
+	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules)
 }
 
 // paymentLinkItemAmountMinorRules are the numeric constraints of $.amount_minor
@@ -1585,25 +1503,14 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *InvoiceLine) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*InvoiceLine).validate)
 }
 
 // validate records the violations of x in c.
 func (x *InvoiceLine) validate(c *wire.Checker) {
-	c.Enter("description")
-	checkInvoiceLineDescription(c, x.Description)
-	c.Leave()
-	c.Enter("amount_minor")
-	paymentLinkItemAmountMinorRules.CheckInt(c, x.AmountMinor)
-	c.Leave()
-	c.Enter("quantity")
-	paymentLinkItemQuantityRules.CheckInt(c, x.Quantity)
-	c.Leave()
+	wire.CheckAt(c, "description", x.Description, checkInvoiceLineDescription)
+	wire.CheckAt(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules)
+	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules)
 }
 
 // checkInvoiceLineDescription records the violations of the constraints of v in

@@ -341,42 +341,17 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreateInvoiceArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
-	c.Enter("email")
-	checkCreateInvoiceEmail(c, x.Email)
-	c.Leave()
-	if x.CustomerID != nil {
-		c.Enter("customer_id")
-		checkCreateInvoiceCustomerID(c, *x.CustomerID)
-		c.Leave()
-	}
-	c.Enter("currency")
-	checkCreateInvoiceCurrency(c, x.Currency)
-	c.Leave()
-	if x.ServiceDate != nil {
-		c.Enter("service_date")
-		checkCreateInvoiceServiceDate(c, *x.ServiceDate)
-		c.Leave()
-	}
-	if x.Memo != nil {
-		c.Enter("memo")
-		checkCreateInvoiceMemo(c, *x.Memo)
-		c.Leave()
-	}
-	if x.DiscountPercent != nil {
-		c.Enter("discount_percent")
-		createInvoiceDiscountPercentRules.CheckFloat(c, *x.DiscountPercent, nil)
-		c.Leave()
-	}
+	wire.CheckAt(c, "email", x.Email, checkCreateInvoiceEmail)
+	wire.CheckPtr(c, "customer_id", x.CustomerID, checkCreateInvoiceCustomerID)
+	wire.CheckAt(c, "currency", x.Currency, checkCreateInvoiceCurrency)
+	wire.CheckPtr(c, "service_date", x.ServiceDate, checkCreateInvoiceServiceDate)
+	wire.CheckPtr(c, "memo", x.Memo, checkCreateInvoiceMemo)
+	wire.CheckPtr(c, "discount_percent", x.DiscountPercent, createInvoiceDiscountPercentRules)
 	if x.Items == nil {
 		c.Missing("items")
 	}
@@ -399,16 +374,8 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Website != nil {
-		c.Enter("website")
-		checkCreateInvoiceWebsite(c, *x.Website)
-		c.Leave()
-	}
-	if x.Reference != nil {
-		c.Enter("reference")
-		checkCreateInvoiceReference(c, *x.Reference)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "website", x.Website, checkCreateInvoiceWebsite)
+	wire.CheckPtr(c, "reference", x.Reference, checkCreateInvoiceReference)
 	if x.Attachments != nil {
 		c.Enter("attachments")
 		x.Attachments.validate(c)
@@ -598,22 +565,13 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceItem) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreateInvoiceItem).validate)
 }
 
 // validate records the violations of x in c.
 func (x *CreateInvoiceItem) validate(c *wire.Checker) {
-	c.Enter("description")
-	checkCreateInvoiceItemDescription(c, x.Description)
-	c.Leave()
-	c.Enter("quantity")
-	createInvoiceItemQuantityRules.CheckInt(c, x.Quantity)
-	c.Leave()
+	wire.CheckAt(c, "description", x.Description, checkCreateInvoiceItemDescription)
+	wire.CheckAt(c, "quantity", x.Quantity, createInvoiceItemQuantityRules)
 	c.Enter("unit_price")
 	x.UnitPrice.validate(c)
 	c.Leave()
@@ -739,21 +697,12 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceAttachments) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreateInvoiceAttachments).validate)
 }
 
 // validate records the violations of x in c.
 func (x *CreateInvoiceAttachments) validate(c *wire.Checker) {
-	if x.Count != nil {
-		c.Enter("count")
-		createInvoiceAttachmentsCountRules.CheckInt(c, *x.Count)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "count", x.Count, createInvoiceAttachmentsCountRules)
 }
 
 // createInvoiceAttachmentsCountRules are the numeric constraints of
@@ -892,22 +841,13 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *SearchArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*SearchArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *SearchArgs) validate(c *wire.Checker) {
-	c.Enter("query")
-	checkSearchQuery(c, x.Query)
-	c.Leave()
-	c.Enter("limit")
-	searchLimitRules.CheckInt(c, x.Limit)
-	c.Leave()
+	wire.CheckAt(c, "query", x.Query, checkSearchQuery)
+	wire.CheckAt(c, "limit", x.Limit, searchLimitRules)
 }
 
 // checkSearchQuery records the violations of the constraints of v in c.
@@ -978,12 +918,7 @@ func (x *PingArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PingArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PingArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -1051,22 +986,13 @@ func (x *Money) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *Money) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*Money).validate)
 }
 
 // validate records the violations of x in c.
 func (x *Money) validate(c *wire.Checker) {
-	c.Enter("amount")
-	moneyAmountRules.CheckInt(c, x.Amount)
-	c.Leave()
-	c.Enter("currency")
-	checkMoneyCurrency(c, x.Currency)
-	c.Leave()
+	wire.CheckAt(c, "amount", x.Amount, moneyAmountRules)
+	wire.CheckAt(c, "currency", x.Currency, checkMoneyCurrency)
 }
 
 // moneyAmountRules are the numeric constraints of $.amount in the named type

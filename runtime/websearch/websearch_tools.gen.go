@@ -113,19 +113,12 @@ func (x *WebSearchArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *WebSearchArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*WebSearchArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *WebSearchArgs) validate(c *wire.Checker) {
-	c.Enter("query")
-	checkWebSearchQuery(c, x.Query)
-	c.Leave()
+	wire.CheckAt(c, "query", x.Query, checkWebSearchQuery)
 }
 
 // checkWebSearchQuery records the violations of the constraints of v in c.

@@ -1,5 +1,7 @@
 package wire
 
+import "github.com/toolgen/toolgen/runtime"
+
 // Field starts reading the value of the property name, for a generated
 // decoder's member loop: a second occurrence of the property (*seen already
 // set) is recorded as a duplicate and skipped, and Field returns false;
@@ -31,4 +33,34 @@ func (d *Decoder) OptionalField(seen *bool, name string) bool {
 	*seen = true
 	d.EnterOptional(name)
 	return true
+}
+
+// Validate runs a generated validate method, as a method expression
+// ((*ListArgs).validate), on x: every violation, each with its JSON path, in
+// a *runtime.ValidationError, or nil. A nil x is one violation at "$". It is
+// the body of each generated Validate method.
+func Validate[T any](x *T, validate func(x *T, c *Checker)) error {
+	if x == nil {
+		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
+	}
+	var c Checker
+	validate(x, &c)
+	return c.Err()
+}
+
+// CheckAt runs check on the value v of the property name: its violations
+// are recorded in c at that property's path. Generated validate methods
+// check each property with constraints of its own with it.
+func CheckAt[T any](c *Checker, name string, v T, check func(c *Checker, v T)) {
+	c.Enter(name)
+	check(c, v)
+	c.Leave()
+}
+
+// CheckPtr is CheckAt for an optional property held as a pointer: nil
+// (absent) has nothing to check.
+func CheckPtr[T any](c *Checker, name string, v *T, check func(c *Checker, v T)) {
+	if v != nil {
+		CheckAt(c, name, *v, check)
+	}
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -68,4 +69,54 @@ func readErr(data string, required bool) string {
 		return err.Error()
 	}
 	return ""
+}
+
+type validated struct {
+	N   int64
+	Opt *string
+}
+
+func (x *validated) validate(c *Checker) {
+	CheckAt(c, "n", x.N, func(c *Checker, v int64) {
+		if v < 0 {
+			c.Add("must be at least 0")
+		}
+	})
+	CheckPtr(c, "opt", x.Opt, func(c *Checker, v string) {
+		if v == "" {
+			c.Add("must not be empty")
+		}
+	})
+}
+
+// Validate, CheckAt and CheckPtr: violations at the property's path, an
+// absent pointer unchecked, a nil value one violation at $.
+func TestValidateHelpers(t *testing.T) {
+	empty := ""
+	for _, c := range []struct {
+		x    *validated
+		want string
+	}{
+		{&validated{N: 1}, ""},
+		{&validated{N: -1, Opt: &empty}, "$.n: must be at least 0; $.opt: must not be empty"},
+		{&validated{Opt: &empty}, "$.opt: must not be empty"},
+		{nil, "$: expected object, got nil"},
+	} {
+		err := Validate(c.x, (*validated).validate)
+		var got string
+		if err != nil {
+			var ve *runtime.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("%T %v", err, err)
+			}
+			var parts []string
+			for _, v := range ve.Violations {
+				parts = append(parts, v.Path+": "+v.Message)
+			}
+			got = strings.Join(parts, "; ")
+		}
+		if got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.x, got, c.want)
+		}
+	}
 }

@@ -441,19 +441,12 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*AllArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *AllArgs) validate(c *wire.Checker) {
-	c.Enter("ratio")
-	allRatioRules.CheckFloat(c, x.Ratio, nil)
-	c.Leave()
+	wire.CheckAt(c, "ratio", x.Ratio, allRatioRules)
 	c.Enter("prio")
 	priorityRules.CheckInt(c, int64(x.Prio))
 	c.Leave()
@@ -525,11 +518,7 @@ func (x *AllArgs) validate(c *wire.Checker) {
 		x.Nothing.validate(c)
 		c.Leave()
 	}
-	if x.Big != nil {
-		c.Enter("big")
-		allBigRules.CheckInt(c, *x.Big)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "big", x.Big, allBigRules)
 }
 
 // allRatioRules are the numeric constraints of $.ratio in the arguments of the
@@ -599,12 +588,7 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllOpen) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*AllOpen).validate)
 }
 
 // validate records the violations of x in c.
@@ -644,12 +628,7 @@ func (x *AllNothing) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllNothing) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*AllNothing).validate)
 }
 
 // validate records the violations of x in c.
@@ -723,12 +702,7 @@ func (x *TimeArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TimeArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*TimeArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -941,42 +915,21 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TrimArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*TrimArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *TrimArgs) validate(c *wire.Checker) {
-	c.Enter("q")
-	checkTrimQ(c, x.Q)
-	c.Leave()
-	if x.Bare != nil {
-		c.Enter("bare")
-		checkTrimBare(c, *x.Bare)
-		c.Leave()
-	}
+	wire.CheckAt(c, "q", x.Q, checkTrimQ)
+	wire.CheckPtr(c, "bare", x.Bare, checkTrimBare)
 	if x.Word != nil {
 		c.Enter("word")
 		checkWord(c, string(*x.Word))
 		c.Leave()
 	}
-	c.Enter("mode")
-	checkTrimMode(c, x.Mode)
-	c.Leave()
-	if x.Code != nil {
-		c.Enter("code")
-		checkTrimCode(c, *x.Code)
-		c.Leave()
-	}
-	if x.Mail != nil {
-		c.Enter("mail")
-		checkTrimMail(c, *x.Mail)
-		c.Leave()
-	}
+	wire.CheckAt(c, "mode", x.Mode, checkTrimMode)
+	wire.CheckPtr(c, "code", x.Code, checkTrimCode)
+	wire.CheckPtr(c, "mail", x.Mail, checkTrimMail)
 	if x.Nested != nil {
 		c.Enter("nested")
 		x.Nested.validate(c)
@@ -1132,21 +1085,12 @@ func (x *TrimNested) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TrimNested) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*TrimNested).validate)
 }
 
 // validate records the violations of x in c.
 func (x *TrimNested) validate(c *wire.Checker) {
-	if x.Name != nil {
-		c.Enter("name")
-		checkTrimNestedName(c, *x.Name)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "name", x.Name, checkTrimNestedName)
 }
 
 // checkTrimNestedName records the violations of the constraints of v in c.
@@ -1292,12 +1236,7 @@ func (x *Point) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *Point) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*Point).validate)
 }
 
 // validate records the violations of x in c.
