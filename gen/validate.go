@@ -85,7 +85,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 
 // checkAt is the validation of field f as one call, when it is one check
 // function on a value that needs no conversion:
-// wire.CheckAt(c, "limit", x.Limit, checkLimit), or wire.CheckPtr for an
+// wire.CheckAt(c, "limit", x.Limit, limitRules.CheckInt), or wire.CheckPtr for an
 // optional field held as a pointer. nil otherwise.
 func (g *generator) checkAt(f *field, fx func() *jen.Statement) jen.Code {
 	t := f.typ
@@ -100,11 +100,18 @@ func (g *generator) checkAt(f *field, fx func() *jen.Statement) jen.Code {
 	default:
 		return nil
 	}
+	check := jen.Id(t.check)
+	switch t.kind {
+	case kInt:
+		check = jen.Id(t.check).Dot("CheckInt") // a wire.NumberRules value
+	case kFloat:
+		return nil // CheckFloat also takes the JSON text
+	}
 	fn := "CheckAt"
 	if f.ptr {
 		fn = "CheckPtr"
 	}
-	return jen.Qual(wirePkg, fn).Call(jen.Id("c"), jen.Lit(f.json), fx(), jen.Id(t.check))
+	return jen.Qual(wirePkg, fn).Call(jen.Id("c"), jen.Lit(f.json), fx(), check)
 }
 
 // needsValidate reports whether values of t can violate anything.

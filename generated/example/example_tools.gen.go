@@ -180,7 +180,7 @@ func (x *ListArgs) Validate() error {
 func (x *ListArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "query", x.Query, checkListQuery)
 	wire.CheckPtr(c, "status", x.Status, checkListStatus)
-	wire.CheckAt(c, "limit", x.Limit, listLimitRules)
+	wire.CheckAt(c, "limit", x.Limit, listLimitRules.CheckInt)
 }
 
 // checkListQuery records the violations of the constraints of v in c.
@@ -523,7 +523,7 @@ func (x *CompleteArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CompleteArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "id", x.ID, completeIDRules)
+	wire.CheckAt(c, "id", x.ID, completeIDRules.CheckInt)
 }
 
 // completeIDRules are the numeric constraints of $.id in the arguments of the
@@ -604,7 +604,7 @@ func (x *DeleteArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "id", x.ID, completeIDRules)
+	wire.CheckAt(c, "id", x.ID, completeIDRules.CheckInt)
 }
 
 // deleteLabel renders the status label of one call of the tasks_delete tool

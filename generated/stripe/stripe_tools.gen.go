@@ -917,7 +917,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 		c.Leave()
 	}
 	wire.CheckPtr(c, "memo", x.Memo, checkCreateInvoiceMemo)
-	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules)
+	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules.CheckInt)
 }
 
 // checkCreateInvoiceCustomerName records the violations of the constraints of v
@@ -1117,10 +1117,10 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 	c.Enter("price")
 	checkPriceID(c, string(x.Price))
 	c.Leave()
-	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules)
-	wire.CheckPtr(c, "trial_period_days", x.TrialPeriodDays, createSubscriptionTrialPeriodDaysRules)
+	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules.CheckInt)
+	wire.CheckPtr(c, "trial_period_days", x.TrialPeriodDays, createSubscriptionTrialPeriodDaysRules.CheckInt)
 	wire.CheckAt(c, "collection_method", x.CollectionMethod, checkCreateSubscriptionCollectionMethod)
-	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules)
+	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules.CheckInt)
 }
 
 // paymentLinkItemQuantityRules are the numeric constraints of $.quantity in the
@@ -1411,14 +1411,14 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 		checkPriceID(c, string(*x.Price))
 		c.Leave()
 	}
-	wire.CheckPtr(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules)
+	wire.CheckPtr(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules.CheckInt)
 	if x.Currency != nil {
 		c.Enter("currency")
 		checkCurrency(c, string(*x.Currency))
 		c.Leave()
 	}
 	wire.CheckPtr(c, "name", x.Name, checkPaymentLinkItemName)
-	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules)
+	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules.CheckInt)
 }
 
 // paymentLinkItemAmountMinorRules are the numeric constraints of $.amount_minor
@@ -1509,8 +1509,8 @@ func (x *InvoiceLine) Validate() error {
 // validate records the violations of x in c.
 func (x *InvoiceLine) validate(c *wire.Checker) {
 	wire.CheckAt(c, "description", x.Description, checkInvoiceLineDescription)
-	wire.CheckAt(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules)
-	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules)
+	wire.CheckAt(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules.CheckInt)
+	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules.CheckInt)
 }
 
 // checkInvoiceLineDescription records the violations of the constraints of v in

@@ -351,7 +351,11 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "currency", x.Currency, checkCreateInvoiceCurrency)
 	wire.CheckPtr(c, "service_date", x.ServiceDate, checkCreateInvoiceServiceDate)
 	wire.CheckPtr(c, "memo", x.Memo, checkCreateInvoiceMemo)
-	wire.CheckPtr(c, "discount_percent", x.DiscountPercent, createInvoiceDiscountPercentRules)
+	if x.DiscountPercent != nil {
+		c.Enter("discount_percent")
+		createInvoiceDiscountPercentRules.CheckFloat(c, *x.DiscountPercent, nil)
+		c.Leave()
+	}
 	if x.Items == nil {
 		c.Missing("items")
 	}
@@ -571,7 +575,7 @@ func (x *CreateInvoiceItem) Validate() error {
 // validate records the violations of x in c.
 func (x *CreateInvoiceItem) validate(c *wire.Checker) {
 	wire.CheckAt(c, "description", x.Description, checkCreateInvoiceItemDescription)
-	wire.CheckAt(c, "quantity", x.Quantity, createInvoiceItemQuantityRules)
+	wire.CheckAt(c, "quantity", x.Quantity, createInvoiceItemQuantityRules.CheckInt)
 	c.Enter("unit_price")
 	x.UnitPrice.validate(c)
 	c.Leave()
@@ -702,7 +706,7 @@ func (x *CreateInvoiceAttachments) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CreateInvoiceAttachments) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "count", x.Count, createInvoiceAttachmentsCountRules)
+	wire.CheckPtr(c, "count", x.Count, createInvoiceAttachmentsCountRules.CheckInt)
 }
 
 // createInvoiceAttachmentsCountRules are the numeric constraints of
@@ -847,7 +851,7 @@ func (x *SearchArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *SearchArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "query", x.Query, checkSearchQuery)
-	wire.CheckAt(c, "limit", x.Limit, searchLimitRules)
+	wire.CheckAt(c, "limit", x.Limit, searchLimitRules.CheckInt)
 }
 
 // checkSearchQuery records the violations of the constraints of v in c.
@@ -991,7 +995,7 @@ func (x *Money) Validate() error {
 
 // validate records the violations of x in c.
 func (x *Money) validate(c *wire.Checker) {
-	wire.CheckAt(c, "amount", x.Amount, moneyAmountRules)
+	wire.CheckAt(c, "amount", x.Amount, moneyAmountRules.CheckInt)
 	wire.CheckAt(c, "currency", x.Currency, checkMoneyCurrency)
 }
 

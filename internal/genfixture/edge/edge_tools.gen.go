@@ -446,7 +446,9 @@ func (x *AllArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *AllArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "ratio", x.Ratio, allRatioRules)
+	c.Enter("ratio")
+	allRatioRules.CheckFloat(c, x.Ratio, nil)
+	c.Leave()
 	c.Enter("prio")
 	priorityRules.CheckInt(c, int64(x.Prio))
 	c.Leave()
@@ -518,7 +520,7 @@ func (x *AllArgs) validate(c *wire.Checker) {
 		x.Nothing.validate(c)
 		c.Leave()
 	}
-	wire.CheckPtr(c, "big", x.Big, allBigRules)
+	wire.CheckPtr(c, "big", x.Big, allBigRules.CheckInt)
 }
 
 // allRatioRules are the numeric constraints of $.ratio in the arguments of the
