@@ -789,26 +789,13 @@ func (x *GetCustomersArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetCustomersArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetCustomersArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetCustomersArgs) validate(c *wire.Checker) {
-	if x.Email != nil {
-		c.Enter("email")
-		checkGetCustomersEmail(c, *x.Email)
-		c.Leave()
-	}
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -818,19 +805,9 @@ func (x *GetCustomersArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	if x.TestClock != nil {
-		c.Enter("test_clock")
-		checkAddressCity(c, *x.TestClock)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckPtr(c, "test_clock", x.TestClock, checkAddressCity)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // checkGetCustomersEmail records the violations of the constraints of v in c.
@@ -1247,12 +1224,7 @@ func (x *PostCustomersArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -1267,21 +1239,9 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 		x.CashBalance.validate(c)
 		c.Leave()
 	}
-	if x.Coupon != nil {
-		c.Enter("coupon")
-		checkAddressCity(c, *x.Coupon)
-		c.Leave()
-	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkAddressCity(c, *x.Description)
-		c.Leave()
-	}
-	if x.Email != nil {
-		c.Enter("email")
-		checkGetCustomersEmail(c, *x.Email)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
+	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
+	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -1291,31 +1251,15 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.InvoicePrefix != nil {
-		c.Enter("invoice_prefix")
-		checkAddressCity(c, *x.InvoicePrefix)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "invoice_prefix", x.InvoicePrefix, checkAddressCity)
 	if x.InvoiceSettings != nil {
 		c.Enter("invoice_settings")
 		x.InvoiceSettings.validate(c)
 		c.Leave()
 	}
-	if x.Name != nil {
-		c.Enter("name")
-		checkPostCustomersName(c, *x.Name)
-		c.Leave()
-	}
-	if x.PaymentMethod != nil {
-		c.Enter("payment_method")
-		checkAddressCity(c, *x.PaymentMethod)
-		c.Leave()
-	}
-	if x.Phone != nil {
-		c.Enter("phone")
-		checkPostCustomersPhone(c, *x.Phone)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "name", x.Name, checkPostCustomersName)
+	wire.CheckPtr(c, "payment_method", x.PaymentMethod, checkAddressCity)
+	wire.CheckPtr(c, "phone", x.Phone, checkPostCustomersPhone)
 	if x.PreferredLocales != nil {
 		c.Enter("preferred_locales")
 		for i := range x.PreferredLocales {
@@ -1325,31 +1269,19 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.PromotionCode != nil {
-		c.Enter("promotion_code")
-		checkAddressCity(c, *x.PromotionCode)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "promotion_code", x.PromotionCode, checkAddressCity)
 	if x.Shipping != nil {
 		c.Enter("shipping")
 		x.Shipping.validate(c)
 		c.Leave()
 	}
-	if x.Source != nil {
-		c.Enter("source")
-		checkAddressCity(c, *x.Source)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "source", x.Source, checkAddressCity)
 	if x.Tax != nil {
 		c.Enter("tax")
 		x.Tax.validate(c)
 		c.Leave()
 	}
-	if x.TaxExempt != nil {
-		c.Enter("tax_exempt")
-		checkPostCustomersTaxExempt(c, *x.TaxExempt)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_exempt", x.TaxExempt, checkPostCustomersTaxExempt)
 	if x.TaxIDData != nil {
 		c.Enter("tax_id_data")
 		for i := range x.TaxIDData {
@@ -1359,11 +1291,7 @@ func (x *PostCustomersArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.TestClock != nil {
-		c.Enter("test_clock")
-		checkAddressCity(c, *x.TestClock)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "test_clock", x.TestClock, checkAddressCity)
 }
 
 // PostCustomersAddress is the type of $.address in the arguments of the
@@ -1457,46 +1385,17 @@ func (x *PostCustomersAddress) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersAddress) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersAddress).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersAddress) validate(c *wire.Checker) {
-	if x.City != nil {
-		c.Enter("city")
-		checkAddressCity(c, *x.City)
-		c.Leave()
-	}
-	if x.Country != nil {
-		c.Enter("country")
-		checkAddressCity(c, *x.Country)
-		c.Leave()
-	}
-	if x.Line1 != nil {
-		c.Enter("line1")
-		checkAddressCity(c, *x.Line1)
-		c.Leave()
-	}
-	if x.Line2 != nil {
-		c.Enter("line2")
-		checkAddressCity(c, *x.Line2)
-		c.Leave()
-	}
-	if x.PostalCode != nil {
-		c.Enter("postal_code")
-		checkAddressCity(c, *x.PostalCode)
-		c.Leave()
-	}
-	if x.State != nil {
-		c.Enter("state")
-		checkAddressCity(c, *x.State)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "city", x.City, checkAddressCity)
+	wire.CheckPtr(c, "country", x.Country, checkAddressCity)
+	wire.CheckPtr(c, "line1", x.Line1, checkAddressCity)
+	wire.CheckPtr(c, "line2", x.Line2, checkAddressCity)
+	wire.CheckPtr(c, "postal_code", x.PostalCode, checkAddressCity)
+	wire.CheckPtr(c, "state", x.State, checkAddressCity)
 }
 
 // PostCustomersCashBalance is the type of $.cash_balance in the arguments of
@@ -1532,12 +1431,7 @@ func (x *PostCustomersCashBalance) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersCashBalance) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersCashBalance).validate)
 }
 
 // validate records the violations of x in c.
@@ -1584,21 +1478,12 @@ func (x *PostCustomersCashBalanceSettings) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersCashBalanceSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersCashBalanceSettings).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersCashBalanceSettings) validate(c *wire.Checker) {
-	if x.ReconciliationMode != nil {
-		c.Enter("reconciliation_mode")
-		checkPostCustomersCashBalanceSettingsReconciliationMode(c, *x.ReconciliationMode)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "reconciliation_mode", x.ReconciliationMode, checkPostCustomersCashBalanceSettingsReconciliationMode)
 }
 
 // PostCustomersCashBalanceSettingsReconciliationMode is the type of
@@ -1721,12 +1606,7 @@ func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersInvoiceSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersInvoiceSettings).validate)
 }
 
 // validate records the violations of x in c.
@@ -1740,16 +1620,8 @@ func (x *PostCustomersInvoiceSettings) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.DefaultPaymentMethod != nil {
-		c.Enter("default_payment_method")
-		checkAddressCity(c, *x.DefaultPaymentMethod)
-		c.Leave()
-	}
-	if x.Footer != nil {
-		c.Enter("footer")
-		checkAddressCity(c, *x.Footer)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
+	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
 	if x.RenderingOptions != nil {
 		c.Enter("rendering_options")
 		x.RenderingOptions.validate(c)
@@ -1808,22 +1680,13 @@ func (x *PostCustomersInvoiceSettingsCustomField) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersInvoiceSettingsCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersInvoiceSettingsCustomField).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettingsCustomField) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Name)
-	c.Leave()
-	c.Enter("value")
-	checkPostCustomersInvoiceSettingsCustomFieldName(c, x.Value)
-	c.Leave()
+	wire.CheckAt(c, "name", x.Name, checkPostCustomersInvoiceSettingsCustomFieldName)
+	wire.CheckAt(c, "value", x.Value, checkPostCustomersInvoiceSettingsCustomFieldName)
 }
 
 // checkPostCustomersInvoiceSettingsCustomFieldName records the violations of
@@ -1871,21 +1734,12 @@ func (x *PostCustomersInvoiceSettingsRenderingOptions) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersInvoiceSettingsRenderingOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersInvoiceSettingsRenderingOptions).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettingsRenderingOptions) validate(c *wire.Checker) {
-	if x.AmountTaxDisplay != nil {
-		c.Enter("amount_tax_display")
-		checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(c, *x.AmountTaxDisplay)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "amount_tax_display", x.AmountTaxDisplay, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
 }
 
 // PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay is the type of
@@ -2010,12 +1864,7 @@ func (x *PostCustomersShipping) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersShipping) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersShipping).validate)
 }
 
 // validate records the violations of x in c.
@@ -2023,14 +1872,8 @@ func (x *PostCustomersShipping) validate(c *wire.Checker) {
 	c.Enter("address")
 	x.Address.validate(c)
 	c.Leave()
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
-	if x.Phone != nil {
-		c.Enter("phone")
-		checkAddressCity(c, *x.Phone)
-		c.Leave()
-	}
+	wire.CheckAt(c, "name", x.Name, checkAddressCity)
+	wire.CheckPtr(c, "phone", x.Phone, checkAddressCity)
 }
 
 // PostCustomersShippingAddress is the type of $.shipping.address in the
@@ -2082,21 +1925,12 @@ func (x *PostCustomersTax) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersTax) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersTax).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersTax) validate(c *wire.Checker) {
-	if x.ValidateLocation != nil {
-		c.Enter("validate_location")
-		checkPostCustomersTaxValidateLocation(c, *x.ValidateLocation)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "validate_location", x.ValidateLocation, checkPostCustomersTaxValidateLocation)
 }
 
 // PostCustomersTaxValidateLocation is the type of $.tax.validate_location in
@@ -2239,19 +2073,12 @@ func (x *PostCustomersTaxIDDataItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersTaxIDDataItem) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersTaxIDDataItem).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersTaxIDDataItem) validate(c *wire.Checker) {
-	c.Enter("type")
-	checkPostCustomersTaxIDDataItemType(c, x.Type)
-	c.Leave()
+	wire.CheckAt(c, "type", x.Type, checkPostCustomersTaxIDDataItemType)
 }
 
 // PostCustomersTaxIDDataItemType is the type of $.tax_id_data[*].type in the
@@ -2676,19 +2503,12 @@ func (x *GetCustomersCustomerArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetCustomersCustomerArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetCustomersCustomerArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
-	c.Enter("customer")
-	checkAddressCity(c, x.Customer)
-	c.Leave()
+	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -3075,19 +2895,12 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersCustomerArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostCustomersCustomerArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
-	c.Enter("customer")
-	checkAddressCity(c, x.Customer)
-	c.Leave()
+	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
 	if x.Address != nil {
 		c.Enter("address")
 		x.Address.validate(c)
@@ -3098,41 +2911,13 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 		x.CashBalance.validate(c)
 		c.Leave()
 	}
-	if x.Coupon != nil {
-		c.Enter("coupon")
-		checkAddressCity(c, *x.Coupon)
-		c.Leave()
-	}
-	if x.DefaultAlipayAccount != nil {
-		c.Enter("default_alipay_account")
-		checkPaymentIntentMetadataValue(c, *x.DefaultAlipayAccount)
-		c.Leave()
-	}
-	if x.DefaultBankAccount != nil {
-		c.Enter("default_bank_account")
-		checkPaymentIntentMetadataValue(c, *x.DefaultBankAccount)
-		c.Leave()
-	}
-	if x.DefaultCard != nil {
-		c.Enter("default_card")
-		checkPaymentIntentMetadataValue(c, *x.DefaultCard)
-		c.Leave()
-	}
-	if x.DefaultSource != nil {
-		c.Enter("default_source")
-		checkPaymentIntentMetadataValue(c, *x.DefaultSource)
-		c.Leave()
-	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkAddressCity(c, *x.Description)
-		c.Leave()
-	}
-	if x.Email != nil {
-		c.Enter("email")
-		checkGetCustomersEmail(c, *x.Email)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
+	wire.CheckPtr(c, "default_alipay_account", x.DefaultAlipayAccount, checkPaymentIntentMetadataValue)
+	wire.CheckPtr(c, "default_bank_account", x.DefaultBankAccount, checkPaymentIntentMetadataValue)
+	wire.CheckPtr(c, "default_card", x.DefaultCard, checkPaymentIntentMetadataValue)
+	wire.CheckPtr(c, "default_source", x.DefaultSource, checkPaymentIntentMetadataValue)
+	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
+	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -3142,26 +2927,14 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.InvoicePrefix != nil {
-		c.Enter("invoice_prefix")
-		checkAddressCity(c, *x.InvoicePrefix)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "invoice_prefix", x.InvoicePrefix, checkAddressCity)
 	if x.InvoiceSettings != nil {
 		c.Enter("invoice_settings")
 		x.InvoiceSettings.validate(c)
 		c.Leave()
 	}
-	if x.Name != nil {
-		c.Enter("name")
-		checkPostCustomersName(c, *x.Name)
-		c.Leave()
-	}
-	if x.Phone != nil {
-		c.Enter("phone")
-		checkPostCustomersPhone(c, *x.Phone)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "name", x.Name, checkPostCustomersName)
+	wire.CheckPtr(c, "phone", x.Phone, checkPostCustomersPhone)
 	if x.PreferredLocales != nil {
 		c.Enter("preferred_locales")
 		for i := range x.PreferredLocales {
@@ -3171,31 +2944,19 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.PromotionCode != nil {
-		c.Enter("promotion_code")
-		checkAddressCity(c, *x.PromotionCode)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "promotion_code", x.PromotionCode, checkAddressCity)
 	if x.Shipping != nil {
 		c.Enter("shipping")
 		x.Shipping.validate(c)
 		c.Leave()
 	}
-	if x.Source != nil {
-		c.Enter("source")
-		checkAddressCity(c, *x.Source)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "source", x.Source, checkAddressCity)
 	if x.Tax != nil {
 		c.Enter("tax")
 		x.Tax.validate(c)
 		c.Leave()
 	}
-	if x.TaxExempt != nil {
-		c.Enter("tax_exempt")
-		checkPostCustomersTaxExempt(c, *x.TaxExempt)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_exempt", x.TaxExempt, checkPostCustomersTaxExempt)
 }
 
 // PostCustomersCustomerAddress is the type of $.address in the arguments of the
@@ -3415,19 +3176,12 @@ func (x *DeleteCustomersCustomerArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteCustomersCustomerArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*DeleteCustomersCustomerArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
-	c.Enter("customer")
-	checkAddressCity(c, x.Customer)
-	c.Leave()
+	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
 }
 
 // deleteCustomersCustomerLabel renders the status label of one call of the
@@ -3616,26 +3370,13 @@ func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetInvoiceitemsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetInvoiceitemsArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
-	if x.Customer != nil {
-		c.Enter("customer")
-		checkAddressCity(c, *x.Customer)
-		c.Leave()
-	}
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -3645,19 +3386,9 @@ func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Invoice != nil {
-		c.Enter("invoice")
-		checkAddressCity(c, *x.Invoice)
-		c.Leave()
-	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // getInvoiceitemsLabel renders the status label of one call of the
@@ -4045,24 +3776,13 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoiceitemsArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
-	c.Enter("customer")
-	checkAddressCity(c, x.Customer)
-	c.Leave()
-	if x.Description != nil {
-		c.Enter("description")
-		checkAddressCity(c, *x.Description)
-		c.Leave()
-	}
+	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
+	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
 	if x.Discounts != nil {
 		c.Enter("discounts")
 		for i := range x.Discounts {
@@ -4081,36 +3801,20 @@ func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Invoice != nil {
-		c.Enter("invoice")
-		checkAddressCity(c, *x.Invoice)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
 	if x.Period != nil {
 		c.Enter("period")
 		x.Period.validate(c)
 		c.Leave()
 	}
-	if x.Price != nil {
-		c.Enter("price")
-		checkAddressCity(c, *x.Price)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "price", x.Price, checkAddressCity)
 	if x.PriceData != nil {
 		c.Enter("price_data")
 		x.PriceData.validate(c)
 		c.Leave()
 	}
-	if x.Subscription != nil {
-		c.Enter("subscription")
-		checkAddressCity(c, *x.Subscription)
-		c.Leave()
-	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 	if x.TaxRates != nil {
 		c.Enter("tax_rates")
 		for i := range x.TaxRates {
@@ -4166,26 +3870,13 @@ func (x *PostInvoiceitemsDiscount) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsDiscount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoiceitemsDiscount).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsDiscount) validate(c *wire.Checker) {
-	if x.Coupon != nil {
-		c.Enter("coupon")
-		checkAddressCity(c, *x.Coupon)
-		c.Leave()
-	}
-	if x.Discount != nil {
-		c.Enter("discount")
-		checkAddressCity(c, *x.Discount)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
+	wire.CheckPtr(c, "discount", x.Discount, checkAddressCity)
 }
 
 // PostInvoiceitemsPeriod is the type of $.period in the arguments of the
@@ -4240,12 +3931,7 @@ func (x *PostInvoiceitemsPeriod) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsPeriod) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoiceitemsPeriod).validate)
 }
 
 // validate records the violations of x in c.
@@ -4336,24 +4022,13 @@ func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsPriceData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoiceitemsPriceData).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsPriceData) validate(c *wire.Checker) {
-	c.Enter("product")
-	checkAddressCity(c, x.Product)
-	c.Leave()
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckAt(c, "product", x.Product, checkAddressCity)
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 }
 
 // PostInvoiceitemsPriceDataTaxBehavior is the type of $.price_data.tax_behavior
@@ -4601,31 +4276,14 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetInvoicesArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetInvoicesArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetInvoicesArgs) validate(c *wire.Checker) {
-	if x.CollectionMethod != nil {
-		c.Enter("collection_method")
-		checkSubscriptionCollectionMethod(c, *x.CollectionMethod)
-		c.Leave()
-	}
-	if x.Customer != nil {
-		c.Enter("customer")
-		checkAddressCity(c, *x.Customer)
-		c.Leave()
-	}
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
+	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -4635,24 +4293,10 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	if x.Status != nil {
-		c.Enter("status")
-		checkInvoiceStatus(c, *x.Status)
-		c.Leave()
-	}
-	if x.Subscription != nil {
-		c.Enter("subscription")
-		checkAddressCity(c, *x.Subscription)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckPtr(c, "status", x.Status, checkInvoiceStatus)
+	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // GetInvoicesCollectionMethod is the type of $.collection_method in the
@@ -5203,12 +4847,7 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -5227,11 +4866,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		x.AutomaticTax.validate(c)
 		c.Leave()
 	}
-	if x.CollectionMethod != nil {
-		c.Enter("collection_method")
-		checkSubscriptionCollectionMethod(c, *x.CollectionMethod)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
 	if x.CustomFields != nil {
 		c.Enter("custom_fields")
 		for i := range x.CustomFields {
@@ -5241,21 +4876,9 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Customer != nil {
-		c.Enter("customer")
-		checkAddressCity(c, *x.Customer)
-		c.Leave()
-	}
-	if x.DefaultPaymentMethod != nil {
-		c.Enter("default_payment_method")
-		checkAddressCity(c, *x.DefaultPaymentMethod)
-		c.Leave()
-	}
-	if x.DefaultSource != nil {
-		c.Enter("default_source")
-		checkAddressCity(c, *x.DefaultSource)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
+	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
+	wire.CheckPtr(c, "default_source", x.DefaultSource, checkAddressCity)
 	if x.DefaultTaxRates != nil {
 		c.Enter("default_tax_rates")
 		for i := range x.DefaultTaxRates {
@@ -5265,11 +4888,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkPostInvoicesDescription(c, *x.Description)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
 	if x.Discounts != nil {
 		c.Enter("discounts")
 		for i := range x.Discounts {
@@ -5288,11 +4907,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Footer != nil {
-		c.Enter("footer")
-		checkAddressCity(c, *x.Footer)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
 	if x.FromInvoice != nil {
 		c.Enter("from_invoice")
 		x.FromInvoice.validate(c)
@@ -5303,11 +4918,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		x.PaymentSettings.validate(c)
 		c.Leave()
 	}
-	if x.PendingInvoiceItemsBehavior != nil {
-		c.Enter("pending_invoice_items_behavior")
-		checkPostInvoicesPendingInvoiceItemsBehavior(c, *x.PendingInvoiceItemsBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "pending_invoice_items_behavior", x.PendingInvoiceItemsBehavior, checkPostInvoicesPendingInvoiceItemsBehavior)
 	if x.Rendering != nil {
 		c.Enter("rendering")
 		x.Rendering.validate(c)
@@ -5323,16 +4934,8 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		x.ShippingDetails.validate(c)
 		c.Leave()
 	}
-	if x.StatementDescriptor != nil {
-		c.Enter("statement_descriptor")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
-		c.Leave()
-	}
-	if x.Subscription != nil {
-		c.Enter("subscription")
-		checkAddressCity(c, *x.Subscription)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
 	if x.TransferData != nil {
 		c.Enter("transfer_data")
 		x.TransferData.validate(c)
@@ -5377,12 +4980,7 @@ func (x *PostInvoicesAutomaticTax) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesAutomaticTax) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesAutomaticTax).validate)
 }
 
 // validate records the violations of x in c.
@@ -5476,22 +5074,13 @@ func (x *PostInvoicesFromInvoice) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesFromInvoice) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesFromInvoice).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesFromInvoice) validate(c *wire.Checker) {
-	c.Enter("action")
-	checkPostInvoicesFromInvoiceAction(c, x.Action)
-	c.Leave()
-	c.Enter("invoice")
-	checkAddressCity(c, x.Invoice)
-	c.Leave()
+	wire.CheckAt(c, "action", x.Action, checkPostInvoicesFromInvoiceAction)
+	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
 }
 
 // PostInvoicesFromInvoiceAction is the type of $.from_invoice.action in the
@@ -5601,21 +5190,12 @@ func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettings).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
-	if x.DefaultMandate != nil {
-		c.Enter("default_mandate")
-		checkAddressCity(c, *x.DefaultMandate)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "default_mandate", x.DefaultMandate, checkAddressCity)
 	if x.PaymentMethodOptions != nil {
 		c.Enter("payment_method_options")
 		x.PaymentMethodOptions.validate(c)
@@ -5728,12 +5308,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptions).validate)
 }
 
 // validate records the violations of x in c.
@@ -5809,12 +5384,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wir
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit).validate)
 }
 
 // validate records the violations of x in c.
@@ -5824,11 +5394,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) validate(c *w
 		x.MandateOptions.validate(c)
 		c.Leave()
 	}
-	if x.VerificationMethod != nil {
-		c.Enter("verification_method")
-		checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(c, *x.VerificationMethod)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "verification_method", x.VerificationMethod, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions is the
@@ -5867,21 +5433,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) validate(c *wire.Checker) {
-	if x.TransactionType != nil {
-		c.Enter("transaction_type")
-		checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType(c, *x.TransactionType)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "transaction_type", x.TransactionType, checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
@@ -5951,21 +5508,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wi
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) validate(c *wire.Checker) {
-	if x.PreferredLanguage != nil {
-		c.Enter("preferred_language")
-		checkInvoicePaymentMethodOptionsBancontactPreferredLanguage(c, *x.PreferredLanguage)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "preferred_language", x.PreferredLanguage, checkInvoicePaymentMethodOptionsBancontactPreferredLanguage)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage is
@@ -6029,12 +5577,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Dec
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCard).validate)
 }
 
 // validate records the violations of x in c.
@@ -6044,11 +5587,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) validate(c *wire.C
 		x.Installments.validate(c)
 		c.Leave()
 	}
-	if x.RequestThreeDSecure != nil {
-		c.Enter("request_three_d_secure")
-		checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure(c, *x.RequestThreeDSecure)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "request_three_d_secure", x.RequestThreeDSecure, checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments is the type
@@ -6093,12 +5632,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) decode
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).validate)
 }
 
 // validate records the violations of x in c.
@@ -6175,22 +5709,13 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) de
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) validate(c *wire.Checker) {
-	c.Enter("interval")
-	checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(c, x.Interval)
-	c.Leave()
-	c.Enter("type")
-	checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(c, x.Type)
-	c.Leave()
+	wire.CheckAt(c, "interval", x.Interval, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval)
+	wire.CheckAt(c, "type", x.Type, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval
@@ -6333,12 +5858,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) decode(
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance).validate)
 }
 
 // validate records the violations of x in c.
@@ -6393,12 +5913,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).validate)
 }
 
 // validate records the violations of x in c.
@@ -6449,19 +5964,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) validate(c *wire.Checker) {
-	c.Enter("country")
-	checkAddressCity(c, x.Country)
-	c.Leave()
+	wire.CheckAt(c, "country", x.Country, checkAddressCity)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount is the type of
@@ -6508,12 +6016,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount).validate)
 }
 
 // validate records the violations of x in c.
@@ -6523,11 +6026,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) validate(
 		x.FinancialConnections.validate(c)
 		c.Leave()
 	}
-	if x.VerificationMethod != nil {
-		c.Enter("verification_method")
-		checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(c, *x.VerificationMethod)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "verification_method", x.VerificationMethod, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections
@@ -6594,12 +6093,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).validate)
 }
 
 // validate records the violations of x in c.
@@ -6845,21 +6339,12 @@ func (x *PostInvoicesRendering) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesRendering) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesRendering).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesRendering) validate(c *wire.Checker) {
-	if x.AmountTaxDisplay != nil {
-		c.Enter("amount_tax_display")
-		checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(c, *x.AmountTaxDisplay)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "amount_tax_display", x.AmountTaxDisplay, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
 	if x.PDF != nil {
 		c.Enter("pdf")
 		x.PDF.validate(c)
@@ -6916,21 +6401,12 @@ func (x *PostInvoicesRenderingPDF) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesRenderingPDF) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesRenderingPDF).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesRenderingPDF) validate(c *wire.Checker) {
-	if x.PageSize != nil {
-		c.Enter("page_size")
-		checkInvoiceRenderingPDFPageSize(c, *x.PageSize)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "page_size", x.PageSize, checkInvoiceRenderingPDFPageSize)
 }
 
 // PostInvoicesRenderingPDFPageSize is the type of $.rendering.pdf.page_size in
@@ -6988,21 +6464,12 @@ func (x *PostInvoicesShippingCost) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCost) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesShippingCost).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCost) validate(c *wire.Checker) {
-	if x.ShippingRate != nil {
-		c.Enter("shipping_rate")
-		checkAddressCity(c, *x.ShippingRate)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "shipping_rate", x.ShippingRate, checkAddressCity)
 	if x.ShippingRateData != nil {
 		c.Enter("shipping_rate_data")
 		x.ShippingRateData.validate(c)
@@ -7127,12 +6594,7 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateData).validate)
 }
 
 // validate records the violations of x in c.
@@ -7142,24 +6604,14 @@ func (x *PostInvoicesShippingCostShippingRateData) validate(c *wire.Checker) {
 		x.DeliveryEstimate.validate(c)
 		c.Leave()
 	}
-	c.Enter("display_name")
-	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.DisplayName)
-	c.Leave()
+	wire.CheckAt(c, "display_name", x.DisplayName, checkPostInvoicesShippingCostShippingRateDataDisplayName)
 	if x.FixedAmount != nil {
 		c.Enter("fixed_amount")
 		x.FixedAmount.validate(c)
 		c.Leave()
 	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
-	if x.Type != nil {
-		c.Enter("type")
-		checkPostInvoicesShippingCostShippingRateDataType(c, *x.Type)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
+	wire.CheckPtr(c, "type", x.Type, checkPostInvoicesShippingCostShippingRateDataType)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimate is the type of
@@ -7203,12 +6655,7 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) decode(d *wir
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).validate)
 }
 
 // validate records the violations of x in c.
@@ -7276,19 +6723,12 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) decode
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) validate(c *wire.Checker) {
-	c.Enter("unit")
-	checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit(c, x.Unit)
-	c.Leave()
+	wire.CheckAt(c, "unit", x.Unit, checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit is the
@@ -7453,12 +6893,7 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) decode(d *wire.Dec
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataFixedAmount).validate)
 }
 
 // validate records the violations of x in c.
@@ -7524,21 +6959,12 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) validate(c *wire.Checker) {
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 }
 
 // PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
@@ -7676,12 +7102,7 @@ func (x *PostInvoicesTransferData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesTransferData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesTransferData).validate)
 }
 
 // validate records the violations of x in c.
@@ -7814,19 +7235,12 @@ func (x *GetInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetInvoicesInvoiceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetInvoicesInvoiceArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	c.Enter("invoice")
-	checkAddressCity(c, x.Invoice)
-	c.Leave()
+	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -8247,19 +7661,12 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesInvoiceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesInvoiceArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	c.Enter("invoice")
-	checkAddressCity(c, x.Invoice)
-	c.Leave()
+	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
 	if x.AccountTaxIDs != nil {
 		c.Enter("account_tax_ids")
 		for i := range x.AccountTaxIDs {
@@ -8274,11 +7681,7 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 		x.AutomaticTax.validate(c)
 		c.Leave()
 	}
-	if x.CollectionMethod != nil {
-		c.Enter("collection_method")
-		checkSubscriptionCollectionMethod(c, *x.CollectionMethod)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
 	if x.CustomFields != nil {
 		c.Enter("custom_fields")
 		for i := range x.CustomFields {
@@ -8288,16 +7691,8 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.DefaultPaymentMethod != nil {
-		c.Enter("default_payment_method")
-		checkAddressCity(c, *x.DefaultPaymentMethod)
-		c.Leave()
-	}
-	if x.DefaultSource != nil {
-		c.Enter("default_source")
-		checkAddressCity(c, *x.DefaultSource)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
+	wire.CheckPtr(c, "default_source", x.DefaultSource, checkAddressCity)
 	if x.DefaultTaxRates != nil {
 		c.Enter("default_tax_rates")
 		for i := range x.DefaultTaxRates {
@@ -8307,11 +7702,7 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkPostInvoicesDescription(c, *x.Description)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
 	if x.Discounts != nil {
 		c.Enter("discounts")
 		for i := range x.Discounts {
@@ -8330,11 +7721,7 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Footer != nil {
-		c.Enter("footer")
-		checkAddressCity(c, *x.Footer)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
 	if x.PaymentSettings != nil {
 		c.Enter("payment_settings")
 		x.PaymentSettings.validate(c)
@@ -8355,11 +7742,7 @@ func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 		x.ShippingDetails.validate(c)
 		c.Leave()
 	}
-	if x.StatementDescriptor != nil {
-		c.Enter("statement_descriptor")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 	if x.TransferData != nil {
 		c.Enter("transfer_data")
 		x.TransferData.validate(c)
@@ -8944,19 +8327,12 @@ func (x *DeleteInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteInvoicesInvoiceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*DeleteInvoicesInvoiceArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	c.Enter("invoice")
-	checkAddressCity(c, x.Invoice)
-	c.Leave()
+	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
 }
 
 // deleteInvoicesInvoiceLabel renders the status label of one call of the
@@ -9072,19 +8448,12 @@ func (x *PostInvoicesInvoiceFinalizeArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostInvoicesInvoiceFinalizeArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
-	c.Enter("invoice")
-	checkAddressCity(c, x.Invoice)
-	c.Leave()
+	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -9257,21 +8626,12 @@ func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPaymentLinksArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetPaymentLinksArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -9281,14 +8641,8 @@ func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // getPaymentLinksLabel renders the status label of one call of the
@@ -9792,12 +9146,7 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -9812,11 +9161,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		x.AutomaticTax.validate(c)
 		c.Leave()
 	}
-	if x.BillingAddressCollection != nil {
-		c.Enter("billing_address_collection")
-		checkPaymentLinkBillingAddressCollection(c, *x.BillingAddressCollection)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "billing_address_collection", x.BillingAddressCollection, checkPaymentLinkBillingAddressCollection)
 	if x.ConsentCollection != nil {
 		c.Enter("consent_collection")
 		x.ConsentCollection.validate(c)
@@ -9836,11 +9181,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		x.CustomText.validate(c)
 		c.Leave()
 	}
-	if x.CustomerCreation != nil {
-		c.Enter("customer_creation")
-		checkPaymentLinkCustomerCreation(c, *x.CustomerCreation)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "customer_creation", x.CustomerCreation, checkPaymentLinkCustomerCreation)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -9850,11 +9191,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.InactiveMessage != nil {
-		c.Enter("inactive_message")
-		checkPaymentIntentMetadataValue(c, *x.InactiveMessage)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "inactive_message", x.InactiveMessage, checkPaymentIntentMetadataValue)
 	if x.InvoiceCreation != nil {
 		c.Enter("invoice_creation")
 		x.InvoiceCreation.validate(c)
@@ -9877,11 +9214,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		x.PaymentIntentData.validate(c)
 		c.Leave()
 	}
-	if x.PaymentMethodCollection != nil {
-		c.Enter("payment_method_collection")
-		checkPaymentLinkCustomerCreation(c, *x.PaymentMethodCollection)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "payment_method_collection", x.PaymentMethodCollection, checkPaymentLinkCustomerCreation)
 	if x.PaymentMethodTypes != nil {
 		c.Enter("payment_method_types")
 		for i := range x.PaymentMethodTypes {
@@ -9915,11 +9248,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.SubmitType != nil {
-		c.Enter("submit_type")
-		checkPaymentLinkSubmitType(c, *x.SubmitType)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "submit_type", x.SubmitType, checkPaymentLinkSubmitType)
 	if x.SubscriptionData != nil {
 		c.Enter("subscription_data")
 		x.SubscriptionData.validate(c)
@@ -9992,12 +9321,7 @@ func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksAfterCompletion) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksAfterCompletion).validate)
 }
 
 // validate records the violations of x in c.
@@ -10012,9 +9336,7 @@ func (x *PostPaymentLinksAfterCompletion) validate(c *wire.Checker) {
 		x.Redirect.validate(c)
 		c.Leave()
 	}
-	c.Enter("type")
-	checkPaymentLinksResourceAfterCompletionType(c, x.Type)
-	c.Leave()
+	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceAfterCompletionType)
 }
 
 // PostPaymentLinksAfterCompletionHostedConfirmation is the type of
@@ -10052,21 +9374,12 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) decode(d *wire.Decod
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksAfterCompletionHostedConfirmation) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksAfterCompletionHostedConfirmation).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletionHostedConfirmation) validate(c *wire.Checker) {
-	if x.CustomMessage != nil {
-		c.Enter("custom_message")
-		checkPaymentIntentMetadataValue(c, *x.CustomMessage)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "custom_message", x.CustomMessage, checkPaymentIntentMetadataValue)
 }
 
 // PostPaymentLinksAfterCompletionRedirect is the type of
@@ -10107,19 +9420,12 @@ func (x *PostPaymentLinksAfterCompletionRedirect) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksAfterCompletionRedirect) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksAfterCompletionRedirect).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletionRedirect) validate(c *wire.Checker) {
-	c.Enter("url")
-	checkProductURL(c, x.URL)
-	c.Leave()
+	wire.CheckAt(c, "url", x.URL, checkProductURL)
 }
 
 // checkProductURL records the violations of the constraints of v in c. Every
@@ -10220,12 +9526,7 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksConsentCollection) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksConsentCollection).validate)
 }
 
 // validate records the violations of x in c.
@@ -10235,16 +9536,8 @@ func (x *PostPaymentLinksConsentCollection) validate(c *wire.Checker) {
 		x.PaymentMethodReuseAgreement.validate(c)
 		c.Leave()
 	}
-	if x.Promotions != nil {
-		c.Enter("promotions")
-		checkPaymentLinksResourceConsentCollectionPromotions(c, *x.Promotions)
-		c.Leave()
-	}
-	if x.TermsOfService != nil {
-		c.Enter("terms_of_service")
-		checkPaymentLinksResourceConsentCollectionTermsOfService(c, *x.TermsOfService)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "promotions", x.Promotions, checkPaymentLinksResourceConsentCollectionPromotions)
+	wire.CheckPtr(c, "terms_of_service", x.TermsOfService, checkPaymentLinksResourceConsentCollectionTermsOfService)
 }
 
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement is the type of
@@ -10286,19 +9579,12 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) decode(d 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) validate(c *wire.Checker) {
-	c.Enter("position")
-	checkPaymentLinksResourcePaymentMethodReuseAgreementPosition(c, x.Position)
-	c.Leave()
+	wire.CheckAt(c, "position", x.Position, checkPaymentLinksResourcePaymentMethodReuseAgreementPosition)
 }
 
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition is the
@@ -10442,12 +9728,7 @@ func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomField) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomField).validate)
 }
 
 // validate records the violations of x in c.
@@ -10457,9 +9738,7 @@ func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
 		x.Dropdown.validate(c)
 		c.Leave()
 	}
-	c.Enter("key")
-	checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, x.Key)
-	c.Leave()
+	wire.CheckAt(c, "key", x.Key, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 	c.Enter("label")
 	x.Label.validate(c)
 	c.Leave()
@@ -10473,9 +9752,7 @@ func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
 		x.Text.validate(c)
 		c.Leave()
 	}
-	c.Enter("type")
-	checkPaymentLinksResourceCustomFieldsType(c, x.Type)
-	c.Leave()
+	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceCustomFieldsType)
 }
 
 // PostPaymentLinksCustomFieldDropdown is the type of
@@ -10521,12 +9798,7 @@ func (x *PostPaymentLinksCustomFieldDropdown) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldDropdown) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomFieldDropdown).validate)
 }
 
 // validate records the violations of x in c.
@@ -10596,22 +9868,13 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldDropdownOption) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomFieldDropdownOption).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomFieldDropdownOption) validate(c *wire.Checker) {
-	c.Enter("label")
-	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Label)
-	c.Leave()
-	c.Enter("value")
-	checkPostInvoicesShippingCostShippingRateDataDisplayName(c, x.Value)
-	c.Leave()
+	wire.CheckAt(c, "label", x.Label, checkPostInvoicesShippingCostShippingRateDataDisplayName)
+	wire.CheckAt(c, "value", x.Value, checkPostInvoicesShippingCostShippingRateDataDisplayName)
 }
 
 // checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription records the
@@ -10675,22 +9938,13 @@ func (x *PostPaymentLinksCustomFieldLabel) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldLabel) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomFieldLabel).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomFieldLabel) validate(c *wire.Checker) {
-	c.Enter("custom")
-	checkPostPaymentLinksCustomFieldLabelCustom(c, x.Custom)
-	c.Leave()
-	c.Enter("type")
-	checkPaymentLinksResourceCustomFieldsLabelType(c, x.Type)
-	c.Leave()
+	wire.CheckAt(c, "custom", x.Custom, checkPostPaymentLinksCustomFieldLabelCustom)
+	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceCustomFieldsLabelType)
 }
 
 // checkPostPaymentLinksCustomFieldLabelCustom records the violations of the
@@ -10755,12 +10009,7 @@ func (x *PostPaymentLinksCustomFieldNumeric) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldNumeric) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomFieldNumeric).validate)
 }
 
 // validate records the violations of x in c.
@@ -10845,12 +10094,7 @@ func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomText) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomText).validate)
 }
 
 // validate records the violations of x in c.
@@ -10915,19 +10159,12 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomTextAfterSubmit) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksCustomTextAfterSubmit).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomTextAfterSubmit) validate(c *wire.Checker) {
-	c.Enter("message")
-	checkPostPaymentLinksCustomTextAfterSubmitMessage(c, x.Message)
-	c.Leave()
+	wire.CheckAt(c, "message", x.Message, checkPostPaymentLinksCustomTextAfterSubmitMessage)
 }
 
 // checkPostPaymentLinksCustomTextAfterSubmitMessage records the violations of
@@ -11014,12 +10251,7 @@ func (x *PostPaymentLinksInvoiceCreation) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksInvoiceCreation) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksInvoiceCreation).validate)
 }
 
 // validate records the violations of x in c.
@@ -11148,12 +10380,7 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksInvoiceCreationInvoiceData).validate)
 }
 
 // validate records the violations of x in c.
@@ -11176,16 +10403,8 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkPostInvoicesDescription(c, *x.Description)
-		c.Leave()
-	}
-	if x.Footer != nil {
-		c.Enter("footer")
-		checkAddressCity(c, *x.Footer)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
+	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
 	if x.RenderingOptions != nil {
 		c.Enter("rendering_options")
 		x.RenderingOptions.validate(c)
@@ -11278,12 +10497,7 @@ func (x *PostPaymentLinksLineItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksLineItem) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksLineItem).validate)
 }
 
 // validate records the violations of x in c.
@@ -11293,9 +10507,7 @@ func (x *PostPaymentLinksLineItem) validate(c *wire.Checker) {
 		x.AdjustableQuantity.validate(c)
 		c.Leave()
 	}
-	c.Enter("price")
-	checkAddressCity(c, x.Price)
-	c.Leave()
+	wire.CheckAt(c, "price", x.Price, checkAddressCity)
 }
 
 // PostPaymentLinksLineItemAdjustableQuantity is the type of
@@ -11353,12 +10565,7 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksLineItemAdjustableQuantity) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksLineItemAdjustableQuantity).validate)
 }
 
 // validate records the violations of x in c.
@@ -11483,46 +10690,17 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentIntentData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksPaymentIntentData).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
-	if x.CaptureMethod != nil {
-		c.Enter("capture_method")
-		checkPaymentIntentCaptureMethod(c, *x.CaptureMethod)
-		c.Leave()
-	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkPostPaymentLinksPaymentIntentDataDescription(c, *x.Description)
-		c.Leave()
-	}
-	if x.SetupFutureUsage != nil {
-		c.Enter("setup_future_usage")
-		checkPaymentIntentSetupFutureUsage(c, *x.SetupFutureUsage)
-		c.Leave()
-	}
-	if x.StatementDescriptor != nil {
-		c.Enter("statement_descriptor")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
-		c.Leave()
-	}
-	if x.StatementDescriptorSuffix != nil {
-		c.Enter("statement_descriptor_suffix")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptorSuffix)
-		c.Leave()
-	}
-	if x.TransferGroup != nil {
-		c.Enter("transfer_group")
-		checkAddressCity(c, *x.TransferGroup)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "capture_method", x.CaptureMethod, checkPaymentIntentCaptureMethod)
+	wire.CheckPtr(c, "description", x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
+	wire.CheckPtr(c, "setup_future_usage", x.SetupFutureUsage, checkPaymentIntentSetupFutureUsage)
+	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "statement_descriptor_suffix", x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "transfer_group", x.TransferGroup, checkAddressCity)
 }
 
 // PostPaymentLinksPaymentIntentDataCaptureMethod is the type of
@@ -11659,12 +10837,7 @@ func (x *PostPaymentLinksRestrictions) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksRestrictions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksRestrictions).validate)
 }
 
 // validate records the violations of x in c.
@@ -11711,12 +10884,7 @@ func (x *PostPaymentLinksRestrictionsCompletedSessions) decode(d *wire.Decoder) 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksRestrictionsCompletedSessions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksRestrictionsCompletedSessions).validate)
 }
 
 // validate records the violations of x in c.
@@ -11770,12 +10938,7 @@ func (x *PostPaymentLinksShippingAddressCollection) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksShippingAddressCollection) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksShippingAddressCollection).validate)
 }
 
 // validate records the violations of x in c.
@@ -12076,21 +11239,12 @@ func (x *PostPaymentLinksShippingOption) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksShippingOption) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksShippingOption).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksShippingOption) validate(c *wire.Checker) {
-	if x.ShippingRate != nil {
-		c.Enter("shipping_rate")
-		checkAddressCity(c, *x.ShippingRate)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "shipping_rate", x.ShippingRate, checkAddressCity)
 }
 
 // PostPaymentLinksSubmitType is the type of $.submit_type in the arguments of
@@ -12192,21 +11346,12 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksSubscriptionData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksSubscriptionData).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionData) validate(c *wire.Checker) {
-	if x.Description != nil {
-		c.Enter("description")
-		checkPaymentIntentMetadataValue(c, *x.Description)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "description", x.Description, checkPaymentIntentMetadataValue)
 	if x.TrialSettings != nil {
 		c.Enter("trial_settings")
 		x.TrialSettings.validate(c)
@@ -12249,12 +11394,7 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) decode(d *wire.Decoder) 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksSubscriptionDataTrialSettings) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksSubscriptionDataTrialSettings).validate)
 }
 
 // validate records the violations of x in c.
@@ -12303,19 +11443,12 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wir
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) validate(c *wire.Checker) {
-	c.Enter("missing_payment_method")
-	checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod(c, x.MissingPaymentMethod)
-	c.Leave()
+	wire.CheckAt(c, "missing_payment_method", x.MissingPaymentMethod, checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
@@ -12474,19 +11607,12 @@ func (x *GetPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetPaymentLinksPaymentLinkArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
-	c.Enter("payment_link")
-	checkAddressCity(c, x.PaymentLink)
-	c.Leave()
+	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -12845,19 +11971,12 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksPaymentLinkArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
-	c.Enter("payment_link")
-	checkAddressCity(c, x.PaymentLink)
-	c.Leave()
+	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
 	if x.AfterCompletion != nil {
 		c.Enter("after_completion")
 		x.AfterCompletion.validate(c)
@@ -12868,11 +11987,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 		x.AutomaticTax.validate(c)
 		c.Leave()
 	}
-	if x.BillingAddressCollection != nil {
-		c.Enter("billing_address_collection")
-		checkPaymentLinkBillingAddressCollection(c, *x.BillingAddressCollection)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "billing_address_collection", x.BillingAddressCollection, checkPaymentLinkBillingAddressCollection)
 	if x.CustomFields != nil {
 		c.Enter("custom_fields")
 		for i := range x.CustomFields {
@@ -12887,11 +12002,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 		x.CustomText.validate(c)
 		c.Leave()
 	}
-	if x.CustomerCreation != nil {
-		c.Enter("customer_creation")
-		checkPaymentLinkCustomerCreation(c, *x.CustomerCreation)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "customer_creation", x.CustomerCreation, checkPaymentLinkCustomerCreation)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -12901,11 +12012,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.InactiveMessage != nil {
-		c.Enter("inactive_message")
-		checkPaymentIntentMetadataValue(c, *x.InactiveMessage)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "inactive_message", x.InactiveMessage, checkPaymentIntentMetadataValue)
 	if x.InvoiceCreation != nil {
 		c.Enter("invoice_creation")
 		x.InvoiceCreation.validate(c)
@@ -12925,11 +12032,7 @@ func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 		x.PaymentIntentData.validate(c)
 		c.Leave()
 	}
-	if x.PaymentMethodCollection != nil {
-		c.Enter("payment_method_collection")
-		checkPaymentLinkCustomerCreation(c, *x.PaymentMethodCollection)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "payment_method_collection", x.PaymentMethodCollection, checkPaymentLinkCustomerCreation)
 	if x.PaymentMethodTypes != nil {
 		c.Enter("payment_method_types")
 		for i := range x.PaymentMethodTypes {
@@ -13202,12 +12305,7 @@ func (x *PostPaymentLinksPaymentLinkLineItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkLineItem) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksPaymentLinkLineItem).validate)
 }
 
 // validate records the violations of x in c.
@@ -13217,9 +12315,7 @@ func (x *PostPaymentLinksPaymentLinkLineItem) validate(c *wire.Checker) {
 		x.AdjustableQuantity.validate(c)
 		c.Leave()
 	}
-	c.Enter("id")
-	checkAddressCity(c, x.ID)
-	c.Leave()
+	wire.CheckAt(c, "id", x.ID, checkAddressCity)
 }
 
 // PostPaymentLinksPaymentLinkLineItemAdjustableQuantity is the type of
@@ -13324,36 +12420,15 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksPaymentLinkPaymentIntentData).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) validate(c *wire.Checker) {
-	if x.Description != nil {
-		c.Enter("description")
-		checkPostPaymentLinksPaymentIntentDataDescription(c, *x.Description)
-		c.Leave()
-	}
-	if x.StatementDescriptor != nil {
-		c.Enter("statement_descriptor")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
-		c.Leave()
-	}
-	if x.StatementDescriptorSuffix != nil {
-		c.Enter("statement_descriptor_suffix")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptorSuffix)
-		c.Leave()
-	}
-	if x.TransferGroup != nil {
-		c.Enter("transfer_group")
-		checkAddressCity(c, *x.TransferGroup)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "description", x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
+	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "statement_descriptor_suffix", x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "transfer_group", x.TransferGroup, checkAddressCity)
 }
 
 // PostPaymentLinksPaymentLinkPaymentMethodCollection is the type of
@@ -13738,12 +12813,7 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkSubscriptionData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPaymentLinksPaymentLinkSubscriptionData).validate)
 }
 
 // validate records the violations of x in c.
@@ -13966,24 +13036,13 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetPaymentLinksPaymentLinkLineItemsArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
-	c.Enter("payment_link")
-	checkAddressCity(c, x.PaymentLink)
-	c.Leave()
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -13993,14 +13052,8 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // getPaymentLinksPaymentLinkLineItemsLabel renders the status label of one call
@@ -14265,21 +13318,12 @@ func (x *GetPricesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPricesArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetPricesArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetPricesArgs) validate(c *wire.Checker) {
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -14298,29 +13342,15 @@ func (x *GetPricesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Product != nil {
-		c.Enter("product")
-		checkAddressCity(c, *x.Product)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "product", x.Product, checkAddressCity)
 	if x.Recurring != nil {
 		c.Enter("recurring")
 		x.Recurring.validate(c)
 		c.Leave()
 	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	if x.Type != nil {
-		c.Enter("type")
-		checkPriceType(c, *x.Type)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckPtr(c, "type", x.Type, checkPriceType)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // GetPricesRecurring is the type of $.recurring in the arguments of the
@@ -14369,26 +13399,13 @@ func (x *GetPricesRecurring) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPricesRecurring) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetPricesRecurring).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetPricesRecurring) validate(c *wire.Checker) {
-	if x.Interval != nil {
-		c.Enter("interval")
-		checkRecurringInterval(c, *x.Interval)
-		c.Leave()
-	}
-	if x.UsageType != nil {
-		c.Enter("usage_type")
-		checkRecurringUsageType(c, *x.UsageType)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "interval", x.Interval, checkRecurringInterval)
+	wire.CheckPtr(c, "usage_type", x.UsageType, checkRecurringUsageType)
 }
 
 // GetPricesRecurringInterval is the type of $.recurring.interval in the
@@ -14820,21 +13837,12 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPricesArgs) validate(c *wire.Checker) {
-	if x.BillingScheme != nil {
-		c.Enter("billing_scheme")
-		checkPriceBillingScheme(c, *x.BillingScheme)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "billing_scheme", x.BillingScheme, checkPriceBillingScheme)
 	if x.CurrencyOptions != nil {
 		c.Enter("currency_options")
 		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
@@ -14859,21 +13867,9 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.LookupKey != nil {
-		c.Enter("lookup_key")
-		checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, *x.LookupKey)
-		c.Leave()
-	}
-	if x.Nickname != nil {
-		c.Enter("nickname")
-		checkAddressCity(c, *x.Nickname)
-		c.Leave()
-	}
-	if x.Product != nil {
-		c.Enter("product")
-		checkAddressCity(c, *x.Product)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "lookup_key", x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
+	wire.CheckPtr(c, "nickname", x.Nickname, checkAddressCity)
+	wire.CheckPtr(c, "product", x.Product, checkAddressCity)
 	if x.ProductData != nil {
 		c.Enter("product_data")
 		x.ProductData.validate(c)
@@ -14884,11 +13880,7 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 		x.Recurring.validate(c)
 		c.Leave()
 	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 	if x.Tiers != nil {
 		c.Enter("tiers")
 		for i := range x.Tiers {
@@ -14898,11 +13890,7 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.TiersMode != nil {
-		c.Enter("tiers_mode")
-		checkPriceTiersMode(c, *x.TiersMode)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tiers_mode", x.TiersMode, checkPriceTiersMode)
 	if x.TransformQuantity != nil {
 		c.Enter("transform_quantity")
 		x.TransformQuantity.validate(c)
@@ -15007,12 +13995,7 @@ func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesCurrencyOptionsValue) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesCurrencyOptionsValue).validate)
 }
 
 // validate records the violations of x in c.
@@ -15022,11 +14005,7 @@ func (x *PostPricesCurrencyOptionsValue) validate(c *wire.Checker) {
 		x.CustomUnitAmount.validate(c)
 		c.Leave()
 	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 	if x.Tiers != nil {
 		c.Enter("tiers")
 		for i := range x.Tiers {
@@ -15102,12 +14081,7 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder)
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesCurrencyOptionsValueCustomUnitAmount).validate)
 }
 
 // validate records the violations of x in c.
@@ -15191,12 +14165,7 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesCurrencyOptionsValueTier) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesCurrencyOptionsValueTier).validate)
 }
 
 // validate records the violations of x in c.
@@ -15328,39 +14297,16 @@ func (x *PostPricesProductData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesProductData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesProductData).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPricesProductData) validate(c *wire.Checker) {
-	if x.ID != nil {
-		c.Enter("id")
-		checkAddressCity(c, *x.ID)
-		c.Leave()
-	}
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
-	if x.StatementDescriptor != nil {
-		c.Enter("statement_descriptor")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
-		c.Leave()
-	}
-	if x.TaxCode != nil {
-		c.Enter("tax_code")
-		checkAddressCity(c, *x.TaxCode)
-		c.Leave()
-	}
-	if x.UnitLabel != nil {
-		c.Enter("unit_label")
-		checkPostPricesProductDataUnitLabel(c, *x.UnitLabel)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "id", x.ID, checkAddressCity)
+	wire.CheckAt(c, "name", x.Name, checkAddressCity)
+	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "tax_code", x.TaxCode, checkAddressCity)
+	wire.CheckPtr(c, "unit_label", x.UnitLabel, checkPostPricesProductDataUnitLabel)
 }
 
 // checkPostPricesProductDataUnitLabel records the violations of the constraints
@@ -15447,29 +14393,14 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesRecurring) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesRecurring).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPricesRecurring) validate(c *wire.Checker) {
-	if x.AggregateUsage != nil {
-		c.Enter("aggregate_usage")
-		checkRecurringAggregateUsage(c, *x.AggregateUsage)
-		c.Leave()
-	}
-	c.Enter("interval")
-	checkRecurringInterval(c, x.Interval)
-	c.Leave()
-	if x.UsageType != nil {
-		c.Enter("usage_type")
-		checkRecurringUsageType(c, *x.UsageType)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "aggregate_usage", x.AggregateUsage, checkRecurringAggregateUsage)
+	wire.CheckAt(c, "interval", x.Interval, checkRecurringInterval)
+	wire.CheckPtr(c, "usage_type", x.UsageType, checkRecurringUsageType)
 }
 
 // PostPricesRecurringAggregateUsage is the type of $.recurring.aggregate_usage
@@ -15595,19 +14526,12 @@ func (x *PostPricesTransformQuantity) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesTransformQuantity) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesTransformQuantity).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPricesTransformQuantity) validate(c *wire.Checker) {
-	c.Enter("round")
-	checkTransformQuantityRound(c, x.Round)
-	c.Leave()
+	wire.CheckAt(c, "round", x.Round, checkTransformQuantityRound)
 }
 
 // PostPricesTransformQuantityRound is the type of $.transform_quantity.round in
@@ -15737,19 +14661,12 @@ func (x *GetPricesPriceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPricesPriceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetPricesPriceArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
-	c.Enter("price")
-	checkAddressCity(c, x.Price)
-	c.Leave()
+	wire.CheckAt(c, "price", x.Price, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -15975,19 +14892,12 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesPriceArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostPricesPriceArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
-	c.Enter("price")
-	checkAddressCity(c, x.Price)
-	c.Leave()
+	wire.CheckAt(c, "price", x.Price, checkAddressCity)
 	if x.CurrencyOptions != nil {
 		c.Enter("currency_options")
 		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
@@ -16007,21 +14917,9 @@ func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.LookupKey != nil {
-		c.Enter("lookup_key")
-		checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(c, *x.LookupKey)
-		c.Leave()
-	}
-	if x.Nickname != nil {
-		c.Enter("nickname")
-		checkAddressCity(c, *x.Nickname)
-		c.Leave()
-	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "lookup_key", x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
+	wire.CheckPtr(c, "nickname", x.Nickname, checkAddressCity)
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 }
 
 // PostPricesPriceCurrencyOptionsValue is the type of $.currency_options.* in
@@ -16281,21 +15179,12 @@ func (x *GetProductsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetProductsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetProductsArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetProductsArgs) validate(c *wire.Checker) {
-	if x.EndingBefore != nil {
-		c.Enter("ending_before")
-		checkAddressCity(c, *x.EndingBefore)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -16314,19 +15203,9 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.StartingAfter != nil {
-		c.Enter("starting_after")
-		checkAddressCity(c, *x.StartingAfter)
-		c.Leave()
-	}
-	if x.URL != nil {
-		c.Enter("url")
-		checkAddressCity(c, *x.URL)
-		c.Leave()
-	}
-	c.Enter("max_pages")
-	getCustomersMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
+	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
 
 // getProductsLabel renders the status label of one call of the
@@ -16659,12 +15538,7 @@ func (x *PostProductsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostProductsArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -16674,11 +15548,7 @@ func (x *PostProductsArgs) validate(c *wire.Checker) {
 		x.DefaultPriceData.validate(c)
 		c.Leave()
 	}
-	if x.Description != nil {
-		c.Enter("description")
-		checkAPIErrorsMessage(c, *x.Description)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "description", x.Description, checkAPIErrorsMessage)
 	if x.Expand != nil {
 		c.Enter("expand")
 		for i := range x.Expand {
@@ -16697,34 +15567,16 @@ func (x *PostProductsArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.ID != nil {
-		c.Enter("id")
-		checkAddressCity(c, *x.ID)
-		c.Leave()
-	}
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
+	wire.CheckPtr(c, "id", x.ID, checkAddressCity)
+	wire.CheckAt(c, "name", x.Name, checkAddressCity)
 	if x.PackageDimensions != nil {
 		c.Enter("package_dimensions")
 		x.PackageDimensions.validate(c)
 		c.Leave()
 	}
-	if x.StatementDescriptor != nil {
-		c.Enter("statement_descriptor")
-		checkPostInvoicesStatementDescriptor(c, *x.StatementDescriptor)
-		c.Leave()
-	}
-	if x.UnitLabel != nil {
-		c.Enter("unit_label")
-		checkPostPricesProductDataUnitLabel(c, *x.UnitLabel)
-		c.Leave()
-	}
-	if x.URL != nil {
-		c.Enter("url")
-		checkAddressCity(c, *x.URL)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
+	wire.CheckPtr(c, "unit_label", x.UnitLabel, checkPostPricesProductDataUnitLabel)
+	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
 }
 
 // PostProductsDefaultPriceData is the type of $.default_price_data in the
@@ -16831,12 +15683,7 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsDefaultPriceData) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostProductsDefaultPriceData).validate)
 }
 
 // validate records the violations of x in c.
@@ -16856,11 +15703,7 @@ func (x *PostProductsDefaultPriceData) validate(c *wire.Checker) {
 		x.Recurring.validate(c)
 		c.Leave()
 	}
-	if x.TaxBehavior != nil {
-		c.Enter("tax_behavior")
-		checkCurrencyOptionTaxBehavior(c, *x.TaxBehavior)
-		c.Leave()
-	}
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 }
 
 // PostProductsDefaultPriceDataCurrencyOptionsValue is the type of
@@ -16942,19 +15785,12 @@ func (x *PostProductsDefaultPriceDataRecurring) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsDefaultPriceDataRecurring) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostProductsDefaultPriceDataRecurring).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostProductsDefaultPriceDataRecurring) validate(c *wire.Checker) {
-	c.Enter("interval")
-	checkRecurringInterval(c, x.Interval)
-	c.Leave()
+	wire.CheckAt(c, "interval", x.Interval, checkRecurringInterval)
 }
 
 // PostProductsDefaultPriceDataRecurringInterval is the type of
@@ -17030,19 +15866,12 @@ func (x *PostProductsFeature) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsFeature) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostProductsFeature).validate)
 }
 
 // validate records the violations of x in c.
 func (x *PostProductsFeature) validate(c *wire.Checker) {
-	c.Enter("name")
-	checkAddressCity(c, x.Name)
-	c.Leave()
+	wire.CheckAt(c, "name", x.Name, checkAddressCity)
 }
 
 // PostProductsPackageDimensions is the type of $.package_dimensions in the
@@ -17118,12 +15947,7 @@ func (x *PostProductsPackageDimensions) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsPackageDimensions) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*PostProductsPackageDimensions).validate)
 }
 
 // validate records the violations of x in c.

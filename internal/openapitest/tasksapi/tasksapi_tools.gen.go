@@ -300,22 +300,13 @@ func (x *GetTasksArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetTasksArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetTasksArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *GetTasksArgs) validate(c *wire.Checker) {
-	c.Enter("limit")
-	getTasksLimitRules.CheckInt(c, x.Limit)
-	c.Leave()
-	c.Enter("max_pages")
-	getTasksMaxPagesRules.CheckInt(c, x.MaxPages)
-	c.Leave()
+	wire.CheckAt(c, "limit", x.Limit, getTasksLimitRules.CheckInt)
+	wire.CheckAt(c, "max_pages", x.MaxPages, getTasksMaxPagesRules.CheckInt)
 }
 
 // getTasksLimitRules are the numeric constraints of $.limit in the arguments of
@@ -496,22 +487,13 @@ func (x *CreateTaskArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateTaskArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CreateTaskArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *CreateTaskArgs) validate(c *wire.Checker) {
-	c.Enter("content")
-	checkTaskContent(c, x.Content)
-	c.Leave()
-	c.Enter("priority")
-	taskPriorityRules.CheckInt(c, x.Priority)
-	c.Leave()
+	wire.CheckAt(c, "content", x.Content, checkTaskContent)
+	wire.CheckAt(c, "priority", x.Priority, taskPriorityRules.CheckInt)
 	if x.Weight != nil {
 		c.Enter("weight")
 		createTaskWeightRules.CheckFloat(c, *x.Weight, nil)
@@ -630,12 +612,7 @@ func (x *GetTaskArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetTaskArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*GetTaskArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -807,22 +784,13 @@ func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *UpdateTaskArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*UpdateTaskArgs).validate)
 }
 
 // validate records the violations of x in c.
 func (x *UpdateTaskArgs) validate(c *wire.Checker) {
-	c.Enter("content")
-	checkTaskContent(c, x.Content)
-	c.Leave()
-	c.Enter("priority")
-	taskPriorityRules.CheckInt(c, x.Priority)
-	c.Leave()
+	wire.CheckAt(c, "content", x.Content, checkTaskContent)
+	wire.CheckAt(c, "priority", x.Priority, taskPriorityRules.CheckInt)
 	if x.Weight != nil {
 		c.Enter("weight")
 		createTaskWeightRules.CheckFloat(c, *x.Weight, nil)
@@ -914,12 +882,7 @@ func (x *DeleteTaskArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteTaskArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*DeleteTaskArgs).validate)
 }
 
 // validate records the violations of x in c.
@@ -994,12 +957,7 @@ func (x *CloseTaskArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CloseTaskArgs) Validate() error {
-	if x == nil {
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
-	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.Validate(x, (*CloseTaskArgs).validate)
 }
 
 // validate records the violations of x in c.
