@@ -491,7 +491,12 @@ func (c *converter) object(x ctx, m *yaml.Node, s *openapi3.Schema, ptr string, 
 		add(m, "required", flowSeq(req))
 	}
 	ap := s.AdditionalProperties
+	named := len(props.Content) > 0
 	switch {
+	case named && (ap.Schema != nil || ap.Has != nil && *ap.Has):
+		// Beside named properties, extra ones would be decoded into the
+		// generated struct's Extra map, which a request does not send.
+		x.report(ptr+"/additionalProperties", "properties beside the named ones are not carried; left out")
 	case ap.Schema != nil:
 		if n := c.schema(x, ap.Schema, ptr+"/additionalProperties", depth+1); n != nil {
 			add(m, "additionalProperties", n)
