@@ -49,6 +49,7 @@ func (g *generator) httpDecls() []jen.Code {
 		return nil
 	}
 	h := f.HTTP
+	g.declare("httpAPI", "the API description of the bound tools")
 	auth := jen.Qual(httpapiPkg, "Auth").Values()
 	if a := h.Auth; a != nil {
 		typ := map[spec.AuthType]string{spec.AuthBearer: "Bearer", spec.AuthBasic: "Basic"}[a.Type]
@@ -75,6 +76,7 @@ func (g *generator) httpDecls() []jen.Code {
 		jen.Line(),
 	}
 	if f.Gate != "" {
+		g.declare("Gates", "the generated Gates function of the bound tools")
 		out = append(out,
 			comment("Gates returns the host's runtime.Gates with Gate open for the callers creds has credentials for; other gates go to next (nil: closed)."),
 			jen.Func().Id("Gates").Params(jen.Id("creds").Qual(httpapiPkg, "CredentialSource"), jen.Id("next").Qual(runtimePkg, "Gates")).Qual(runtimePkg, "Gates").Block(
@@ -95,6 +97,7 @@ func (g *generator) httpToolDecls(ti *toolIR) []jen.Code {
 	if b == nil {
 		return nil
 	}
+	g.declare(httpOpVar(ti), "the HTTP operation of tool "+t.Name)
 	ins := map[spec.ArgIn]string{spec.InPath: "InPath", spec.InQuery: "InQuery", spec.InHeader: "InHeader", spec.InBody: "InBody", spec.InWholeBody: "InWholeBody"}
 	styles := map[string]string{spec.StyleSimple: "Simple", spec.StyleForm: "Form", spec.StyleDeepObject: "DeepObject", spec.StyleSpaceDelimited: "SpaceDelimited", spec.StylePipeDelimited: "PipeDelimited"}
 	var args []jen.Code
