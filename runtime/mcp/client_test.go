@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -99,9 +101,12 @@ func stdioServer() sdk.Transport {
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}
 }
 
+var callIDs atomic.Int64
+
 func dispatch(t testing.TB, reg *runtime.Registry, call *runtime.Call, name, args string) runtime.Outcome {
 	t.Helper()
-	out, err := reg.Dispatch(context.Background(), call, runtime.ToolCall{ID: "c1", Name: name, Arguments: json.RawMessage(args)})
+	id := "c" + strconv.FormatInt(callIDs.Add(1), 10) // pause points are per tool call id
+	out, err := reg.Dispatch(context.Background(), call, runtime.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)})
 	if err != nil {
 		t.Fatalf("dispatch %s: %v", name, err)
 	}

@@ -7,25 +7,49 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/generated/example"
 	"github.com/toolgen/toolgen/generated/hitl"
+	"github.com/toolgen/toolgen/generated/stripe"
+	"github.com/toolgen/toolgen/internal/stripemock"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/websearch"
 )
 
-// shipped returns a registry of the shipped modules that need no network
-// (tasks and hitl; stripe's tools are gated on a key).
-func shipped(t testing.TB) *runtime.Registry {
+// fakeSearch is a web search backend that finds one page per query.
+type fakeSearch struct{}
+
+func (fakeSearch) Name() string { return "fake" }
+
+func (fakeSearch) Search(_ context.Context, req websearch.Request) (websearch.Response, error) {
+	return websearch.Response{Results: []websearch.Result{{Title: "About " + req.Query, URL: "https://example.com/" + req.Query,
+		Snippets: []string{"All about " + req.Query + "."}}}}, nil
+}
+
+// shipped returns a registry of the shipped modules: tasks, hitl, web
+// search (a typed result) on a fake backend, and stripe on stripe-mock at
+// stripeURL, its gate open for every user.
+func shipped(t testing.TB, stripeURL string) *runtime.Registry {
 	t.Helper()
 	store, err := hitl.Open(context.Background(), "sqlite", filepath.Join(t.TempDir(), "hitl.db"), hitl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	reg := runtime.NewRegistry(runtime.Options{Approvals: store})
-	for _, m := range []*runtime.Module{example.Module(example.New()), hitl.Module(&hitl.Tools{Store: store})} {
+	keys := stripe.KeySourceFunc(func(context.Context, *runtime.Call) (string, bool, error) {
+		return stripemock.TestKey, true, nil
+	})
+	reg := runtime.NewRegistry(runtime.Options{Approvals: store, Gates: stripe.Gates(keys, nil)})
+	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+	for _, m := range []*runtime.Module{
+		example.Module(example.New()),
+		hitl.Module(&hitl.Tools{Store: store}),
+		websearch.Module(&websearch.Tools{Backend: fakeSearch{}}),
+		stripe.Module(&stripe.Tools{Keys: keys, BaseURL: stripeURL, MaxNetworkRetries: -1, Now: now}),
+	} {
 		if err := reg.AddModule(m); err != nil {
 			t.Fatal(err)
 		}
@@ -45,8 +69,9 @@ func sameJSON(a, b []byte) bool {
 // registry, and checks that every tool's catalog entry and a call of each
 // match the local ones.
 func TestRoundTrip(t *testing.T) {
-	local := shipped(t)
-	served := shipped(t)
+	base := stripemock.Start(t)
+	local := shipped(t, base)
+	served := shipped(t, base)
 	srv := NewServer(served, ServerOptions{Identify: func(context.Context, Request) (*runtime.Call, error) {
 		return &runtime.Call{UserID: "ada"}, nil
 	}})
@@ -94,6 +119,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 
+	typed := 0 // calls of tools with a typed result (structuredContent on the wire)
 	for _, c := range []struct{ name, args string }{
 		{example.ToolAdd, `{"title":"Write the README","tags":["docs"]}`},
 		{example.ToolAdd, `{"title":"","priority":"urgent"}`},
@@ -102,6 +128,13 @@ func TestRoundTrip(t *testing.T) {
 		{example.ToolDelete, `{"id":1}`},
 		{example.ToolDelete, `{"id":42}`},
 		{hitl.ToolWaitForApproval, `{"action":"Send invoice INV-42"}`},
+		{websearch.ToolWebSearch, `{"query":"  mcp  "}`},
+		{stripe.ToolListCustomers, `{"limit":3}`},
+		{stripe.ToolListPayments, `{}`},
+		{stripe.ToolListSubscriptions, `{}`},
+		{stripe.ToolRevenueMetrics, `{}`},
+		{stripe.ToolCreateSubscription, `{"customer":"cus_123","price":"price_123"}`},
+		{stripe.ToolListCustomers, `{"limit":500}`},
 	} {
 		lo := dispatch(t, local, call, c.name, c.args)
 		io := dispatch(t, imported, call, c.name, c.args)
@@ -126,6 +159,12 @@ func TestRoundTrip(t *testing.T) {
 		if io.Status != want {
 			t.Errorf("%s: status %s, local %s", c.name, io.Status, lo.Status)
 		}
+		if lt, _ := local.Get(c.name); len(lt.ResultSchema) > 0 && lo.Status == runtime.StatusOK {
+			typed++
+		}
+	}
+	if typed == 0 {
+		t.Error("no call of a tool with a typed result")
 	}
 }
 
