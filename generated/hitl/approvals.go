@@ -15,8 +15,13 @@ var _ runtime.Approvals = (*Store)(nil)
 // RequestApproval stores a pending pause point for a call whose permission
 // decision was "ask", and returns its id. It implements runtime.Approvals.
 // Like Create, it is idempotent per tool call: a retry returns the pending
-// point the first attempt wrote.
+// point the first attempt wrote. A request without a UserID is refused with
+// an error marked runtime.Fatal (the host's mistake: nobody could approve).
 func (s *Store) RequestApproval(ctx context.Context, req runtime.ApprovalRequest) (string, error) {
+	if req.UserID == "" {
+		// A host mistake, not an outage: retrying cannot help.
+		return "", runtime.Fatal(errors.New("hitl: the call has no UserID, so nobody could approve it"))
+	}
 	p, err := s.Create(ctx, PausePoint{
 		UserID:         req.UserID,
 		ConversationID: req.ConversationID,

@@ -219,3 +219,15 @@ func TestMigrateV1ToV2(t *testing.T) {
 		}
 	})
 }
+
+// A call without a user cannot pause: nobody could approve it. That is the
+// host's mistake, returned as a fatal error, not a store outage to retry.
+func TestRequestApprovalWithoutUser(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		reg := askRegistry(t, open(Options{}), &sendMoney{})
+		out, err := reg.Dispatch(context.Background(), &runtime.Call{}, runtime.ToolCall{ID: "1", Name: "send_money", Arguments: []byte(`{"to":"bob","amount":1}`)})
+		if !runtime.IsFatal(err) || errors.Is(err, runtime.ErrApprovalStoreUnavailable) || out.Status != runtime.StatusFatal {
+			t.Fatalf("%+v %v", out, err)
+		}
+	})
+}
