@@ -120,14 +120,18 @@ func (im *importer) emitUnique(tools []*toolOut, types []*named) ([]byte, error)
 	}
 	suffix := map[*toolOut]int{}
 	for round := 0; ; round++ {
-		out, f, err := im.emit(tools, types)
-		if err != nil {
-			return nil, err
-		}
-		ren := collisions(f)
+		ren := collisionsOut(im.opts.Provider, tools, types)
 		if len(ren) == 0 || round == 10 {
+			out, f, err := im.emit(tools, types)
+			if err != nil {
+				return nil, err
+			}
+			if len(collisions(f)) > 0 {
+				return nil, fmt.Errorf("openapi: the generated Go names of the imported spec would collide (a bug in the importer)")
+			}
 			return out, nil
 		}
+		f := &spec.File{Provider: im.opts.Provider}
 		byType := map[string]*named{}
 		taken := map[string]bool{}
 		for _, nt := range types {

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"unicode"
 
+	"gopkg.in/yaml.v3"
+
+	"github.com/toolgen/toolgen/runtime/wire"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -200,4 +203,97 @@ func endsWord(base string) bool {
 		return n < 2
 	}
 	return last < 'a' || last > 'z'
+}
+
+// collisionsOut is collisions over the importer's own output (tools and
+// named types as YAML nodes), so the renaming rounds need not write and
+// load the spec each time.
+func collisionsOut(provider string, tools []*toolOut, types []*named) map[owner]bool {
+	f := &spec.File{Provider: provider}
+	for _, nt := range types {
+		f.Types = append(f.Types, &spec.NamedType{Name: nt.name, GoName: spec.GoName(nt.name), Schema: nodeSchema(nt.node)})
+	}
+	for _, t := range tools {
+		st := &spec.Tool{Name: t.name, GoName: t.goName, Params: &spec.Schema{Type: spec.TypeObject}}
+		if st.GoName == "" {
+			st.GoName = spec.ToolGoName(provider, t.name)
+		}
+		for _, p := range t.params {
+			st.Params.Properties = append(st.Params.Properties, &spec.Property{Name: p.name, GoName: spec.GoName(p.name), Schema: nodeSchema(p.schema)})
+		}
+		if t.result != nil {
+			st.Result = nodeSchema(t.result)
+		}
+		f.Tools = append(f.Tools, st)
+	}
+	return collisions(f)
+}
+
+// placeholder stands for a constraint's value: collisions only asks
+// whether one is set.
+var (
+	placeholderInt   = new(int)
+	placeholderNum   = new(wire.Decimal)
+	placeholderType  = &spec.NamedType{}
+)
+
+// nodeSchema reads the parts of a schema node that decide generated names.
+func nodeSchema(n *yaml.Node) *spec.Schema {
+	s := &spec.Schema{}
+	if n == nil {
+		return s
+	}
+	if get(n, "$ref") != nil {
+		s.RefType = placeholderType
+		return s
+	}
+	if t := get(n, "type"); t != nil {
+		s.Type = spec.Type(t.Value)
+	}
+	if e := get(n, "enum"); e != nil {
+		for _, v := range e.Content {
+			s.Enum = append(s.Enum, v.Value)
+		}
+	}
+	for _, k := range []struct {
+		key string
+		dst **int
+	}{{"minLength", &s.MinLength}, {"maxLength", &s.MaxLength}, {"minItems", &s.MinItems}, {"maxItems", &s.MaxItems}} {
+		if get(n, k.key) != nil {
+			*k.dst = placeholderInt
+		}
+	}
+	for _, k := range []struct {
+		key string
+		dst **wire.Decimal
+	}{{"minimum", &s.Minimum}, {"maximum", &s.Maximum}, {"exclusiveMinimum", &s.ExclusiveMinimum}, {"exclusiveMaximum", &s.ExclusiveMaximum}, {"multipleOf", &s.MultipleOf}} {
+		if get(n, k.key) != nil {
+			*k.dst = placeholderNum
+		}
+	}
+	if p := get(n, "pattern"); p != nil {
+		s.Pattern = p.Value
+	}
+	if p := get(n, "format"); p != nil {
+		s.Format = p.Value
+	}
+	s.UniqueItems = get(n, "uniqueItems") != nil
+	if it := get(n, "items"); it != nil {
+		s.Items = nodeSchema(it)
+	}
+	if props := get(n, "properties"); props != nil {
+		for i := 0; i+1 < len(props.Content); i += 2 {
+			name := props.Content[i].Value
+			s.Properties = append(s.Properties, &spec.Property{Name: name, GoName: spec.GoName(name), Schema: nodeSchema(props.Content[i+1])})
+		}
+	}
+	if ap := get(n, "additionalProperties"); ap != nil {
+		if ap.Kind == yaml.MappingNode {
+			s.AdditionalProperties = true
+			s.AdditionalPropertiesSchema = nodeSchema(ap)
+		} else {
+			s.AdditionalProperties = ap.Value == "true"
+		}
+	}
+	return s
 }
