@@ -232,9 +232,9 @@ func collisionsOut(provider string, tools []*toolOut, types []*named) map[owner]
 // placeholder stands for a constraint's value: collisions only asks
 // whether one is set.
 var (
-	placeholderInt   = new(int)
-	placeholderNum   = new(wire.Decimal)
-	placeholderType  = &spec.NamedType{}
+	placeholderInt  = new(int)
+	placeholderNum  = new(wire.Decimal)
+	placeholderType = &spec.NamedType{}
 )
 
 // nodeSchema reads the parts of a schema node that decide generated names.
