@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +31,18 @@ const (
 	// ignored: the stored call runs. Only the pause point's owner (the
 	// Call's UserID that Identify gives) may resume it.
 	MetaResume = "toolgen/resume"
+	// MetaAttempt, set in a resuming tools/call's _meta (with MetaResume,
+	// or with the answer to an approval elicitation) to a string the client
+	// keeps across its retries, names the resume attempt
+	// (runtime.ResumeOptions.Attempt): a client whose resume failed or
+	// whose response was lost (a timeout, a dropped connection) sends the
+	// same request again with the same attempt, which claims the pause
+	// point again and runs the approved call if it has not run; a resume
+	// with another attempt loses. Without it a MetaResume gets a random
+	// attempt, which no retry can reuse, and an elicitation answer one
+	// derived from the pause point, the session id (over stateful HTTP) and
+	// the caller, so that a retry of the same answer re-claims.
+	MetaAttempt = "toolgen/attempt"
 	// MetaErrorKind is set in the _meta of a tool-error result to its
 	// runtime.ErrorKind, and MetaViolations to the violations of invalid
 	// arguments.
@@ -307,13 +321,18 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 	// The answer to an approval offered by elicitation.
 	if p.RequestState != "" {
 		if resp, ok := p.InputResponses[approvalInput]; ok {
-			return s.decide(ctx, call, p.RequestState, resp)
+			attempt, _ := p.Meta[MetaAttempt].(string)
+			if attempt == "" {
+				attempt = elicitAttempt(p.RequestState, req.Session, call)
+			}
+			return s.decide(ctx, call, p.RequestState, resp, attempt)
 		}
 	}
 	// A host resuming a call a person decided on elsewhere (Resume
 	// refuses a caller who does not own the pause point).
 	if id, ok := p.Meta[MetaResume].(string); ok && id != "" {
-		out, err := s.reg.Resume(ctx, call, id)
+		attempt, _ := p.Meta[MetaAttempt].(string)
+		out, err := s.reg.ResumeWith(ctx, call, id, runtime.ResumeOptions{Attempt: attempt})
 		if err != nil && out.Status == "" {
 			// Claim refused: not found, still pending, already consumed.
 			return errorResult(err.Error(), nil), nil
@@ -329,7 +348,7 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallT
 
 // decide records the person's answer to an approval elicitation and
 // resumes the call.
-func (s *Server) decide(ctx context.Context, call *runtime.Call, id string, resp sdk.InputResponse) (*sdk.CallToolResult, error) {
+func (s *Server) decide(ctx context.Context, call *runtime.Call, id string, resp sdk.InputResponse, attempt string) (*sdk.CallToolResult, error) {
 	er, ok := resp.(*sdk.ElicitResult)
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the approval answer is not an elicitation result"}
@@ -345,11 +364,27 @@ func (s *Server) decide(ctx context.Context, call *runtime.Call, id string, resp
 	if err := s.opts.Resolve(ctx, call, id, approve, note); err != nil {
 		return errorResult("recording the decision on pause point "+id+" failed: "+err.Error(), nil), nil
 	}
-	out, err := s.reg.Resume(ctx, call, id)
+	// Resolving again with the same decision is a no-op, so a retried
+	// answer reaches the claim, which the same attempt may repeat.
+	out, err := s.reg.ResumeWith(ctx, call, id, runtime.ResumeOptions{Attempt: attempt})
 	if err != nil && out.Status == "" {
 		return errorResult(err.Error(), nil), nil
 	}
 	return s.outcome(out, err)
+}
+
+// elicitAttempt is the resume attempt of an elicitation answer that names
+// none: the same for a retry of the answer to pause point id in the same
+// session by the same caller. Over stdio, in memory and in stateless HTTP
+// mode a session has no id, so it is the same for the caller's every
+// answer on the point: one client per user, whose answers are retries.
+func elicitAttempt(id string, ss *sdk.ServerSession, call *runtime.Call) string {
+	sid := ""
+	if ss != nil {
+		sid = ss.ID()
+	}
+	h := sha256.Sum256([]byte("toolgen/mcp elicitation\x00" + id + "\x00" + sid + "\x00" + call.UserID))
+	return "mcp-elicit-" + hex.EncodeToString(h[:16])
 }
 
 // result maps a Dispatch outcome to the tools/call answer, offering a

@@ -44,6 +44,13 @@ func decodeAny(data []byte) (any, error) {
 
 func newFixture(t testing.TB, store *hitl.Store) *fixture {
 	t.Helper()
+	return newFixtureWith(t, store, nil)
+}
+
+// newFixtureWith is newFixture whose registry claims through
+// wrap(store) when wrap is not nil.
+func newFixtureWith(t testing.TB, store *hitl.Store, wrap func(runtime.Approvals) runtime.Approvals) *fixture {
+	t.Helper()
 	if store == nil {
 		var err error
 		store, err = hitl.Open(context.Background(), "sqlite", filepath.Join(t.TempDir(), "hitl.db"), hitl.Options{})
@@ -53,8 +60,12 @@ func newFixture(t testing.TB, store *hitl.Store) *fixture {
 		t.Cleanup(func() { store.Close() })
 	}
 	f := &fixture{store: store, slowStarted: make(chan struct{}, 1), slowCancel: make(chan struct{})}
+	var approvals runtime.Approvals = store
+	if wrap != nil {
+		approvals = wrap(store)
+	}
 	f.reg = runtime.NewRegistry(runtime.Options{
-		Approvals: store,
+		Approvals: approvals,
 		Gates: runtime.GatesFunc(func(_ context.Context, c *runtime.Call, gate string) (bool, error) {
 			return gate == "crm" && c.UserID == "alice", nil
 		}),
