@@ -59,11 +59,14 @@ type EncodeOptions struct {
 	//
 	// Gemini and MCP ignore it.
 	Strict bool
-	// GeminiJSONSchema sends each Gemini function's schema unchanged as
+	// GeminiJSONSchema sends each Gemini function's schema as
 	// parametersJsonSchema (full JSON Schema) instead of converting it to
 	// the OpenAPI subset of parameters. Without it, only the tools the
-	// subset cannot express go as parametersJsonSchema. Other dialects
-	// ignore it.
+	// subset cannot express go as parametersJsonSchema. Either way the
+	// schema keeps every keyword, and those Google documents as ignored
+	// there (default, exclusiveMinimum, exclusiveMaximum, multipleOf,
+	// uniqueItems, formats other than date-time, date and time) also have
+	// their sense written into the description. Other dialects ignore it.
 	GeminiJSONSchema bool
 	// MCPOutputSchema lists a tool's ResultSchema as its MCP outputSchema
 	// when the result is an object (MCP allows no other). A server that
@@ -95,7 +98,10 @@ type EncodeOptions struct {
 //     {"type":native,"name":…,…config}. The name is config's "name" if set,
 //     else the portable name (web_search), else the registered name without
 //     a "_YYYYMMDD" version suffix (computer_20250124 → computer).
-//     code_execution has no Anthropic equivalent and is left out.
+//     code_execution has no Anthropic equivalent in the portable table and is
+//     left out; a host opts into Anthropic's versioned code-execution
+//     server tool by registering its type (code_execution_20250825 or a
+//     later one), sent as {"type":…,"name":"code_execution"}.
 //   - DialectGemini: one {"functionDeclarations":[…]} entry (absent when no
 //     function tool is given), then one {native:config} entry per provider
 //     tool. Schemas are converted by GeminiSchema; a tool without
@@ -493,7 +499,9 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		g := geminiFunction{Name: t.Name, Description: t.Description}
 		if e.opts.GeminiJSONSchema {
 			if !noParameters(schema) {
-				g.ParametersJSONSchema = params
+				if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params); err != nil {
+					return nil, err
+				}
 			}
 			return g, nil
 		}
@@ -505,7 +513,9 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 			}
 		case err == nil: // no parameters
 		case errors.Is(err, ErrUnsupportedSchema):
-			g.ParametersJSONSchema = params
+			if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, err
 		}

@@ -123,3 +123,34 @@ func TestAnthropicStrictSchema(t *testing.T) {
 		}
 	}
 }
+
+// Gemini's parametersJsonSchema: what Gemini ignores is kept and
+// described; a schema the walk cannot follow goes unchanged.
+func TestGeminiJSONSchemaNotes(t *testing.T) {
+	tool := encodeTestTool("t", "", `{"properties":{"id":{"format":"uuid","type":"string"},"n":{"multipleOf":2,"type":"integer"}},"type":"object"}`, DefaultFlags())
+	out, err := EncodeTools(DialectGemini, []*Tool{tool}, nil, EncodeOptions{GeminiJSONSchema: true})
+	want := `[{"functionDeclarations":[{"name":"t","description":"","parametersJsonSchema":{"properties":{"id":{"description":"Format: uuid.","format":"uuid","type":"string"},"n":{"description":"Must be a multiple of 2.","multipleOf":2,"type":"integer"}},"type":"object"}}]}]`
+	if err != nil || string(out) != want {
+		t.Errorf("got  %s %v\nwant %s", out, err, want)
+	}
+	untyped := `{"properties":{"any":{},"n":{"multipleOf":2,"type":"integer"}},"type":"object"}`
+	tool.Schema = json.RawMessage(untyped)
+	out, err = EncodeTools(DialectGemini, []*Tool{tool}, nil, EncodeOptions{GeminiJSONSchema: true})
+	if err != nil || !strings.Contains(string(out), `"parametersJsonSchema":`+untyped) {
+		t.Errorf("untyped subschema: %s %v", out, err)
+	}
+}
+
+// Anthropic's versioned code-execution server tool: the portable
+// code_execution maps to nothing there (the seed's table), and a host
+// opts into the newer tool by registering its native type.
+func TestAnthropicCodeExecutionOptIn(t *testing.T) {
+	out, err := EncodeTools(DialectAnthropic, nil, []ProviderTool{{Name: CodeExecution}}, EncodeOptions{})
+	if err != nil || string(out) != `[]` {
+		t.Errorf("portable code_execution: %s %v", out, err)
+	}
+	out, err = EncodeTools(DialectAnthropic, nil, []ProviderTool{{Name: "code_execution_20250825"}}, EncodeOptions{})
+	if want := `[{"type":"code_execution_20250825","name":"code_execution"}]`; err != nil || string(out) != want {
+		t.Errorf("versioned code execution: %s %v, want %s", out, err, want)
+	}
+}

@@ -274,10 +274,11 @@ func (n notes) add(keyword string, v any) {
 type keywordRule uint8
 
 const (
-	ruleUnsupported keywordRule = iota // the schema falls back (ErrUnsupportedSchema)
-	ruleKeep                           // copied as is
-	ruleDescribe                       // dropped, its sense added to the description
-	ruleDrop                           // dropped: an annotation the dialect needs not
+	ruleUnsupported  keywordRule = iota // the schema falls back (ErrUnsupportedSchema)
+	ruleKeep                            // copied as is
+	ruleDescribe                        // dropped, its sense added to the description
+	ruleDrop                            // dropped: an annotation the dialect needs not
+	ruleKeepDescribe                    // copied, and its sense added to the description (the dialect ignores it)
 )
 
 // rewrite is one run of a dialect's schema rewrite: the dialect's rules and
@@ -378,6 +379,9 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 			case ruleKeep:
 				n.out[k] = v
 			case ruleDescribe:
+				n.notes.add(k, v)
+			case ruleKeepDescribe:
+				n.out[k] = v
 				n.notes.add(k, v)
 			case ruleDrop:
 			default:

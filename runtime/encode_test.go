@@ -407,8 +407,9 @@ func TestEncodeFallbacks(t *testing.T) {
 		t.Errorf("nil schema on chat completions: %s", raw)
 	}
 
-	// Gemini: the edge tool goes as parametersJsonSchema, unchanged; tools
-	// without parameters have neither field.
+	// Gemini: the edge tool goes as parametersJsonSchema, every keyword
+	// kept and those Gemini ignores described; tools without parameters
+	// have neither field.
 	for _, opts := range []EncodeOptions{{}, {GeminiJSONSchema: true}} {
 		raw, err := EncodeTools(DialectGemini, tools, nil, opts)
 		if err != nil {
@@ -421,8 +422,14 @@ func TestEncodeFallbacks(t *testing.T) {
 			t.Fatalf("%+v: %s, %v", opts, raw, err)
 		}
 		decls := out[0].FunctionDeclarations
-		if string(decls[0]["parametersJsonSchema"]) != edgeSchema || decls[0]["parameters"] != nil {
-			t.Errorf("%+v: edge tool: %s", opts, raw)
+		js := string(decls[0]["parametersJsonSchema"])
+		for _, want := range []string{`"big":{"description":"Must be a multiple of 3.","maximum":9007199254740992,"multipleOf":3,`,
+			`"ratio":{"default":1.5,"description":"Must be greater than 0. Default: 1.5.","exclusiveMinimum":0,`,
+			`"open":{"additionalProperties":{"minLength":1,"type":["string","null"]},"properties":{"id":{"type":"string"}},"type":"object"}`,
+			`"when":{"format":"date-time","type":"string"}`} {
+			if !strings.Contains(js, want) || decls[0]["parameters"] != nil {
+				t.Errorf("%+v: edge tool lacks %s: %s", opts, want, js)
+			}
 		}
 		for _, d := range decls[1:] {
 			if d["parameters"] != nil || d["parametersJsonSchema"] != nil || d["description"] == nil {
