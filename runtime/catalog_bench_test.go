@@ -32,6 +32,7 @@ var catalogModes = []struct {
 	opts EncodeOptions
 }{
 	{"anthropic", DialectAnthropic, EncodeOptions{}},
+	{"anthropic_strict", DialectAnthropic, EncodeOptions{Strict: true}},
 	{"openai", DialectOpenAI, EncodeOptions{}},
 	{"openai_strict", DialectOpenAI, EncodeOptions{Strict: true}},
 	{"openai_chat", DialectOpenAIChat, EncodeOptions{}},
