@@ -270,6 +270,9 @@ func catalogConstraints(s *spec.Schema) string {
 		}
 		add("one of %s", strings.Join(vals, ", "))
 	}
+	if s.HasConst {
+		add("always %s", catalogCode(catalogJSON(s.Const)))
+	}
 	catalogRange(&cs, s.MinLength, s.MaxLength, "character", "characters")
 	if s.Pattern != "" {
 		add("matches %s", catalogCode(s.Pattern))

@@ -15,6 +15,7 @@ var genfixtureDir = filepath.Join("..", "internal", "genfixture")
 var fixtures = [][2]string{
 	{genfixtureDir, "fixture"},
 	{filepath.Join(genfixtureDir, "edge"), "edge"},
+	{filepath.Join(genfixtureDir, "unions"), "unions"},
 }
 
 // TestFixtureUpToDate regenerates the fixtures' <name>_tools.gen.go files

@@ -53,6 +53,13 @@ func schemaValue(site *spec.Schema) map[string]any {
 		}
 		m["enum"] = enum
 	}
+	if r.HasConst {
+		if nullable {
+			m["enum"] = []any{r.Const, nil} // a const would reject the null
+		} else {
+			m["const"] = r.Const
+		}
+	}
 	setInt := func(key string, v *int) {
 		if v != nil {
 			m[key] = *v

@@ -45,7 +45,7 @@ func checkKey(t *goType) (key string, ok bool) {
 	}
 	s := t.schema
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|enum%v|len%s,%s|pat%q|fmt%q|trim%v", typeKey(t), s.Enum,
+	fmt.Fprintf(&b, "%s|enum%v|const%v,%#v|len%s,%s|pat%q|fmt%q|trim%v", typeKey(t), s.Enum, s.HasConst, s.Const,
 		intp(s.MinLength), intp(s.MaxLength), s.Pattern, s.Format, s.Trim)
 	fmt.Fprintf(&b, "|num%s,%s,%s,%s,%s", floatp(s.Minimum), floatp(s.Maximum),
 		floatp(s.ExclusiveMinimum), floatp(s.ExclusiveMaximum), floatp(s.MultipleOf))

@@ -251,7 +251,7 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 				g.declare(c, "a constant of the enum type of "+where.String())
 				t.enum = append(t.enum, enumValue{name: c, value: str})
 			}
-		case s.Format == "date-time" && s.Pattern == "" && s.MinLength == nil && s.MaxLength == nil:
+		case s.Format == "date-time" && s.Pattern == "" && s.MinLength == nil && s.MaxLength == nil && !s.HasConst:
 			t.kind = kTime
 		default:
 			t.kind = kString
@@ -355,12 +355,14 @@ func hasChecks(t *goType) bool {
 	s := t.schema
 	switch t.kind {
 	case kString:
-		return len(s.Enum) > 0 || s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" || s.Format != "" || s.Trim
+		return len(s.Enum) > 0 || s.HasConst || s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" || s.Format != "" || s.Trim
 	case kEnum:
 		return true
 	case kInt, kFloat:
-		return len(s.Enum) > 0 || s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil ||
+		return len(s.Enum) > 0 || s.HasConst || s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil ||
 			s.ExclusiveMaximum != nil || s.MultipleOf != nil
+	case kBool:
+		return s.HasConst
 	case kSlice:
 		return s.MinItems != nil || s.MaxItems != nil || (s.UniqueItems && !uniqueBySpans(t))
 	}

@@ -247,6 +247,16 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 			))
 		}
 		body = append(body, g.stringChecks(t, v)...)
+		if s.HasConst {
+			str, _ := s.Const.(string)
+			body = append(body, jen.If(v().Op("!=").Lit(str)).Block(
+				add(jen.Lit("must be "+strconv.Quote(str)+", got ").Op("+").Qual(wirePkg, "Quote").Call(v()))))
+		}
+	case kBool:
+		if b, ok := s.Const.(bool); ok && s.HasConst {
+			body = append(body, jen.If(v().Op("!=").Lit(b)).Block(
+				add(jen.Lit("must be "+strconv.FormatBool(b)+", got "+strconv.FormatBool(!b)))))
+		}
 	case kSlice:
 		plural := func(n int) string {
 			if n == 1 {

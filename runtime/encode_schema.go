@@ -323,6 +323,9 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 	if err != nil {
 		return nil, err
 	}
+	if r.keyword("const") != ruleKeep {
+		in = constAsEnum(in)
+	}
 	if _, hasAnyOf := in["anyOf"]; !hasType && !hasAnyOf {
 		return nil, unsupported(p, "a schema without a type")
 	}
@@ -394,6 +397,30 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 	}
 	n.notes.describe(n.out, in)
 	return n.out, nil
+}
+
+// constAsEnum gives a schema with "const" (and no "enum") as the same
+// schema with an enum of that one value, for the dialects that do not keep
+// const: their rewrite then
+// treats it as the enum it is (strict mode adds null to it for an optional
+// property, Gemini keeps a string and describes a number), so no dialect
+// rejects a const. in itself is left alone.
+func constAsEnum(in map[string]any) map[string]any {
+	c, ok := in["const"]
+	if !ok {
+		return in
+	}
+	if _, hasEnum := in["enum"]; hasEnum {
+		return in
+	}
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if k != "const" {
+			out[k] = v
+		}
+	}
+	out["enum"] = []any{c}
+	return out
 }
 
 // sub rewrites the subschema v at p.

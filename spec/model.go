@@ -250,6 +250,12 @@ type Schema struct {
 	// number), unique, in file order; never null.
 	Enum []any
 
+	// Const is the one allowed value (`const:`, HasConst set) of a string,
+	// integer, number or boolean schema, of the Go type a default would
+	// have (string, int64, float64, bool); never null.
+	Const    any
+	HasConst bool
+
 	// string
 	MinLength *int
 	MaxLength *int
@@ -284,6 +290,11 @@ type Schema struct {
 	// keys kept as raw JSON), or a schema the extra values must match.
 	AdditionalProperties       bool
 	AdditionalPropertiesSchema *Schema
+	// AllOf are the parts of an `allOf:` (type object only) as written;
+	// the loader has merged their properties, required lists and
+	// descriptions into this schema (see allof.go), so code generation
+	// reads only the merged object.
+	AllOf []*Schema
 	// Keys holds where each of the schema's keywords was written (see
 	// KeyPos).
 	Keys map[string]Pos

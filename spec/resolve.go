@@ -32,6 +32,7 @@ func (p *parser) resolve(f *File, types map[string]*NamedType) {
 		}
 	}
 	p.cycles(f, edges)
+	p.mergeAllOfs()
 	for _, check := range p.later {
 		check()
 	}

@@ -72,6 +72,8 @@ var keywordTypes = map[string][]Type{
 	"multipleOf": {TypeInteger, TypeNumber},
 	"items":      {TypeArray}, "minItems": {TypeArray}, "maxItems": {TypeArray}, "uniqueItems": {TypeArray},
 	"properties": {TypeObject}, "required": {TypeObject}, "additionalProperties": {TypeObject},
+	"const": {TypeString, TypeInteger, TypeNumber, TypeBoolean},
+	"allOf": {TypeObject},
 }
 
 // refSiblings are the keywords allowed next to $ref.
@@ -280,8 +282,16 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 			s.Properties = p.properties(pf, func(name string) subject { return sub.child("." + name) }, "property", sub.String())
 		}
 	}
+	var site *allOfSite
+	if v := m.val("allOf"); v != nil && fits("allOf") {
+		site = p.allOf(v, s, sub, in)
+	}
 	if v := m.val("required"); v != nil && fits("required") {
-		p.required(v, s, "property", sub.String(), "properties")
+		if site != nil {
+			site.required = v // it may name properties of the parts
+		} else {
+			p.required(v, s, "property", sub.String(), "properties")
+		}
 	}
 	if v := m.val("additionalProperties"); v != nil && fits("additionalProperties") {
 		p.additional(v, s, sub.child(".*"))
@@ -291,6 +301,9 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 
 	if v := m.val("enum"); v != nil && fits("enum") {
 		p.enum(v, s, sub, in)
+	}
+	if e, ok := m.get("const"); ok && fits("const") {
+		p.constant(e, s, sub, in)
 	}
 	if e, ok := m.get("default"); ok {
 		s.HasDefault = true

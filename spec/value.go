@@ -287,6 +287,9 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 			return fail("%s is not one of the enum values %s", fmtValue(v), strings.Join(vals, ", "))
 		}
 	}
+	if r.HasConst && canonical(v) != canonical(r.Const) {
+		return fail("%s is not the const value %s", fmtValue(v), fmtValue(r.Const))
+	}
 	return v, nil
 }
 
@@ -319,7 +322,11 @@ func (s *Schema) NumberRules() *wire.NumberRules {
 		Maximum: s.Maximum, ExclusiveMaximum: s.ExclusiveMaximum,
 		MultipleOf: s.MultipleOf,
 	}
-	for _, e := range s.Enum {
+	enum := s.Enum
+	if s.HasConst {
+		enum = []any{s.Const} // a const is checked as an enum of one value
+	}
+	for _, e := range enum {
 		switch x := e.(type) {
 		case int64:
 			r.Enum = append(r.Enum, wire.Dec(strconv.FormatInt(x, 10)))

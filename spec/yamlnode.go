@@ -29,6 +29,9 @@ type parser struct {
 	// later holds checks that need the whole file resolved (references,
 	// parameter types); they run after the walk.
 	later []func()
+	// allOfs are the schemas with an allOf, merged once references are
+	// resolved (allof.go).
+	allOfs []*allOfSite
 }
 
 // itemType is a Go type name a go_name gives array items or map values.

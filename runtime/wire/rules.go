@@ -92,6 +92,10 @@ func (r *NumberRules) check(c *Checker, n number) {
 		for i, e := range r.Enum {
 			shown[i] = e.text
 		}
+		if len(shown) == 1 {
+			c.Add("must be " + shown[0] + ", got " + n.String()) // a const
+			return
+		}
 		c.Add("must be one of " + strings.Join(shown, ", ") + ", got " + n.String())
 	}
 }
