@@ -511,7 +511,7 @@ func strictKeyword(k string) keywordRule {
 // It returns an error wrapping ErrUnsupportedSchema when strict mode cannot
 // carry the schema: an object that allows other keys (additionalProperties
 // true or a schema, as for a map), a keyword outside the supported list
-// (const, allOf, $ref, …), a root that is not an object, subschemas nested
+// (allOf, $ref, not, …; a const is rewritten as a one-value enum), a root that is not an object, subschemas nested
 // more than 64 deep, or more than strict mode's limits: 10 nested objects,
 // 5000 properties, 1000 enum values (nulls included), 120,000 characters
 // of property names and enum strings, or 15,000 characters in one enum of
@@ -694,7 +694,7 @@ func geminiKeyword(k string) keywordRule {
 // wrapping ErrUnsupportedSchema for what the subset cannot express: a
 // nested object without properties (a map, or an empty object), an array
 // without items, a union of several non-null types, subschemas nested more
-// than 64 deep, or any other keyword (const, allOf, $ref, …). EncodeTools
+// than 64 deep, or any other keyword (allOf, $ref, not, …; a const is rewritten as a one-value enum). EncodeTools
 // then sends that tool's schema unchanged as parametersJsonSchema.
 func GeminiSchema(schema json.RawMessage) (json.RawMessage, error) {
 	root, err := parseSchema(schema)
