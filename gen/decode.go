@@ -318,7 +318,12 @@ func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, ptr boo
 		// uniqueItems compares the items as sent (JSON equality).
 		inner = append(inner, jen.Var().Id(u).Qual(wirePkg, "Unique"))
 	}
-	inner = append(inner, jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id("d").Dot("NextItem").Call(), jen.Id(i).Op("++")).Block(loop...))
+	next := jen.Id("d").Dot("NextItem").Call()
+	if m := t.schema.MaxItems; m != nil {
+		// Items past maxItems are counted and skipped, not decoded.
+		next = jen.Id("d").Dot("NextItemWithin").Call(jen.Id(i), jen.Lit(*m))
+	}
+	inner = append(inner, jen.For(jen.Id(i).Op(":=").Lit(0), next, jen.Id(i).Op("++")).Block(loop...))
 	if t.check != "" {
 		inner = append(inner, jen.Id(t.check).Call(checker(), target()))
 	}
@@ -338,6 +343,8 @@ func (g *generator) decodeMap(t *goType, target func() *jen.Statement, ptr bool,
 		read = []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(read...)}
 	}
 	loop := []jen.Code{
+		// Past the violation cap the call fails anyway: build no more.
+		jen.If(jen.Id("d").Dot("Full").Call()).Block(jen.Id("d").Dot("Skip").Call(), jen.Continue()),
 		jen.Id(k).Op(":=").String().Parens(jen.Id("d").Dot("Name").Call()),
 		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
 			jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),

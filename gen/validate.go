@@ -258,20 +258,13 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 				add(jen.Lit("must be "+strconv.FormatBool(b)+", got "+strconv.FormatBool(!b)))))
 		}
 	case kSlice:
-		plural := func(n int) string {
-			if n == 1 {
-				return "1 item"
-			}
-			return strconv.Itoa(n) + " items"
-		}
-		got := func() jen.Code { return jen.Qual("strconv", "Itoa").Call(jen.Len(v())) }
 		if s.MinItems != nil {
 			body = append(body, jen.If(jen.Len(v()).Op("<").Lit(*s.MinItems)).Block(
-				add(jen.Lit("must have at least "+plural(*s.MinItems)+", got ").Op("+").Add(got()))))
+				add(jen.Qual(wirePkg, "MinItemsMessage").Call(jen.Lit(*s.MinItems), jen.Len(v())))))
 		}
 		if s.MaxItems != nil {
 			body = append(body, jen.If(jen.Len(v()).Op(">").Lit(*s.MaxItems)).Block(
-				add(jen.Lit("must have at most "+plural(*s.MaxItems)+", got ").Op("+").Add(got()))))
+				add(jen.Qual(wirePkg, "MaxItemsMessage").Call(jen.Lit(*s.MaxItems), jen.Len(v())))))
 		}
 		if s.UniqueItems && !uniqueBySpans(t) {
 			body = append(body, uniqueCheck("Duplicate", v()))

@@ -32,11 +32,32 @@ func (e *ToolError) Result() Result {
 }
 
 func unknownToolError(name, suggestion string) *ToolError {
+	name = clipName(name)
 	msg := "unknown tool " + strconv.Quote(name) + "."
 	if suggestion != "" {
 		msg += " Did you mean " + strconv.Quote(suggestion) + "?"
 	}
 	return &ToolError{Kind: ErrUnknownTool, Tool: name, Message: msg}
+}
+
+// maxSuggestLen is the longest name suggest considers: far beyond any tool
+// name (64 characters at most), short enough to keep the edit distance cheap.
+const maxSuggestLen = 256
+
+// quoteMax is how many runes of a name or value a message quotes: more is
+// cut and marked "…", so that a hostile input cannot make a huge message.
+const quoteMax = 64
+
+// clipName is name cut after quoteMax runes, "…" marking the cut.
+func clipName(name string) string {
+	n := 0
+	for i := range name {
+		if n == quoteMax {
+			return name[:i] + "…"
+		}
+		n++
+	}
+	return name
 }
 
 func providerToolError(name string) *ToolError {
@@ -247,6 +268,9 @@ func omittedFileNote(f *File, size int) string {
 // third of its length away (at least 1 edit, at most 3), and a tie goes to
 // the earliest name.
 func suggest(name string, names []string) string {
+	if len(name) > maxSuggestLen {
+		return "" // no tool name is this long, and the distance would cost its square
+	}
 	return didyoumean.Closest(name, names, didyoumean.Options{
 		MaxDistance: min(max(utf8.RuneCountInString(name)/3, 1), 3),
 		IgnoreCase:  true,

@@ -275,34 +275,43 @@ func (b *batchTool) decode(data []byte) (any, error) {
 	if top == nil {
 		return nil, &ValidationError{Violations: []Violation{{Path: "$", Message: "expected an object with an \"items\" array, got null"}}}
 	}
-	var vs []Violation
+	var vs violations
 	if dup, ok := duplicateKey(data); ok {
 		// As generated decoders do: JSON Schema would read the last one.
-		vs = append(vs, Violation{Path: "$", Message: fmt.Sprintf("duplicate property %q", dup)})
+		vs.add("$", "duplicate property "+strconv.Quote(clipName(dup)))
 	}
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if k != "items" {
-			vs = append(vs, Violation{Path: "$", Message: fmt.Sprintf("unknown property %q (only \"items\" is allowed)", k)})
+			vs.add("$", "unknown property "+strconv.Quote(clipName(k))+` (only "items" is allowed)`)
 		}
 	}
 	raw, ok := top["items"]
 	if !ok {
-		vs = append(vs, Violation{Path: "$", Message: `missing required property "items"`})
-		return nil, &ValidationError{Violations: vs}
+		vs.add("$", `missing required property "items"`)
+		return nil, vs.err()
+	}
+	n, isArray := countItems(raw)
+	switch {
+	case !isArray:
+		vs.add("$.items", "expected an array of inputs, got "+jsonKind(raw))
+		return nil, vs.err()
+	case n == 0:
+		vs.add("$.items", "must have at least 1 item, got 0")
+	case n > b.maxItems:
+		// Counted, not decoded: past maxItems nothing more is built.
+		vs.add("$.items", fmt.Sprintf("must have at most %d items, got %d", b.maxItems, n))
+		return nil, vs.err()
 	}
 	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
-		vs = append(vs, Violation{Path: "$.items", Message: "expected an array of inputs, got " + jsonKind(raw)})
-		return nil, &ValidationError{Violations: vs}
-	}
-	switch {
-	case len(items) == 0:
-		vs = append(vs, Violation{Path: "$.items", Message: "must have at least 1 item, got 0"})
-	case len(items) > b.maxItems:
-		vs = append(vs, Violation{Path: "$.items", Message: fmt.Sprintf("must have at most %d items, got %d", b.maxItems, len(items))})
+	if err := json.Unmarshal(raw, &items); err != nil {
+		vs.add("$.items", "expected an array of inputs, got "+jsonKind(raw))
+		return nil, vs.err()
 	}
 	args := &BatchArgs{Items: make([]any, len(items)), Inputs: items}
 	for i, it := range items {
+		if vs.dropped > 0 {
+			break // past the violation cap: decode no more items
+		}
 		v, err := b.tool.Decode(it)
 		args.Items[i] = v
 		if err == nil {
@@ -312,42 +321,141 @@ func (b *batchTool) decode(data []byte) (any, error) {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
 			for _, x := range ve.Violations {
-				vs = append(vs, Violation{Path: rebasePath(prefix, x.Path), Message: x.Message})
+				vs.add(rebasePath(prefix, x.Path), x.Message)
 			}
 		} else {
-			vs = append(vs, Violation{Path: prefix, Message: err.Error()})
+			vs.add(prefix, err.Error())
 		}
 	}
-	if len(vs) > 0 {
-		return args, &ValidationError{Violations: vs}
+	if err := vs.err(); err != nil {
+		return args, err
 	}
 	return args, nil
 }
 
-// duplicateKey returns the first key that repeats in the JSON object data
-// (valid JSON); ok is false when none does.
-func duplicateKey(data []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
+// maxBatchViolations caps the violations of one batch call, as
+// wire.MaxViolations caps a generated decoder's.
+const maxBatchViolations = 1000
+
+// violations collects a batch call's violations up to maxBatchViolations;
+// past it only a count grows.
+type violations struct {
+	vs      []Violation
+	dropped int
+}
+
+func (v *violations) add(path, msg string) {
+	if len(v.vs) >= maxBatchViolations {
+		v.dropped++
+		return
 	}
+	v.vs = append(v.vs, Violation{Path: path, Message: msg})
+}
+
+func (v *violations) err() error {
+	if len(v.vs) == 0 {
+		return nil
+	}
+	if v.dropped > 0 {
+		v.vs = append(v.vs, Violation{Path: "$", Message: "and " + strconv.Itoa(v.dropped) + " more violations"})
+	}
+	return &ValidationError{Violations: v.vs}
+}
+
+// countItems counts the items of the JSON array raw (valid JSON) without
+// decoding them; isArray is false if raw is not an array.
+func countItems(raw []byte) (n int, isArray bool) {
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	if i == len(raw) || raw[i] != '[' {
+		return 0, false
+	}
+	depth, inString, some := 0, false, false
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+			some = some || depth == 1
+		case c == '[' || c == '{':
+			if depth == 1 {
+				some = true
+			}
+			depth++
+		case c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				if some {
+					n++
+				}
+				return n, true
+			}
+		case c == ',' && depth == 1:
+			n++
+		case c != ' ' && c != '\t' && c != '\n' && c != '\r' && depth == 1:
+			some = true
+		}
+	}
+	return n, true
+}
+
+// duplicateKey returns the first key that repeats in the JSON object data
+// (valid JSON); ok is false when none does. It scans the text, copying
+// nothing but the top-level keys.
+func duplicateKey(data []byte) (string, bool) {
 	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		k, _ := t.(string)
-		if seen[k] {
-			return k, true
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return "", false
+	depth, inString, start, isKey := 0, false, 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+				if isKey {
+					k := string(data[start:i])
+					if seen[k] {
+						return k, true
+					}
+					seen[k] = true
+				}
+			}
+		case c == '"':
+			inString, start = true, i+1
+			isKey = depth == 1 && expectKey(data, start-1)
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
 		}
 	}
 	return "", false
+}
+
+// expectKey reports whether the string starting at data[i] is an object
+// key: the last non-space byte before it is '{' or ','.
+func expectKey(data []byte, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch data[j] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{', ',':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // rebasePath puts a violation path of an item ("$", "$.email", "$[0]")

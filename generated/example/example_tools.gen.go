@@ -321,7 +321,7 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 			if d.OptionalField(&hasTags, "tags") {
 				if d.BeginArray() {
 					x.Tags = []string{}
-					for i := 0; d.NextItem(); i++ {
+					for i := 0; d.NextItemWithin(i, 5); i++ {
 						d.EnterIndex(i)
 						x.Tags = append(x.Tags, "")
 						if v1, ok := d.String(); ok {
@@ -432,7 +432,7 @@ func checkAddDue(c *wire.Checker, v string) {
 // checkAddTags records the violations of the constraints of v in c.
 func checkAddTags(c *wire.Checker, v []string) {
 	if len(v) > 5 {
-		c.Add("must have at most 5 items, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MaxItemsMessage(5, len(v)))
 	}
 	if i, j, dup := wire.Duplicate(v); dup {
 		c.Add(wire.UniqueMessage(i, j))

@@ -650,7 +650,7 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 			if d.Field(&hasLineItems, "line_items") {
 				if d.BeginArray() {
 					x.LineItems = []PaymentLinkItem{}
-					for i := 0; d.NextItem(); i++ {
+					for i := 0; d.NextItemWithin(i, 20); i++ {
 						d.EnterIndex(i)
 						x.LineItems = append(x.LineItems, PaymentLinkItem{})
 						x.LineItems[i].decode(d)
@@ -706,10 +706,10 @@ func (x *CreatePaymentLinkArgs) validate(c *wire.Checker) {
 // v in c.
 func checkCreatePaymentLinkLineItems(c *wire.Checker, v []PaymentLinkItem) {
 	if len(v) < 1 {
-		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MinItemsMessage(1, len(v)))
 	}
 	if len(v) > 20 {
-		c.Add("must have at most 20 items, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MaxItemsMessage(20, len(v)))
 	}
 }
 
@@ -820,7 +820,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			if d.Field(&hasItems, "items") {
 				if d.BeginArray() {
 					x.Items = []InvoiceLine{}
-					for i := 0; d.NextItem(); i++ {
+					for i := 0; d.NextItemWithin(i, 50); i++ {
 						d.EnterIndex(i)
 						x.Items = append(x.Items, InvoiceLine{})
 						x.Items[i].decode(d)
@@ -935,10 +935,10 @@ func checkCreateInvoiceCustomerName(c *wire.Checker, v string) {
 // checkCreateInvoiceItems records the violations of the constraints of v in c.
 func checkCreateInvoiceItems(c *wire.Checker, v []InvoiceLine) {
 	if len(v) < 1 {
-		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MinItemsMessage(1, len(v)))
 	}
 	if len(v) > 50 {
-		c.Add("must have at most 50 items, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MaxItemsMessage(50, len(v)))
 	}
 }
 

@@ -248,7 +248,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 			if d.Field(&hasItems, "items") {
 				if d.BeginArray() {
 					x.Items = []CreateInvoiceItem{}
-					for i := 0; d.NextItem(); i++ {
+					for i := 0; d.NextItemWithin(i, 20); i++ {
 						d.EnterIndex(i)
 						x.Items = append(x.Items, CreateInvoiceItem{})
 						x.Items[i].decode(d)
@@ -263,6 +263,10 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -474,10 +478,10 @@ var createInvoiceDiscountPercentRules = wire.NumberRules{
 // checkCreateInvoiceItems records the violations of the constraints of v in c.
 func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItem) {
 	if len(v) < 1 {
-		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MinItemsMessage(1, len(v)))
 	}
 	if len(v) > 20 {
-		c.Add("must have at most 20 items, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MaxItemsMessage(20, len(v)))
 	}
 }
 
@@ -530,7 +534,7 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 			if d.OptionalField(&hasTags, "tags") {
 				if d.BeginArray() {
 					x.Tags = []Tag{}
-					for i := 0; d.NextItem(); i++ {
+					for i := 0; d.NextItemWithin(i, 5); i++ {
 						d.EnterIndex(i)
 						x.Tags = append(x.Tags, "")
 						if v1, ok := d.String(); ok {
@@ -615,7 +619,7 @@ var createInvoiceItemQuantityRules = wire.NumberRules{
 // c.
 func checkCreateInvoiceItemTags(c *wire.Checker, v []Tag) {
 	if len(v) > 5 {
-		c.Add("must have at most 5 items, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MaxItemsMessage(5, len(v)))
 	}
 	if i, j, dup := wire.Duplicate(v); dup {
 		c.Add(wire.UniqueMessage(i, j))

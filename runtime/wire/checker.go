@@ -32,7 +32,8 @@ type Checker struct {
 	more    []seg // steps past inlineSegs
 	n       int   // path length
 	vs      []runtime.Violation
-	dropped int // violations past MaxViolations
+	dropped int  // violations past MaxViolations
+	skipped bool // values skipped unchecked past MaxViolations (Full)
 }
 
 // Enter steps into the property name of the current object.
@@ -115,8 +116,25 @@ func isIdent(s string) bool {
 }
 
 // Add records a violation at the current path. msg says what was expected
-// and, where it helps, what was found.
-func (c *Checker) Add(msg string) { c.AddAt(c.Path(), msg) }
+// and, where it helps, what was found. Past MaxViolations only the count
+// grows: no path is built.
+func (c *Checker) Add(msg string) {
+	if c.full() {
+		return
+	}
+	c.AddAt(c.Path(), msg)
+}
+
+// full reports whether the checker holds MaxViolations already, counting
+// the violation its caller is about to add: past the cap nothing more is
+// built (no message, no path, no suggestion).
+func (c *Checker) full() bool {
+	if len(c.vs) >= MaxViolations {
+		c.dropped++
+		return true
+	}
+	return false
+}
 
 // AddAt records a violation at an explicit path.
 func (c *Checker) AddAt(path, msg string) {
@@ -132,18 +150,29 @@ func (c *Checker) Missing(name string) {
 	c.Add("missing required property " + strconv.Quote(name))
 }
 
+// Full reports whether the violation cap is reached: the call fails, and
+// decoders build no more of its value (they skip the rest of a map).
+func (c *Checker) Full() bool {
+	if len(c.vs) >= MaxViolations {
+		c.skipped = true
+		return true
+	}
+	return false
+}
+
 // Failed reports whether any violation was recorded.
 func (c *Checker) Failed() bool { return len(c.vs) > 0 }
 
 // Violations returns the violations recorded so far, in the order found.
 func (c *Checker) Violations() []runtime.Violation {
-	if c.dropped == 0 {
+	msg := "and " + strconv.Itoa(c.dropped) + " more violations"
+	switch {
+	case c.skipped:
+		msg = "and more violations (the rest of the value was not checked)"
+	case c.dropped == 0:
 		return c.vs
 	}
-	return append(c.vs[:len(c.vs):len(c.vs)], runtime.Violation{
-		Path:    "$",
-		Message: "and " + strconv.Itoa(c.dropped) + " more violations",
-	})
+	return append(c.vs[:len(c.vs):len(c.vs)], runtime.Violation{Path: "$", Message: msg})
 }
 
 // Err returns nil when nothing was recorded, else a *runtime.ValidationError
@@ -161,4 +190,5 @@ func (c *Checker) Reset() {
 	c.more = c.more[:0]
 	c.vs = nil
 	c.dropped = 0
+	c.skipped = false
 }

@@ -168,18 +168,21 @@ func (d *Decoder) mismatch(want string) {
 		return
 	}
 	start := d.pos
-	msg := "expected " + want + ", got " + k
 	if !d.skip(MaxDepth) {
-		d.Add(msg)
+		d.Add("expected " + want + ", got " + k)
 		return
 	}
+	if d.full() {
+		return
+	}
+	msg := "expected " + want + ", got " + k
 	switch {
 	case k == "string" || k == "number" || k == "boolean":
 		msg += " " + clipText(d.data[start:d.pos], quoteMax)
 	case k == "null" && d.inOptional():
 		msg += "; leave the property out instead of sending null"
 	}
-	d.Add(msg)
+	d.AddAt(d.Path(), msg)
 }
 
 // clipText is the JSON text tok, cut after at most max runes (and marked
@@ -302,14 +305,16 @@ func (d *Decoder) Name() []byte { return d.name }
 // "due_date"?)` for "dueDate" or "due_dat"), or else lists them all, so that
 // the model can correct its call.
 func (d *Decoder) Unknown(known ...string) {
-	d.Add(UnknownMessage(string(d.name), known))
+	if !d.full() {
+		d.AddAt(d.Path(), UnknownMessage(string(d.name), known))
+	}
 	d.skip(MaxDepth)
 }
 
 // UnknownMessage is the violation of an unknown property name in an object
 // whose properties are known.
 func UnknownMessage(name string, known []string) string {
-	msg := "unknown property " + strconv.Quote(name)
+	msg := "unknown property " + Quote(name)
 	if len(known) == 0 {
 		return msg
 	}
@@ -331,6 +336,9 @@ func UnknownMessage(name string, known []string) string {
 // else the single closest within an edit distance of 2 (and less than half
 // its length). "" if there is none.
 func suggest(name string, known []string) string {
+	if len(name) > maxSuggestLen {
+		return "" // longer than any property name: the distance would cost its square
+	}
 	return didyoumean.Closest(name, known, didyoumean.Options{
 		// (n-1)/2 is the largest distance d with 2d < n.
 		MaxDistance: min(2, (utf8.RuneCountInString(name)-1)/2),
@@ -338,6 +346,9 @@ func suggest(name string, known []string) string {
 		Unique:      true,
 	})
 }
+
+// maxSuggestLen is the longest name suggest considers.
+const maxSuggestLen = 256
 
 // sameName reports whether a and b are one name written in other cases or
 // with other separators: equal once ASCII letters are lower-cased and "_"
@@ -372,7 +383,9 @@ func lowerASCII(c byte) byte {
 // Duplicate records `duplicate property "<Name>"` at the current (object's)
 // path and skips the member's value.
 func (d *Decoder) Duplicate() {
-	d.Add("duplicate property " + strconv.Quote(string(d.name)))
+	if !d.full() {
+		d.AddAt(d.Path(), "duplicate property "+Quote(string(d.name)))
+	}
 	d.skip(MaxDepth)
 }
 
@@ -402,6 +415,53 @@ func (d *Decoder) NextItem() bool {
 	}
 	d.pos++
 	return true
+}
+
+// NextItemWithin is NextItem for an array of at most max items (maxItems),
+// i being the index of the item that would come next: past max the rest
+// is counted and skipped, not decoded, and one violation at the array's
+// path says how many there were (MaxItemsMessage); then it returns false,
+// the array consumed.
+func (d *Decoder) NextItemWithin(i, max int) bool {
+	if !d.NextItem() {
+		return false
+	}
+	if i < max {
+		return true
+	}
+	n := i
+	for {
+		if !d.skip(MaxDepth) {
+			return false
+		}
+		n++
+		if !d.NextItem() {
+			break
+		}
+	}
+	if !d.stopped {
+		d.Add(MaxItemsMessage(max, n))
+	}
+	return false
+}
+
+// MaxItemsMessage is the violation of an array of n items where max are
+// allowed.
+func MaxItemsMessage(max, n int) string {
+	return "must have at most " + plural(max, "item") + ", got " + strconv.Itoa(n)
+}
+
+// MinItemsMessage is the violation of an array of n items where at least
+// min are wanted.
+func MinItemsMessage(min, n int) string {
+	return "must have at least " + plural(min, "item") + ", got " + strconv.Itoa(n)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // String reads a string. Anything else is a violation, skipped.

@@ -274,6 +274,10 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]*int64{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -299,6 +303,10 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]float64{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -864,6 +872,10 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -1167,7 +1179,7 @@ type Labels []string
 // checkLabels records the violations of the constraints of v in c.
 func checkLabels(c *wire.Checker, v []string) {
 	if len(v) < 1 {
-		c.Add("must have at least 1 item, got " + strconv.Itoa(len(v)))
+		c.Add(wire.MinItemsMessage(1, len(v)))
 	}
 }
 
