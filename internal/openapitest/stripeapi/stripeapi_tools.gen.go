@@ -1069,6 +1069,10 @@ func (x *PostCustomersArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -2764,6 +2768,10 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -3645,6 +3653,10 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -4728,6 +4740,10 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -5268,6 +5284,10 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder
 				if d.BeginObject() {
 					m := map[string]json.RawMessage{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -6531,6 +6551,10 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -6862,6 +6886,10 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) decode(d *wire.Dec
 				if d.BeginObject() {
 					m := map[string]PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -7560,6 +7588,10 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -8990,6 +9022,10 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -10340,6 +10376,10 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -10622,6 +10662,10 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -11301,6 +11345,10 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -11870,6 +11918,10 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -12363,6 +12415,10 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -12780,6 +12836,10 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -13651,6 +13711,10 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]PostPricesCurrencyOptionsValue{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -13701,6 +13765,10 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -14227,6 +14295,10 @@ func (x *PostPricesProductData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -14784,6 +14856,10 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]PostPricesPriceCurrencyOptionsValue{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -14828,6 +14904,10 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -15440,6 +15520,10 @@ func (x *PostProductsArgs) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]string{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
@@ -15619,6 +15703,10 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 				if d.BeginObject() {
 					m := map[string]PostProductsDefaultPriceDataCurrencyOptionsValue{}
 					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
 						k := string(d.Name())
 						if _, dup := m[k]; dup {
 							d.Duplicate()
