@@ -23,3 +23,9 @@ var JSONSchema []byte
 
 // SchemaID is the $id of JSONSchema.
 const SchemaID = "https://github.com/toolgen/toolgen/spec/toolgen.schema.json"
+
+// SchemaURL is where JSONSchema is served once toolgen is published: the
+// address a spec's yaml-language-server comment names (SchemaID is only an
+// identifier; nothing is served there). The importers write it on a spec's
+// first line.
+const SchemaURL = "https://raw.githubusercontent.com/toolgen/toolgen/main/spec/toolgen.schema.json"

@@ -26,9 +26,9 @@ Usage:
 	toolgen check [-v] [PATH ...]     exit 1, listing them, if files are out of date
 	                                  or a package will not build (a removed
 	                                  tool's method still uses its types)
-	toolgen import openapi DOC -o F   import an OpenAPI document as a spec (see -h)
 	toolgen version                   print toolgen's version (also --version)
 	toolgen diff OLD NEW              what a spec change breaks (toolgen diff -h)
+	toolgen import openapi DOC -o F   import an OpenAPI document as a spec (see -h)
 	toolgen import mcp -- CMD ARG...  snapshot an MCP server's tools as a spec (-h)
 	toolgen help                      show this help
 
@@ -101,6 +101,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if len(args) > 1 && args[1] == "mcp" {
 				return runImportMCP(args[2:], stdout, stderr)
 			}
+			// Not a path named import: say what import takes.
+			what := "no source"
+			if len(args) > 1 {
+				what = fmt.Sprintf("unknown source %q", args[1])
+			}
+			fmt.Fprintf(stderr, "toolgen: import: %s; import openapi DOC -o FILE or import mcp -o FILE -- CMD\nrun 'toolgen -h' for usage\n", what)
+			return exitUsage
 		}
 	}
 	fset := flag.NewFlagSet("toolgen "+cmd, flag.ContinueOnError)

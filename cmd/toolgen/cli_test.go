@@ -95,6 +95,8 @@ func TestHelpAndUsage(t *testing.T) {
 	}{
 		{[]string{"-x"}, "toolgen: flag provided but not defined: -x\n"},
 		{[]string{"chek"}, "toolgen: unknown command \"chek\"\n"},
+		{[]string{"import"}, "toolgen: import: no source; import openapi DOC -o FILE or import mcp"},
+		{[]string{"import", "grpc"}, "toolgen: import: unknown source \"grpc\""},
 		{[]string{"check", "-v=maybe"}, "toolgen: invalid boolean value"},
 	} {
 		code, out, errs := cliRun(t, dir, tc.args...)

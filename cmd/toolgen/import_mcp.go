@@ -183,7 +183,7 @@ func mcpSpec(info *sdk.Implementation, tools []*sdk.Tool, provider, from string)
 	}
 	add(root, "tools", list)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root},
-		HeadComment: "yaml-language-server: $schema=toolgen.schema.json\n\n" +
+		HeadComment: "yaml-language-server: $schema=" + spec.SchemaURL + "\n\n" +
 			"Imported from " + serverName + " (" + from + ") by toolgen import mcp.\n" +
 			"Edit it freely, or import again to refresh it."}
 	var b bytes.Buffer

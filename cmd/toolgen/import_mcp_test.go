@@ -96,6 +96,7 @@ func TestImportMCP(t *testing.T) {
 		"required: [path]",
 		"additionalProperties: true", // choice, free-form
 		"Imported from Remote Files 2.1",
+		"# yaml-language-server: $schema=" + spec.SchemaURL + "\n", // as import openapi writes it
 	} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the spec lacks %q:\n%s", want, data)

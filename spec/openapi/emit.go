@@ -93,7 +93,7 @@ func (im *importer) emit(tools []*toolOut, types []*named) ([]byte, *spec.File, 
 	add(root, "tools", list)
 
 	var buf bytes.Buffer
-	buf.WriteString("# yaml-language-server: $schema=" + spec.SchemaID + "\n")
+	buf.WriteString("# yaml-language-server: $schema=" + spec.SchemaURL + "\n")
 	buf.WriteString("# Imported from " + im.report.Document + " by toolgen import openapi; review, trim and edit it like any spec.\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
