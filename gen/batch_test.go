@@ -85,7 +85,7 @@ func TestBatchToolGenerated(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\tToolSquareBatch = \"calc_square_batch\"\n",
-		"\tsquareTool := &runtime.Tool{\n",
+		"\tsquareTool := newSquareTool(impl)\n",
 		// MaxResultBytes is the runtime's default, so it is left out.
 		`runtime.MustParallelize(squareTool, runtime.ParallelizeOptions{
 				Name:           ToolSquareBatch,

@@ -123,6 +123,7 @@ func groupImports(src []byte) []byte {
 func (g *generator) toolDecls(t *toolIR) []jen.Code {
 	var out []jen.Code
 	out = append(out, g.typeDecls(t.args, g.decodeEntry(t))...)
+	out = append(out, g.toolFuncDecl(t)...)
 	out = append(out, g.labelFunc(t)...)
 	out = append(out, g.promptFunc(t)...)
 	out = append(out, g.schemaConsts(t)...)

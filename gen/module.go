@@ -81,13 +81,13 @@ func (g *generator) moduleDecls() []jen.Code {
 	// its batch tool can wrap it; the batch tools follow the spec's tools.
 	var pre, tools, batches []jen.Code
 	for _, t := range g.tools {
-		lit := g.toolLiteral(t)
+		lit := jen.Id(toolFunc(t)).Call(g.moduleArgs()...)
 		if t.tool.Batch == nil {
 			tools = append(tools, lit)
 			continue
 		}
 		v := toolVar(t)
-		pre = append(pre, jen.Id(v).Op(":=").Op("&").Qual(runtimePkg, "Tool").Add(lit))
+		pre = append(pre, jen.Id(v).Op(":=").Add(lit))
 		tools = append(tools, jen.Id(v))
 		batches = append(batches, batchTool(g.f, t.tool, v))
 	}
@@ -118,6 +118,33 @@ func moduleValue(tools jen.Code) jen.Code {
 // names).
 func batchConst(f *spec.File, t *spec.Tool) string {
 	return "Tool" + f.ToolGoName(t.Batch.Name)
+}
+
+// toolFunc is the function that builds t's runtime.Tool
+// ("newListEventsTool"). Each tool has its own, next to its types, so that
+// Module stays a short list: one function holding every tool's literal is
+// the largest thing the compiler meets in a big spec, and its cost grows
+// faster than the spec.
+func toolFunc(t *toolIR) string { return "new" + t.tool.GoName + "Tool" }
+
+// moduleArgs are Module's parameters as arguments.
+func (g *generator) moduleArgs() []jen.Code {
+	args := []jen.Code{jen.Id("impl")}
+	if hasHTTP(g.f) {
+		args = append(args, jen.Id("api"))
+	}
+	return args
+}
+
+// toolFuncDecl declares toolFunc(t).
+func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
+	return []jen.Code{
+		comment(toolFunc(t) + " builds the " + t.tool.Name + " tool of Module."),
+		jen.Func().Id(toolFunc(t)).Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Tool").Block(
+			jen.Return(jen.Op("&").Qual(runtimePkg, "Tool").Add(g.toolLiteral(t))),
+		),
+		jen.Line(),
+	}
 }
 
 // toolVar is the local variable Module builds a batched tool in

@@ -48,55 +48,10 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:        ToolList,
-				Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(listSchema),
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeListArgs),
-				DecodeWith: wire.DecodeWith((*ListArgs).decode),
-				Label:      listLabel,
-				Execute:    runtime.TypedExecute(impl.List),
-			},
-			{
-				Name:        ToolAdd,
-				Description: "Add a task to the list and return it with its id.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(addSchema),
-				Flags:       runtime.Flags{Enabled: true},
-				Decode:      runtime.TypedDecode(DecodeAddArgs),
-				DecodeWith:  wire.DecodeWith((*AddArgs).decode),
-				Label:       addLabel,
-				Execute:     runtime.TypedExecute(impl.Add),
-			},
-			{
-				Name:        ToolComplete,
-				Description: "Mark a task as done.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(completeSchema),
-				Flags:       runtime.Flags{Enabled: true, Idempotent: true},
-				Decode:      runtime.TypedDecode(DecodeCompleteArgs),
-				DecodeWith:  wire.DecodeWith((*CompleteArgs).decode),
-				Label:       completeLabel,
-				Execute:     runtime.TypedExecute(impl.Complete),
-			},
-			{
-				Name:        ToolDelete,
-				Description: "Delete a task for good.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(deleteSchema),
-				Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
-				Decode:      runtime.TypedDecode(DecodeDeleteArgs),
-				DecodeWith:  wire.DecodeWith((*DeleteArgs).decode),
-				Label:       deleteLabel,
-				Execute:     runtime.TypedExecute(impl.Delete),
-			},
+			newListTool(impl),
+			newAddTool(impl),
+			newCompleteTool(impl),
+			newDeleteTool(impl),
 		},
 	}
 }
@@ -237,6 +192,26 @@ func checkListStatus(c *wire.Checker, v ListStatus) {
 var listLimitRules = wire.NumberRules{
 	Maximum: wire.Dec("50"),
 	Minimum: wire.Dec("1"),
+}
+
+// newListTool builds the tasks_list tool of Module.
+func newListTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolList,
+		Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(listSchema),
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeListArgs),
+		DecodeWith: wire.DecodeWith((*ListArgs).decode),
+		Label:      listLabel,
+		Execute:    runtime.TypedExecute(impl.List),
+	}
 }
 
 // listLabel renders the status label of one call of the tasks_list tool from
@@ -450,6 +425,21 @@ func checkAddTag(c *wire.Checker, v string) {
 	}
 }
 
+// newAddTool builds the tasks_add tool of Module.
+func newAddTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolAdd,
+		Description: "Add a task to the list and return it with its id.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(addSchema),
+		Flags:       runtime.Flags{Enabled: true},
+		Decode:      runtime.TypedDecode(DecodeAddArgs),
+		DecodeWith:  wire.DecodeWith((*AddArgs).decode),
+		Label:       addLabel,
+		Execute:     runtime.TypedExecute(impl.Add),
+	}
+}
+
 // addLabel renders the status label of one call of the tasks_add tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func addLabel(args any) string {
@@ -531,6 +521,21 @@ func (x *CompleteArgs) validate(c *wire.Checker) {
 // schema with these constraints shares them.
 var completeIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
+// newCompleteTool builds the tasks_complete tool of Module.
+func newCompleteTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolComplete,
+		Description: "Mark a task as done.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(completeSchema),
+		Flags:       runtime.Flags{Enabled: true, Idempotent: true},
+		Decode:      runtime.TypedDecode(DecodeCompleteArgs),
+		DecodeWith:  wire.DecodeWith((*CompleteArgs).decode),
+		Label:       completeLabel,
+		Execute:     runtime.TypedExecute(impl.Complete),
+	}
+}
+
 // completeLabel renders the status label of one call of the tasks_complete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func completeLabel(args any) string {
@@ -605,6 +610,21 @@ func (x *DeleteArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "id", x.ID, completeIDRules.CheckInt)
+}
+
+// newDeleteTool builds the tasks_delete tool of Module.
+func newDeleteTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolDelete,
+		Description: "Delete a task for good.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(deleteSchema),
+		Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
+		Decode:      runtime.TypedDecode(DecodeDeleteArgs),
+		DecodeWith:  wire.DecodeWith((*DeleteArgs).decode),
+		Label:       deleteLabel,
+		Execute:     runtime.TypedExecute(impl.Delete),
+	}
 }
 
 // deleteLabel renders the status label of one call of the tasks_delete tool

@@ -40,17 +40,7 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:        ToolWaitForApproval,
-				Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(waitForApprovalSchema),
-				Flags:       runtime.Flags{Enabled: true},
-				Decode:      runtime.TypedDecode(DecodeWaitForApprovalArgs),
-				DecodeWith:  wire.DecodeWith((*WaitForApprovalArgs).decode),
-				Label:       waitForApprovalLabel,
-				Execute:     runtime.TypedExecute(impl.WaitForApproval),
-			},
+			newWaitForApprovalTool(impl),
 		},
 	}
 }
@@ -207,6 +197,21 @@ func waitForApprovalRiskOf(b []byte) WaitForApprovalRisk {
 func checkWaitForApprovalRisk(c *wire.Checker, v WaitForApprovalRisk) {
 	if !v.Valid() {
 		c.Add("must be one of \"low\", \"medium\", \"high\", got " + wire.Quote(string(v)))
+	}
+}
+
+// newWaitForApprovalTool builds the wait_for_approval tool of Module.
+func newWaitForApprovalTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolWaitForApproval,
+		Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(waitForApprovalSchema),
+		Flags:       runtime.Flags{Enabled: true},
+		Decode:      runtime.TypedDecode(DecodeWaitForApprovalArgs),
+		DecodeWith:  wire.DecodeWith((*WaitForApprovalArgs).decode),
+		Label:       waitForApprovalLabel,
+		Execute:     runtime.TypedExecute(impl.WaitForApproval),
 	}
 }
 

@@ -70,136 +70,13 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:        ToolListCustomers,
-				Description: "List recent customers, newest first; filter by exact email.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(listCustomersSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeListCustomersArgs),
-				DecodeWith: wire.DecodeWith((*ListCustomersArgs).decode),
-				Label:      listCustomersLabel,
-				Execute:    runtime.TypedExecute(impl.ListCustomers),
-			},
-			{
-				Name:        ToolListPayments,
-				Description: "List recent payments (charges), newest first, with status and refunds.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(listPaymentsSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeListPaymentsArgs),
-				DecodeWith: wire.DecodeWith((*ListPaymentsArgs).decode),
-				Label:      listPaymentsLabel,
-				Execute:    runtime.TypedExecute(impl.ListPayments),
-			},
-			{
-				Name:        ToolListSubscriptions,
-				Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(listSubscriptionsSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeListSubscriptionsArgs),
-				DecodeWith: wire.DecodeWith((*ListSubscriptionsArgs).decode),
-				Label:      listSubscriptionsLabel,
-				Execute:    runtime.TypedExecute(impl.ListSubscriptions),
-			},
-			{
-				Name:        ToolCreatePaymentLink,
-				Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(createPaymentLinkSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:          true,
-					Destructive:      true,
-					OpenWorld:        true,
-					RequiresApproval: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeCreatePaymentLinkArgs),
-				DecodeWith: wire.DecodeWith((*CreatePaymentLinkArgs).decode),
-				Label:      createPaymentLinkLabel,
-				Execute:    runtime.TypedExecute(impl.CreatePaymentLink),
-			},
-			{
-				Name:        ToolCreateInvoice,
-				Description: "Create an invoice for a customer and email it, due in days_until_due days.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(createInvoiceSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:          true,
-					Destructive:      true,
-					OpenWorld:        true,
-					RequiresApproval: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeCreateInvoiceArgs),
-				DecodeWith: wire.DecodeWith((*CreateInvoiceArgs).decode),
-				Label:      createInvoiceLabel,
-				Execute:    runtime.TypedExecute(impl.CreateInvoice),
-			},
-			{
-				Name:        ToolCreateSubscription,
-				Description: "Start a recurring subscription for a customer on an existing price.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(createSubscriptionSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:          true,
-					Destructive:      true,
-					OpenWorld:        true,
-					RequiresApproval: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeCreateSubscriptionArgs),
-				DecodeWith: wire.DecodeWith((*CreateSubscriptionArgs).decode),
-				Label:      createSubscriptionLabel,
-				Execute:    runtime.TypedExecute(impl.CreateSubscription),
-			},
-			{
-				Name:        ToolRevenueMetrics,
-				Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(revenueMetricsSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeRevenueMetricsArgs),
-				DecodeWith: wire.DecodeWith((*RevenueMetricsArgs).decode),
-				Label:      revenueMetricsLabel,
-				Execute:    runtime.TypedExecute(impl.RevenueMetrics),
-			},
+			newListCustomersTool(impl),
+			newListPaymentsTool(impl),
+			newListSubscriptionsTool(impl),
+			newCreatePaymentLinkTool(impl),
+			newCreateInvoiceTool(impl),
+			newCreateSubscriptionTool(impl),
+			newRevenueMetricsTool(impl),
 		},
 	}
 }
@@ -279,6 +156,29 @@ func (x *ListCustomersArgs) validate(c *wire.Checker) {
 	c.Enter("limit")
 	listLimitRules.CheckInt(c, int64(x.Limit))
 	c.Leave()
+}
+
+// newListCustomersTool builds the stripe_list_customers tool of Module.
+func newListCustomersTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolListCustomers,
+		Description: "List recent customers, newest first; filter by exact email.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(listCustomersSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeListCustomersArgs),
+		DecodeWith: wire.DecodeWith((*ListCustomersArgs).decode),
+		Label:      listCustomersLabel,
+		Execute:    runtime.TypedExecute(impl.ListCustomers),
+	}
 }
 
 // listCustomersLabel renders the status label of one call of the
@@ -393,6 +293,29 @@ func (x *ListPaymentsArgs) validate(c *wire.Checker) {
 func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	if !wire.IsDate(v) {
 		c.Add("must be a date written YYYY-MM-DD, such as \"2024-01-31\", got " + wire.Quote(v))
+	}
+}
+
+// newListPaymentsTool builds the stripe_list_payments tool of Module.
+func newListPaymentsTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolListPayments,
+		Description: "List recent payments (charges), newest first, with status and refunds.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(listPaymentsSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeListPaymentsArgs),
+		DecodeWith: wire.DecodeWith((*ListPaymentsArgs).decode),
+		Label:      listPaymentsLabel,
+		Execute:    runtime.TypedExecute(impl.ListPayments),
 	}
 }
 
@@ -593,6 +516,29 @@ func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 	}
 }
 
+// newListSubscriptionsTool builds the stripe_list_subscriptions tool of Module.
+func newListSubscriptionsTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolListSubscriptions,
+		Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(listSubscriptionsSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeListSubscriptionsArgs),
+		DecodeWith: wire.DecodeWith((*ListSubscriptionsArgs).decode),
+		Label:      listSubscriptionsLabel,
+		Execute:    runtime.TypedExecute(impl.ListSubscriptions),
+	}
+}
+
 // listSubscriptionsLabel renders the status label of one call of the
 // stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
 // It cannot fail.
@@ -722,6 +668,29 @@ func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 	}
 	if !wire.IsURI(v) {
 		c.Add("must be an absolute URI, such as \"https://example.com/\", got " + wire.Quote(v))
+	}
+}
+
+// newCreatePaymentLinkTool builds the stripe_create_payment_link tool of
+// Module.
+func newCreatePaymentLinkTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolCreatePaymentLink,
+		Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(createPaymentLinkSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:          true,
+			Destructive:      true,
+			OpenWorld:        true,
+			RequiresApproval: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeCreatePaymentLinkArgs),
+		DecodeWith: wire.DecodeWith((*CreatePaymentLinkArgs).decode),
+		Label:      createPaymentLinkLabel,
+		Execute:    runtime.TypedExecute(impl.CreatePaymentLink),
 	}
 }
 
@@ -959,6 +928,28 @@ var createInvoiceDaysUntilDueRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
+// newCreateInvoiceTool builds the stripe_create_invoice tool of Module.
+func newCreateInvoiceTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolCreateInvoice,
+		Description: "Create an invoice for a customer and email it, due in days_until_due days.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(createInvoiceSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:          true,
+			Destructive:      true,
+			OpenWorld:        true,
+			RequiresApproval: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeCreateInvoiceArgs),
+		DecodeWith: wire.DecodeWith((*CreateInvoiceArgs).decode),
+		Label:      createInvoiceLabel,
+		Execute:    runtime.TypedExecute(impl.CreateInvoice),
+	}
+}
+
 // createInvoiceLabel renders the status label of one call of the
 // stripe_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
@@ -1181,6 +1172,29 @@ func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscripti
 	}
 }
 
+// newCreateSubscriptionTool builds the stripe_create_subscription tool of
+// Module.
+func newCreateSubscriptionTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolCreateSubscription,
+		Description: "Start a recurring subscription for a customer on an existing price.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(createSubscriptionSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:          true,
+			Destructive:      true,
+			OpenWorld:        true,
+			RequiresApproval: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeCreateSubscriptionArgs),
+		DecodeWith: wire.DecodeWith((*CreateSubscriptionArgs).decode),
+		Label:      createSubscriptionLabel,
+		Execute:    runtime.TypedExecute(impl.CreateSubscription),
+	}
+}
+
 // createSubscriptionLabel renders the status label of one call of the
 // stripe_create_subscription tool from its (possibly partial or nil) arguments.
 // It cannot fail.
@@ -1237,6 +1251,29 @@ func (x *RevenueMetricsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *RevenueMetricsArgs) validate(c *wire.Checker) {}
+
+// newRevenueMetricsTool builds the stripe_revenue_metrics tool of Module.
+func newRevenueMetricsTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolRevenueMetrics,
+		Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(revenueMetricsSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeRevenueMetricsArgs),
+		DecodeWith: wire.DecodeWith((*RevenueMetricsArgs).decode),
+		Label:      revenueMetricsLabel,
+		Execute:    runtime.TypedExecute(impl.RevenueMetrics),
+	}
+}
 
 // revenueMetricsLabel renders the status label of one call of the
 // stripe_revenue_metrics tool from its (possibly partial or nil) arguments. It

@@ -61,64 +61,9 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:         ToolCreateInvoice,
-				Description:  "Create and send an invoice for a customer.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(createInvoiceSchema),
-				ResultSchema: json.RawMessage(createInvoiceResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
-				Decode:       runtime.TypedDecode(DecodeCreateInvoiceArgs),
-				DecodeWith:   wire.DecodeWith((*CreateInvoiceArgs).decode),
-				Label:        createInvoiceLabel,
-				Execute:      runtime.TypedExecuteJSON(impl.CreateInvoice),
-				Permission: func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
-					a, ok := args.(*CreateInvoiceArgs)
-					if !ok || a == nil {
-						return runtime.Denied("the arguments of fx_create_invoice could not be checked")
-					}
-					return impl.CreateInvoicePermission(ctx, call, a)
-				},
-			},
-			{
-				Name:        ToolSearch,
-				Description: "Search customer records.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(searchSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode:      runtime.TypedDecode(DecodeSearchArgs),
-				DecodeWith:  wire.DecodeWith((*SearchArgs).decode),
-				Label:       searchLabel,
-				Execute:     runtime.TypedExecute(impl.Search),
-				ReadOnlyFor: func(args any) bool {
-					a, ok := args.(*SearchArgs)
-					return ok && a != nil && impl.SearchReadOnly(a)
-				},
-				ConcurrencySafeFor: func(args any) bool {
-					a, ok := args.(*SearchArgs)
-					return ok && a != nil && impl.SearchConcurrencySafe(a)
-				},
-			},
-			{
-				Name:        ToolPing,
-				Description: "Check that the CRM answers.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(pingSchema),
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodePingArgs),
-				DecodeWith: wire.DecodeWith((*PingArgs).decode),
-				Label:      pingLabel,
-				Execute:    runtime.TypedExecute(impl.Ping),
-			},
+			newCreateInvoiceTool(impl),
+			newSearchTool(impl),
+			newPingTool(impl),
 		},
 	}
 }
@@ -721,6 +666,31 @@ var createInvoiceAttachmentsCountRules = wire.NumberRules{
 	ExclusiveMinimum: wire.Dec("0"),
 }
 
+// newCreateInvoiceTool builds the fx_create_invoice tool of Module.
+func newCreateInvoiceTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolCreateInvoice,
+		Description:  "Create and send an invoice for a customer.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(createInvoiceSchema),
+		ResultSchema: json.RawMessage(createInvoiceResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
+		Decode:       runtime.TypedDecode(DecodeCreateInvoiceArgs),
+		DecodeWith:   wire.DecodeWith((*CreateInvoiceArgs).decode),
+		Label:        createInvoiceLabel,
+		Execute:      runtime.TypedExecuteJSON(impl.CreateInvoice),
+		Permission: func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
+			a, ok := args.(*CreateInvoiceArgs)
+			if !ok || a == nil {
+				return runtime.Denied("the arguments of fx_create_invoice could not be checked")
+			}
+			return impl.CreateInvoicePermission(ctx, call, a)
+		},
+	}
+}
+
 // createInvoiceLabel renders the status label of one call of the
 // fx_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
@@ -876,6 +846,31 @@ var searchLimitRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
+// newSearchTool builds the fx_search tool of Module.
+func newSearchTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolSearch,
+		Description: "Search customer records.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(searchSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+		Decode:      runtime.TypedDecode(DecodeSearchArgs),
+		DecodeWith:  wire.DecodeWith((*SearchArgs).decode),
+		Label:       searchLabel,
+		Execute:     runtime.TypedExecute(impl.Search),
+		ReadOnlyFor: func(args any) bool {
+			a, ok := args.(*SearchArgs)
+			return ok && a != nil && impl.SearchReadOnly(a)
+		},
+		ConcurrencySafeFor: func(args any) bool {
+			a, ok := args.(*SearchArgs)
+			return ok && a != nil && impl.SearchConcurrencySafe(a)
+		},
+	}
+}
+
 // searchLabel renders the status label of one call of the fx_search tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func searchLabel(args any) string {
@@ -931,6 +926,26 @@ func (x *PingArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PingArgs) validate(c *wire.Checker) {}
+
+// newPingTool builds the fx_ping tool of Module.
+func newPingTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolPing,
+		Description: "Check that the CRM answers.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(pingSchema),
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodePingArgs),
+		DecodeWith: wire.DecodeWith((*PingArgs).decode),
+		Label:      pingLabel,
+		Execute:    runtime.TypedExecute(impl.Ping),
+	}
+}
 
 // pingLabel renders the status label of one call of the fx_ping tool from its
 // (possibly partial or nil) arguments. It cannot fail.

@@ -39,24 +39,7 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:         ToolWebSearch,
-				Description:  "Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(webSearchSchema),
-				ResultSchema: json.RawMessage(webSearchResultSchema),
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeWebSearchArgs),
-				DecodeWith: wire.DecodeWith((*WebSearchArgs).decode),
-				Label:      webSearchLabel,
-				Execute:    runtime.TypedExecuteJSON(impl.WebSearch),
-			},
+			newWebSearchTool(impl),
 		},
 	}
 }
@@ -135,6 +118,28 @@ func checkWebSearchQuery(c *wire.Checker, v string) {
 	}
 	if n > 400 {
 		c.Add("must be at most 400 characters long after trimming white space, got " + strconv.Itoa(n))
+	}
+}
+
+// newWebSearchTool builds the web_search tool of Module.
+func newWebSearchTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolWebSearch,
+		Description:  "Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(webSearchSchema),
+		ResultSchema: json.RawMessage(webSearchResultSchema),
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeWebSearchArgs),
+		DecodeWith: wire.DecodeWith((*WebSearchArgs).decode),
+		Label:      webSearchLabel,
+		Execute:    runtime.TypedExecuteJSON(impl.WebSearch),
 	}
 }
 

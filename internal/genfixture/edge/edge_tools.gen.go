@@ -47,41 +47,9 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:         ToolAll,
-				Description:  "Every shape the generator supports.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(allSchema),
-				ResultSchema: json.RawMessage(allResultSchema),
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode:       runtime.TypedDecode(DecodeAllArgs),
-				DecodeWith:   wire.DecodeWith((*AllArgs).decode),
-				Label:        allLabel,
-				Execute:      runtime.TypedExecuteJSON(impl.All),
-			},
-			{
-				Name:         ToolTime,
-				Description:  "Returns a time.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(timeSchema),
-				ResultSchema: json.RawMessage(timeResultSchema),
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode:       runtime.TypedDecode(DecodeTimeArgs),
-				DecodeWith:   wire.DecodeWith((*TimeArgs).decode),
-				Label:        timeLabel,
-				Execute:      runtime.TypedExecuteJSON(impl.Time),
-			},
-			{
-				Name:        ToolTrim,
-				Description: "Trimmed strings wherever a string schema can be.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(trimSchema),
-				Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-				Decode:      runtime.TypedDecode(DecodeTrimArgs),
-				DecodeWith:  wire.DecodeWith((*TrimArgs).decode),
-				Label:       trimLabel,
-				Execute:     runtime.TypedExecute(impl.Trim),
-			},
+			newAllTool(impl),
+			newTimeTool(impl),
+			newTrimTool(impl),
 		},
 	}
 }
@@ -651,6 +619,22 @@ var allBigRules = wire.NumberRules{
 	MultipleOf: wire.Dec("3"),
 }
 
+// newAllTool builds the edge_all tool of Module.
+func newAllTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolAll,
+		Description:  "Every shape the generator supports.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(allSchema),
+		ResultSchema: json.RawMessage(allResultSchema),
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
+		Decode:       runtime.TypedDecode(DecodeAllArgs),
+		DecodeWith:   wire.DecodeWith((*AllArgs).decode),
+		Label:        allLabel,
+		Execute:      runtime.TypedExecuteJSON(impl.All),
+	}
+}
+
 // allLabel renders the status label of one call of the edge_all tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func allLabel(args any) string {
@@ -717,6 +701,22 @@ func (x *TimeArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *TimeArgs) validate(c *wire.Checker) {}
+
+// newTimeTool builds the edge_time tool of Module.
+func newTimeTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolTime,
+		Description:  "Returns a time.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(timeSchema),
+		ResultSchema: json.RawMessage(timeResultSchema),
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
+		Decode:       runtime.TypedDecode(DecodeTimeArgs),
+		DecodeWith:   wire.DecodeWith((*TimeArgs).decode),
+		Label:        timeLabel,
+		Execute:      runtime.TypedExecuteJSON(impl.Time),
+	}
+}
 
 // timeLabel renders the status label of one call of the edge_time tool from its
 // (possibly partial or nil) arguments. It cannot fail.
@@ -1140,6 +1140,21 @@ func checkTrimByKeyValue(c *wire.Checker, v string) {
 	n := utf8.RuneCountInString(v)
 	if n > 2 {
 		c.Add("must be at most 2 characters long after trimming white space, got " + strconv.Itoa(n))
+	}
+}
+
+// newTrimTool builds the edge_trim tool of Module.
+func newTrimTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolTrim,
+		Description: "Trimmed strings wherever a string schema can be.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(trimSchema),
+		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+		Decode:      runtime.TypedDecode(DecodeTrimArgs),
+		DecodeWith:  wire.DecodeWith((*TrimArgs).decode),
+		Label:       trimLabel,
+		Execute:     runtime.TypedExecute(impl.Trim),
 	}
 }
 

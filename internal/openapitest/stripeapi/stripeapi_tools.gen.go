@@ -70,563 +70,30 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:         ToolGetCustomers,
-				Description:  "Returns a list of your customers. The customers are returned sorted by creation date, with the most recent customers appearing first.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getCustomersSchema),
-				ResultSchema: json.RawMessage(getCustomersResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetCustomersArgs),
-				DecodeWith: wire.DecodeWith((*GetCustomersArgs).decode),
-				Label:      getCustomersLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetCustomersArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_customers: arguments of type %T, want *GetCustomersArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getCustomersHTTP, a, new(GetCustomersResult))
-				},
-			},
-			{
-				Name:         ToolPostCustomers,
-				Description:  "Creates a new customer object.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postCustomersSchema),
-				ResultSchema: json.RawMessage(postCustomersResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostCustomersArgs),
-				DecodeWith:   wire.DecodeWith((*PostCustomersArgs).decode),
-				Label:        postCustomersLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostCustomersArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_customers: arguments of type %T, want *PostCustomersArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postCustomersHTTP, a, new(PostCustomersResult))
-				},
-			},
-			{
-				Name:        ToolGetCustomersCustomer,
-				Description: "Retrieves a Customer object.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(getCustomersCustomerSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetCustomersCustomerArgs),
-				DecodeWith: wire.DecodeWith((*GetCustomersCustomerArgs).decode),
-				Label:      getCustomersCustomerLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetCustomersCustomerArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_customers_customer: arguments of type %T, want *GetCustomersCustomerArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getCustomersCustomerHTTP, a, nil)
-				},
-			},
-			{
-				Name:         ToolPostCustomersCustomer,
-				Description:  "Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the source parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the source parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the past_due state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the default_source for a customer will not trigger this behavior.\n\nThis request accepts mostly the same arguments as the customer creation call.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postCustomersCustomerSchema),
-				ResultSchema: json.RawMessage(postCustomersCustomerResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostCustomersCustomerArgs),
-				DecodeWith:   wire.DecodeWith((*PostCustomersCustomerArgs).decode),
-				Label:        postCustomersCustomerLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostCustomersCustomerArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_customers_customer: arguments of type %T, want *PostCustomersCustomerArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postCustomersCustomerHTTP, a, new(PostCustomersCustomerResult))
-				},
-			},
-			{
-				Name:         ToolDeleteCustomersCustomer,
-				Description:  "Permanently deletes a customer. It cannot be undone. Also immediately cancels any active subscriptions on the customer.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(deleteCustomersCustomerSchema),
-				ResultSchema: json.RawMessage(deleteCustomersCustomerResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:          true,
-					Destructive:      true,
-					Idempotent:       true,
-					OpenWorld:        true,
-					RequiresApproval: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeDeleteCustomersCustomerArgs),
-				DecodeWith: wire.DecodeWith((*DeleteCustomersCustomerArgs).decode),
-				Label:      deleteCustomersCustomerLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*DeleteCustomersCustomerArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_delete_customers_customer: arguments of type %T, want *DeleteCustomersCustomerArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, deleteCustomersCustomerHTTP, a, new(DeleteCustomersCustomerResult))
-				},
-			},
-			{
-				Name:         ToolGetInvoiceitems,
-				Description:  "Returns a list of your invoice items. Invoice items are returned sorted by creation date, with the most recently created invoice items appearing first.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getInvoiceitemsSchema),
-				ResultSchema: json.RawMessage(getInvoiceitemsResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetInvoiceitemsArgs),
-				DecodeWith: wire.DecodeWith((*GetInvoiceitemsArgs).decode),
-				Label:      getInvoiceitemsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetInvoiceitemsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_invoiceitems: arguments of type %T, want *GetInvoiceitemsArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getInvoiceitemsHTTP, a, new(GetInvoiceitemsResult))
-				},
-			},
-			{
-				Name:         ToolPostInvoiceitems,
-				Description:  "Creates an item to be added to a draft invoice (up to 250 items per invoice). If no invoice is specified, the item will be on the next invoice created for the customer specified.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postInvoiceitemsSchema),
-				ResultSchema: json.RawMessage(postInvoiceitemsResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostInvoiceitemsArgs),
-				DecodeWith:   wire.DecodeWith((*PostInvoiceitemsArgs).decode),
-				Label:        postInvoiceitemsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostInvoiceitemsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_invoiceitems: arguments of type %T, want *PostInvoiceitemsArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postInvoiceitemsHTTP, a, new(PostInvoiceitemsResult))
-				},
-			},
-			{
-				Name:         ToolGetInvoices,
-				Description:  "You can list all invoices, or list the invoices for a specific customer. The invoices are returned sorted by creation date, with the most recently created invoices appearing first.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getInvoicesSchema),
-				ResultSchema: json.RawMessage(getInvoicesResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetInvoicesArgs),
-				DecodeWith: wire.DecodeWith((*GetInvoicesArgs).decode),
-				Label:      getInvoicesLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetInvoicesArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_invoices: arguments of type %T, want *GetInvoicesArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getInvoicesHTTP, a, new(GetInvoicesResult))
-				},
-			},
-			{
-				Name:         ToolPostInvoices,
-				Description:  "This endpoint creates a draft invoice for a given customer. The invoice remains a draft until you finalize the invoice, which allows you to pay or send the invoice to your customers.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postInvoicesSchema),
-				ResultSchema: json.RawMessage(postInvoicesResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostInvoicesArgs),
-				DecodeWith:   wire.DecodeWith((*PostInvoicesArgs).decode),
-				Label:        postInvoicesLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostInvoicesArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_invoices: arguments of type %T, want *PostInvoicesArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postInvoicesHTTP, a, new(PostInvoicesResult))
-				},
-			},
-			{
-				Name:         ToolGetInvoicesInvoice,
-				Description:  "Retrieves the invoice with the given ID.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getInvoicesInvoiceSchema),
-				ResultSchema: json.RawMessage(getInvoicesInvoiceResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetInvoicesInvoiceArgs),
-				DecodeWith: wire.DecodeWith((*GetInvoicesInvoiceArgs).decode),
-				Label:      getInvoicesInvoiceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetInvoicesInvoiceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_invoices_invoice: arguments of type %T, want *GetInvoicesInvoiceArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getInvoicesInvoiceHTTP, a, new(GetInvoicesInvoiceResult))
-				},
-			},
-			{
-				Name:         ToolPostInvoicesInvoice,
-				Description:  "Draft invoices are fully editable. Once an invoice is finalized,\nmonetary values, as well as collection_method, become uneditable.\n\nIf you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or automatically reconciling invoices, pass\nauto_advance=false.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postInvoicesInvoiceSchema),
-				ResultSchema: json.RawMessage(postInvoicesInvoiceResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceArgs),
-				DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceArgs).decode),
-				Label:        postInvoicesInvoiceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostInvoicesInvoiceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice: arguments of type %T, want *PostInvoicesInvoiceArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postInvoicesInvoiceHTTP, a, new(PostInvoicesInvoiceResult))
-				},
-			},
-			{
-				Name:         ToolDeleteInvoicesInvoice,
-				Description:  "Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be voided.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(deleteInvoicesInvoiceSchema),
-				ResultSchema: json.RawMessage(deleteInvoicesInvoiceResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:          true,
-					Destructive:      true,
-					Idempotent:       true,
-					OpenWorld:        true,
-					RequiresApproval: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeDeleteInvoicesInvoiceArgs),
-				DecodeWith: wire.DecodeWith((*DeleteInvoicesInvoiceArgs).decode),
-				Label:      deleteInvoicesInvoiceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*DeleteInvoicesInvoiceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_delete_invoices_invoice: arguments of type %T, want *DeleteInvoicesInvoiceArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, deleteInvoicesInvoiceHTTP, a, new(DeleteInvoicesInvoiceResult))
-				},
-			},
-			{
-				Name:         ToolPostInvoicesInvoiceFinalize,
-				Description:  "Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you’d like to finalize a draft invoice manually, you can do so using this method.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postInvoicesInvoiceFinalizeSchema),
-				ResultSchema: json.RawMessage(postInvoicesInvoiceFinalizeResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceFinalizeArgs),
-				DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceFinalizeArgs).decode),
-				Label:        postInvoicesInvoiceFinalizeLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostInvoicesInvoiceFinalizeArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice_finalize: arguments of type %T, want *PostInvoicesInvoiceFinalizeArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postInvoicesInvoiceFinalizeHTTP, a, new(PostInvoicesInvoiceFinalizeResult))
-				},
-			},
-			{
-				Name:         ToolGetPaymentLinks,
-				Description:  "Returns a list of your payment links.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getPaymentLinksSchema),
-				ResultSchema: json.RawMessage(getPaymentLinksResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetPaymentLinksArgs),
-				DecodeWith: wire.DecodeWith((*GetPaymentLinksArgs).decode),
-				Label:      getPaymentLinksLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetPaymentLinksArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_payment_links: arguments of type %T, want *GetPaymentLinksArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getPaymentLinksHTTP, a, new(GetPaymentLinksResult))
-				},
-			},
-			{
-				Name:         ToolPostPaymentLinks,
-				Description:  "Creates a payment link.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postPaymentLinksSchema),
-				ResultSchema: json.RawMessage(postPaymentLinksResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostPaymentLinksArgs),
-				DecodeWith:   wire.DecodeWith((*PostPaymentLinksArgs).decode),
-				Label:        postPaymentLinksLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostPaymentLinksArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_payment_links: arguments of type %T, want *PostPaymentLinksArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postPaymentLinksHTTP, a, new(PostPaymentLinksResult))
-				},
-			},
-			{
-				Name:         ToolGetPaymentLinksPaymentLink,
-				Description:  "Retrieve a payment link.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getPaymentLinksPaymentLinkSchema),
-				ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkArgs),
-				DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkArgs).decode),
-				Label:      getPaymentLinksPaymentLinkLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetPaymentLinksPaymentLinkArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link: arguments of type %T, want *GetPaymentLinksPaymentLinkArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkHTTP, a, new(GetPaymentLinksPaymentLinkResult))
-				},
-			},
-			{
-				Name:         ToolPostPaymentLinksPaymentLink,
-				Description:  "Updates a payment link.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postPaymentLinksPaymentLinkSchema),
-				ResultSchema: json.RawMessage(postPaymentLinksPaymentLinkResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostPaymentLinksPaymentLinkArgs),
-				DecodeWith:   wire.DecodeWith((*PostPaymentLinksPaymentLinkArgs).decode),
-				Label:        postPaymentLinksPaymentLinkLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostPaymentLinksPaymentLinkArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_payment_links_payment_link: arguments of type %T, want *PostPaymentLinksPaymentLinkArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postPaymentLinksPaymentLinkHTTP, a, new(PostPaymentLinksPaymentLinkResult))
-				},
-			},
-			{
-				Name:         ToolGetPaymentLinksPaymentLinkLineItems,
-				Description:  "When retrieving a payment link, there is an includable line_items property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getPaymentLinksPaymentLinkLineItemsSchema),
-				ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkLineItemsResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkLineItemsArgs),
-				DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkLineItemsArgs).decode),
-				Label:      getPaymentLinksPaymentLinkLineItemsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetPaymentLinksPaymentLinkLineItemsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link_line_items: arguments of type %T, want *GetPaymentLinksPaymentLinkLineItemsArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkLineItemsHTTP, a, new(GetPaymentLinksPaymentLinkLineItemsResult))
-				},
-			},
-			{
-				Name:         ToolGetPrices,
-				Description:  "Returns a list of your active prices, excluding inline prices. For the list of inactive prices, set active to false.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getPricesSchema),
-				ResultSchema: json.RawMessage(getPricesResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetPricesArgs),
-				DecodeWith: wire.DecodeWith((*GetPricesArgs).decode),
-				Label:      getPricesLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetPricesArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_prices: arguments of type %T, want *GetPricesArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getPricesHTTP, a, new(GetPricesResult))
-				},
-			},
-			{
-				Name:         ToolPostPrices,
-				Description:  "Creates a new price for an existing product. The price can be recurring or one-time.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postPricesSchema),
-				ResultSchema: json.RawMessage(postPricesResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostPricesArgs),
-				DecodeWith:   wire.DecodeWith((*PostPricesArgs).decode),
-				Label:        postPricesLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostPricesArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_prices: arguments of type %T, want *PostPricesArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postPricesHTTP, a, new(PostPricesResult))
-				},
-			},
-			{
-				Name:         ToolGetPricesPrice,
-				Description:  "Retrieves the price with the given ID.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getPricesPriceSchema),
-				ResultSchema: json.RawMessage(getPricesPriceResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetPricesPriceArgs),
-				DecodeWith: wire.DecodeWith((*GetPricesPriceArgs).decode),
-				Label:      getPricesPriceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetPricesPriceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_prices_price: arguments of type %T, want *GetPricesPriceArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getPricesPriceHTTP, a, new(GetPricesPriceResult))
-				},
-			},
-			{
-				Name:         ToolPostPricesPrice,
-				Description:  "Updates the specified price by setting the values of the parameters passed. Any parameters not provided are left unchanged.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postPricesPriceSchema),
-				ResultSchema: json.RawMessage(postPricesPriceResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostPricesPriceArgs),
-				DecodeWith:   wire.DecodeWith((*PostPricesPriceArgs).decode),
-				Label:        postPricesPriceLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostPricesPriceArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_prices_price: arguments of type %T, want *PostPricesPriceArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postPricesPriceHTTP, a, new(PostPricesPriceResult))
-				},
-			},
-			{
-				Name:         ToolGetProducts,
-				Description:  "Returns a list of your products. The products are returned sorted by creation date, with the most recently created products appearing first.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getProductsSchema),
-				ResultSchema: json.RawMessage(getProductsResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetProductsArgs),
-				DecodeWith: wire.DecodeWith((*GetProductsArgs).decode),
-				Label:      getProductsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetProductsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_get_products: arguments of type %T, want *GetProductsArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getProductsHTTP, a, new(GetProductsResult))
-				},
-			},
-			{
-				Name:         ToolPostProducts,
-				Description:  "Creates a new product object.",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(postProductsSchema),
-				ResultSchema: json.RawMessage(postProductsResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodePostProductsArgs),
-				DecodeWith:   wire.DecodeWith((*PostProductsArgs).decode),
-				Label:        postProductsLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*PostProductsArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("stripe_post_products: arguments of type %T, want *PostProductsArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, postProductsHTTP, a, new(PostProductsResult))
-				},
-			},
+			newGetCustomersTool(impl, api),
+			newPostCustomersTool(impl, api),
+			newGetCustomersCustomerTool(impl, api),
+			newPostCustomersCustomerTool(impl, api),
+			newDeleteCustomersCustomerTool(impl, api),
+			newGetInvoiceitemsTool(impl, api),
+			newPostInvoiceitemsTool(impl, api),
+			newGetInvoicesTool(impl, api),
+			newPostInvoicesTool(impl, api),
+			newGetInvoicesInvoiceTool(impl, api),
+			newPostInvoicesInvoiceTool(impl, api),
+			newDeleteInvoicesInvoiceTool(impl, api),
+			newPostInvoicesInvoiceFinalizeTool(impl, api),
+			newGetPaymentLinksTool(impl, api),
+			newPostPaymentLinksTool(impl, api),
+			newGetPaymentLinksPaymentLinkTool(impl, api),
+			newPostPaymentLinksPaymentLinkTool(impl, api),
+			newGetPaymentLinksPaymentLinkLineItemsTool(impl, api),
+			newGetPricesTool(impl, api),
+			newPostPricesTool(impl, api),
+			newGetPricesPriceTool(impl, api),
+			newPostPricesPriceTool(impl, api),
+			newGetProductsTool(impl, api),
+			newPostProductsTool(impl, api),
 		},
 	}
 }
@@ -834,6 +301,36 @@ func checkAddressCity(c *wire.Checker, v string) {
 var getCustomersMaxPagesRules = wire.NumberRules{
 	Maximum: wire.Dec("10"),
 	Minimum: wire.Dec("1"),
+}
+
+// newGetCustomersTool builds the stripe_get_customers tool of Module.
+func newGetCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetCustomers,
+		Description:  "Returns a list of your customers. The customers are returned sorted by creation date, with the most recent customers appearing first.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getCustomersSchema),
+		ResultSchema: json.RawMessage(getCustomersResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetCustomersArgs),
+		DecodeWith: wire.DecodeWith((*GetCustomersArgs).decode),
+		Label:      getCustomersLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetCustomersArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_customers: arguments of type %T, want *GetCustomersArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getCustomersHTTP, a, new(GetCustomersResult))
+		},
+	}
 }
 
 // getCustomersLabel renders the status label of one call of the
@@ -2386,6 +1883,30 @@ func checkPostCustomersTaxIDDataItemType(c *wire.Checker, v PostCustomersTaxIDDa
 	}
 }
 
+// newPostCustomersTool builds the stripe_post_customers tool of Module.
+func newPostCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostCustomers,
+		Description:  "Creates a new customer object.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postCustomersSchema),
+		ResultSchema: json.RawMessage(postCustomersResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostCustomersArgs),
+		DecodeWith:   wire.DecodeWith((*PostCustomersArgs).decode),
+		Label:        postCustomersLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostCustomersArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_customers: arguments of type %T, want *PostCustomersArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postCustomersHTTP, a, new(PostCustomersResult))
+		},
+	}
+}
+
 // postCustomersLabel renders the status label of one call of the
 // stripe_post_customers tool from its (possibly partial or nil) arguments. It
 // cannot fail.
@@ -2521,6 +2042,36 @@ func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
+	}
+}
+
+// newGetCustomersCustomerTool builds the stripe_get_customers_customer tool of
+// Module.
+func newGetCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolGetCustomersCustomer,
+		Description: "Retrieves a Customer object.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(getCustomersCustomerSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetCustomersCustomerArgs),
+		DecodeWith: wire.DecodeWith((*GetCustomersCustomerArgs).decode),
+		Label:      getCustomersCustomerLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetCustomersCustomerArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_customers_customer: arguments of type %T, want *GetCustomersCustomerArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getCustomersCustomerHTTP, a, nil)
+		},
 	}
 }
 
@@ -3080,6 +2631,31 @@ const (
 	PostCustomersCustomerTaxExemptReverse PostCustomersCustomerTaxExempt = "reverse"
 )
 
+// newPostCustomersCustomerTool builds the stripe_post_customers_customer tool
+// of Module.
+func newPostCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostCustomersCustomer,
+		Description:  "Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the source parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the source parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the past_due state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the default_source for a customer will not trigger this behavior.\n\nThis request accepts mostly the same arguments as the customer creation call.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postCustomersCustomerSchema),
+		ResultSchema: json.RawMessage(postCustomersCustomerResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostCustomersCustomerArgs),
+		DecodeWith:   wire.DecodeWith((*PostCustomersCustomerArgs).decode),
+		Label:        postCustomersCustomerLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostCustomersCustomerArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_customers_customer: arguments of type %T, want *PostCustomersCustomerArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postCustomersCustomerHTTP, a, new(PostCustomersCustomerResult))
+		},
+	}
+}
+
 // postCustomersCustomerLabel renders the status label of one call of the
 // stripe_post_customers_customer tool from its (possibly partial or nil)
 // arguments. It cannot fail.
@@ -3190,6 +2766,37 @@ func (x *DeleteCustomersCustomerArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
+}
+
+// newDeleteCustomersCustomerTool builds the stripe_delete_customers_customer
+// tool of Module.
+func newDeleteCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolDeleteCustomersCustomer,
+		Description:  "Permanently deletes a customer. It cannot be undone. Also immediately cancels any active subscriptions on the customer.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(deleteCustomersCustomerSchema),
+		ResultSchema: json.RawMessage(deleteCustomersCustomerResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:          true,
+			Destructive:      true,
+			Idempotent:       true,
+			OpenWorld:        true,
+			RequiresApproval: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeDeleteCustomersCustomerArgs),
+		DecodeWith: wire.DecodeWith((*DeleteCustomersCustomerArgs).decode),
+		Label:      deleteCustomersCustomerLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*DeleteCustomersCustomerArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_delete_customers_customer: arguments of type %T, want *DeleteCustomersCustomerArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, deleteCustomersCustomerHTTP, a, new(DeleteCustomersCustomerResult))
+		},
+	}
 }
 
 // deleteCustomersCustomerLabel renders the status label of one call of the
@@ -3397,6 +3004,36 @@ func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+}
+
+// newGetInvoiceitemsTool builds the stripe_get_invoiceitems tool of Module.
+func newGetInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetInvoiceitems,
+		Description:  "Returns a list of your invoice items. Invoice items are returned sorted by creation date, with the most recently created invoice items appearing first.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getInvoiceitemsSchema),
+		ResultSchema: json.RawMessage(getInvoiceitemsResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetInvoiceitemsArgs),
+		DecodeWith: wire.DecodeWith((*GetInvoiceitemsArgs).decode),
+		Label:      getInvoiceitemsLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetInvoiceitemsArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_invoiceitems: arguments of type %T, want *GetInvoiceitemsArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getInvoiceitemsHTTP, a, new(GetInvoiceitemsResult))
+		},
+	}
 }
 
 // getInvoiceitemsLabel renders the status label of one call of the
@@ -4070,6 +3707,30 @@ const (
 	PostInvoiceitemsTaxBehaviorUnspecified PostInvoiceitemsTaxBehavior = "unspecified"
 )
 
+// newPostInvoiceitemsTool builds the stripe_post_invoiceitems tool of Module.
+func newPostInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostInvoiceitems,
+		Description:  "Creates an item to be added to a draft invoice (up to 250 items per invoice). If no invoice is specified, the item will be on the next invoice created for the customer specified.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postInvoiceitemsSchema),
+		ResultSchema: json.RawMessage(postInvoiceitemsResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostInvoiceitemsArgs),
+		DecodeWith:   wire.DecodeWith((*PostInvoiceitemsArgs).decode),
+		Label:        postInvoiceitemsLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostInvoiceitemsArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_invoiceitems: arguments of type %T, want *PostInvoiceitemsArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postInvoiceitemsHTTP, a, new(PostInvoiceitemsResult))
+		},
+	}
+}
+
 // postInvoiceitemsLabel renders the status label of one call of the
 // stripe_post_invoiceitems tool from its (possibly partial or nil) arguments.
 // It cannot fail.
@@ -4338,6 +3999,36 @@ const (
 	GetInvoicesStatusUncollectible GetInvoicesStatus = "uncollectible"
 	GetInvoicesStatusVoid          GetInvoicesStatus = "void"
 )
+
+// newGetInvoicesTool builds the stripe_get_invoices tool of Module.
+func newGetInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetInvoices,
+		Description:  "You can list all invoices, or list the invoices for a specific customer. The invoices are returned sorted by creation date, with the most recently created invoices appearing first.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getInvoicesSchema),
+		ResultSchema: json.RawMessage(getInvoicesResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetInvoicesArgs),
+		DecodeWith: wire.DecodeWith((*GetInvoicesArgs).decode),
+		Label:      getInvoicesLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetInvoicesArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_invoices: arguments of type %T, want *GetInvoicesArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getInvoicesHTTP, a, new(GetInvoicesResult))
+		},
+	}
+}
 
 // getInvoicesLabel renders the status label of one call of the
 // stripe_get_invoices tool from its (possibly partial or nil) arguments. It
@@ -7136,6 +6827,30 @@ func (x *PostInvoicesTransferData) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesTransferData) validate(c *wire.Checker) {}
 
+// newPostInvoicesTool builds the stripe_post_invoices tool of Module.
+func newPostInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostInvoices,
+		Description:  "This endpoint creates a draft invoice for a given customer. The invoice remains a draft until you finalize the invoice, which allows you to pay or send the invoice to your customers.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postInvoicesSchema),
+		ResultSchema: json.RawMessage(postInvoicesResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostInvoicesArgs),
+		DecodeWith:   wire.DecodeWith((*PostInvoicesArgs).decode),
+		Label:        postInvoicesLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostInvoicesArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_invoices: arguments of type %T, want *PostInvoicesArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postInvoicesHTTP, a, new(PostInvoicesResult))
+		},
+	}
+}
+
 // postInvoicesLabel renders the status label of one call of the
 // stripe_post_invoices tool from its (possibly partial or nil) arguments. It
 // cannot fail.
@@ -7277,6 +6992,37 @@ func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
+	}
+}
+
+// newGetInvoicesInvoiceTool builds the stripe_get_invoices_invoice tool of
+// Module.
+func newGetInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetInvoicesInvoice,
+		Description:  "Retrieves the invoice with the given ID.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getInvoicesInvoiceSchema),
+		ResultSchema: json.RawMessage(getInvoicesInvoiceResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetInvoicesInvoiceArgs),
+		DecodeWith: wire.DecodeWith((*GetInvoicesInvoiceArgs).decode),
+		Label:      getInvoicesInvoiceLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetInvoicesInvoiceArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_invoices_invoice: arguments of type %T, want *GetInvoicesInvoiceArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getInvoicesInvoiceHTTP, a, new(GetInvoicesInvoiceResult))
+		},
 	}
 }
 
@@ -8254,6 +8000,31 @@ type PostInvoicesInvoiceShippingDetailsAddress = PostCustomersAddress
 // PostInvoicesTransferData, which has the same shape.
 type PostInvoicesInvoiceTransferData = PostInvoicesTransferData
 
+// newPostInvoicesInvoiceTool builds the stripe_post_invoices_invoice tool of
+// Module.
+func newPostInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostInvoicesInvoice,
+		Description:  "Draft invoices are fully editable. Once an invoice is finalized,\nmonetary values, as well as collection_method, become uneditable.\n\nIf you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or automatically reconciling invoices, pass\nauto_advance=false.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postInvoicesInvoiceSchema),
+		ResultSchema: json.RawMessage(postInvoicesInvoiceResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceArgs),
+		DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceArgs).decode),
+		Label:        postInvoicesInvoiceLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostInvoicesInvoiceArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice: arguments of type %T, want *PostInvoicesInvoiceArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postInvoicesInvoiceHTTP, a, new(PostInvoicesInvoiceResult))
+		},
+	}
+}
+
 // postInvoicesInvoiceLabel renders the status label of one call of the
 // stripe_post_invoices_invoice tool from its (possibly partial or nil)
 // arguments. It cannot fail.
@@ -8365,6 +8136,37 @@ func (x *DeleteInvoicesInvoiceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
+}
+
+// newDeleteInvoicesInvoiceTool builds the stripe_delete_invoices_invoice tool
+// of Module.
+func newDeleteInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolDeleteInvoicesInvoice,
+		Description:  "Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be voided.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(deleteInvoicesInvoiceSchema),
+		ResultSchema: json.RawMessage(deleteInvoicesInvoiceResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:          true,
+			Destructive:      true,
+			Idempotent:       true,
+			OpenWorld:        true,
+			RequiresApproval: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeDeleteInvoicesInvoiceArgs),
+		DecodeWith: wire.DecodeWith((*DeleteInvoicesInvoiceArgs).decode),
+		Label:      deleteInvoicesInvoiceLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*DeleteInvoicesInvoiceArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_delete_invoices_invoice: arguments of type %T, want *DeleteInvoicesInvoiceArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, deleteInvoicesInvoiceHTTP, a, new(DeleteInvoicesInvoiceResult))
+		},
+	}
 }
 
 // deleteInvoicesInvoiceLabel renders the status label of one call of the
@@ -8494,6 +8296,31 @@ func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
+	}
+}
+
+// newPostInvoicesInvoiceFinalizeTool builds the
+// stripe_post_invoices_invoice_finalize tool of Module.
+func newPostInvoicesInvoiceFinalizeTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostInvoicesInvoiceFinalize,
+		Description:  "Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you’d like to finalize a draft invoice manually, you can do so using this method.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postInvoicesInvoiceFinalizeSchema),
+		ResultSchema: json.RawMessage(postInvoicesInvoiceFinalizeResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceFinalizeArgs),
+		DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceFinalizeArgs).decode),
+		Label:        postInvoicesInvoiceFinalizeLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostInvoicesInvoiceFinalizeArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice_finalize: arguments of type %T, want *PostInvoicesInvoiceFinalizeArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postInvoicesInvoiceFinalizeHTTP, a, new(PostInvoicesInvoiceFinalizeResult))
+		},
 	}
 }
 
@@ -8675,6 +8502,36 @@ func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 	}
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+}
+
+// newGetPaymentLinksTool builds the stripe_get_payment_links tool of Module.
+func newGetPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetPaymentLinks,
+		Description:  "Returns a list of your payment links.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getPaymentLinksSchema),
+		ResultSchema: json.RawMessage(getPaymentLinksResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetPaymentLinksArgs),
+		DecodeWith: wire.DecodeWith((*GetPaymentLinksArgs).decode),
+		Label:      getPaymentLinksLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetPaymentLinksArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_payment_links: arguments of type %T, want *GetPaymentLinksArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getPaymentLinksHTTP, a, new(GetPaymentLinksResult))
+		},
+	}
 }
 
 // getPaymentLinksLabel renders the status label of one call of the
@@ -11528,6 +11385,30 @@ type PostPaymentLinksTaxIDCollection = PostInvoicesAutomaticTax
 // same shape.
 type PostPaymentLinksTransferData = PostInvoicesTransferData
 
+// newPostPaymentLinksTool builds the stripe_post_payment_links tool of Module.
+func newPostPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostPaymentLinks,
+		Description:  "Creates a payment link.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postPaymentLinksSchema),
+		ResultSchema: json.RawMessage(postPaymentLinksResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostPaymentLinksArgs),
+		DecodeWith:   wire.DecodeWith((*PostPaymentLinksArgs).decode),
+		Label:        postPaymentLinksLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostPaymentLinksArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_payment_links: arguments of type %T, want *PostPaymentLinksArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postPaymentLinksHTTP, a, new(PostPaymentLinksResult))
+		},
+	}
+}
+
 // postPaymentLinksLabel renders the status label of one call of the
 // stripe_post_payment_links tool from its (possibly partial or nil) arguments.
 // It cannot fail.
@@ -11669,6 +11550,37 @@ func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
+	}
+}
+
+// newGetPaymentLinksPaymentLinkTool builds the
+// stripe_get_payment_links_payment_link tool of Module.
+func newGetPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetPaymentLinksPaymentLink,
+		Description:  "Retrieve a payment link.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getPaymentLinksPaymentLinkSchema),
+		ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkArgs),
+		DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkArgs).decode),
+		Label:      getPaymentLinksPaymentLinkLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetPaymentLinksPaymentLinkArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link: arguments of type %T, want *GetPaymentLinksPaymentLinkArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkHTTP, a, new(GetPaymentLinksPaymentLinkResult))
+		},
 	}
 }
 
@@ -12914,6 +12826,31 @@ const (
 	PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause         PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = "pause"
 )
 
+// newPostPaymentLinksPaymentLinkTool builds the
+// stripe_post_payment_links_payment_link tool of Module.
+func newPostPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostPaymentLinksPaymentLink,
+		Description:  "Updates a payment link.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postPaymentLinksPaymentLinkSchema),
+		ResultSchema: json.RawMessage(postPaymentLinksPaymentLinkResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostPaymentLinksPaymentLinkArgs),
+		DecodeWith:   wire.DecodeWith((*PostPaymentLinksPaymentLinkArgs).decode),
+		Label:        postPaymentLinksPaymentLinkLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostPaymentLinksPaymentLinkArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_payment_links_payment_link: arguments of type %T, want *PostPaymentLinksPaymentLinkArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postPaymentLinksPaymentLinkHTTP, a, new(PostPaymentLinksPaymentLinkResult))
+		},
+	}
+}
+
 // postPaymentLinksPaymentLinkLabel renders the status label of one call of the
 // stripe_post_payment_links_payment_link tool from its (possibly partial or
 // nil) arguments. It cannot fail.
@@ -13114,6 +13051,37 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 	}
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+}
+
+// newGetPaymentLinksPaymentLinkLineItemsTool builds the
+// stripe_get_payment_links_payment_link_line_items tool of Module.
+func newGetPaymentLinksPaymentLinkLineItemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetPaymentLinksPaymentLinkLineItems,
+		Description:  "When retrieving a payment link, there is an includable line_items property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getPaymentLinksPaymentLinkLineItemsSchema),
+		ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkLineItemsResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkLineItemsArgs),
+		DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkLineItemsArgs).decode),
+		Label:      getPaymentLinksPaymentLinkLineItemsLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetPaymentLinksPaymentLinkLineItemsArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link_line_items: arguments of type %T, want *GetPaymentLinksPaymentLinkLineItemsArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkLineItemsHTTP, a, new(GetPaymentLinksPaymentLinkLineItemsResult))
+		},
+	}
 }
 
 // getPaymentLinksPaymentLinkLineItemsLabel renders the status label of one call
@@ -13502,6 +13470,36 @@ const (
 	GetPricesTypeOneTime   GetPricesType = "one_time"
 	GetPricesTypeRecurring GetPricesType = "recurring"
 )
+
+// newGetPricesTool builds the stripe_get_prices tool of Module.
+func newGetPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetPrices,
+		Description:  "Returns a list of your active prices, excluding inline prices. For the list of inactive prices, set active to false.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getPricesSchema),
+		ResultSchema: json.RawMessage(getPricesResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetPricesArgs),
+		DecodeWith: wire.DecodeWith((*GetPricesArgs).decode),
+		Label:      getPricesLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetPricesArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_prices: arguments of type %T, want *GetPricesArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getPricesHTTP, a, new(GetPricesResult))
+		},
+	}
+}
 
 // getPricesLabel renders the status label of one call of the stripe_get_prices
 // tool from its (possibly partial or nil) arguments. It cannot fail.
@@ -14617,6 +14615,30 @@ const (
 	PostPricesTransformQuantityRoundUp   PostPricesTransformQuantityRound = "up"
 )
 
+// newPostPricesTool builds the stripe_post_prices tool of Module.
+func newPostPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostPrices,
+		Description:  "Creates a new price for an existing product. The price can be recurring or one-time.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postPricesSchema),
+		ResultSchema: json.RawMessage(postPricesResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostPricesArgs),
+		DecodeWith:   wire.DecodeWith((*PostPricesArgs).decode),
+		Label:        postPricesLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostPricesArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_prices: arguments of type %T, want *PostPricesArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postPricesHTTP, a, new(PostPricesResult))
+		},
+	}
+}
+
 // postPricesLabel renders the status label of one call of the
 // stripe_post_prices tool from its (possibly partial or nil) arguments. It
 // cannot fail.
@@ -14747,6 +14769,36 @@ func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 			c.Leave()
 		}
 		c.Leave()
+	}
+}
+
+// newGetPricesPriceTool builds the stripe_get_prices_price tool of Module.
+func newGetPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetPricesPrice,
+		Description:  "Retrieves the price with the given ID.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getPricesPriceSchema),
+		ResultSchema: json.RawMessage(getPricesPriceResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetPricesPriceArgs),
+		DecodeWith: wire.DecodeWith((*GetPricesPriceArgs).decode),
+		Label:      getPricesPriceLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetPricesPriceArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_prices_price: arguments of type %T, want *GetPricesPriceArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getPricesPriceHTTP, a, new(GetPricesPriceResult))
+		},
 	}
 }
 
@@ -15047,6 +15099,30 @@ const (
 	PostPricesPriceTaxBehaviorUnspecified PostPricesPriceTaxBehavior = "unspecified"
 )
 
+// newPostPricesPriceTool builds the stripe_post_prices_price tool of Module.
+func newPostPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostPricesPrice,
+		Description:  "Updates the specified price by setting the values of the parameters passed. Any parameters not provided are left unchanged.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postPricesPriceSchema),
+		ResultSchema: json.RawMessage(postPricesPriceResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostPricesPriceArgs),
+		DecodeWith:   wire.DecodeWith((*PostPricesPriceArgs).decode),
+		Label:        postPricesPriceLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostPricesPriceArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_prices_price: arguments of type %T, want *PostPricesPriceArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postPricesPriceHTTP, a, new(PostPricesPriceResult))
+		},
+	}
+}
+
 // postPricesPriceLabel renders the status label of one call of the
 // stripe_post_prices_price tool from its (possibly partial or nil) arguments.
 // It cannot fail.
@@ -15286,6 +15362,36 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+}
+
+// newGetProductsTool builds the stripe_get_products tool of Module.
+func newGetProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetProducts,
+		Description:  "Returns a list of your products. The products are returned sorted by creation date, with the most recently created products appearing first.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getProductsSchema),
+		ResultSchema: json.RawMessage(getProductsResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetProductsArgs),
+		DecodeWith: wire.DecodeWith((*GetProductsArgs).decode),
+		Label:      getProductsLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetProductsArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_get_products: arguments of type %T, want *GetProductsArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getProductsHTTP, a, new(GetProductsResult))
+		},
+	}
 }
 
 // getProductsLabel renders the status label of one call of the
@@ -16040,6 +16146,30 @@ func (x *PostProductsPackageDimensions) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {}
+
+// newPostProductsTool builds the stripe_post_products tool of Module.
+func newPostProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolPostProducts,
+		Description:  "Creates a new product object.",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(postProductsSchema),
+		ResultSchema: json.RawMessage(postProductsResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodePostProductsArgs),
+		DecodeWith:   wire.DecodeWith((*PostProductsArgs).decode),
+		Label:        postProductsLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*PostProductsArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("stripe_post_products: arguments of type %T, want *PostProductsArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, postProductsHTTP, a, new(PostProductsResult))
+		},
+	}
+}
 
 // postProductsLabel renders the status label of one call of the
 // stripe_post_products tool from its (possibly partial or nil) arguments. It

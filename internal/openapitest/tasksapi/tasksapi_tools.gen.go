@@ -51,142 +51,12 @@ func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:         ToolGetTasks,
-				Description:  "Get active tasks",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getTasksSchema),
-				ResultSchema: json.RawMessage(getTasksResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetTasksArgs),
-				DecodeWith: wire.DecodeWith((*GetTasksArgs).decode),
-				Label:      getTasksLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetTasksArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_get_tasks: arguments of type %T, want *GetTasksArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getTasksHTTP, a, new(GetTasksResult))
-				},
-			},
-			{
-				Name:         ToolCreateTask,
-				Description:  "Create a task",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(createTaskSchema),
-				ResultSchema: json.RawMessage(createTaskResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodeCreateTaskArgs),
-				DecodeWith:   wire.DecodeWith((*CreateTaskArgs).decode),
-				Label:        createTaskLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CreateTaskArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_create_task: arguments of type %T, want *CreateTaskArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, createTaskHTTP, a, new(CreateTaskResult))
-				},
-			},
-			{
-				Name:         ToolGetTask,
-				Description:  "Get a task",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(getTaskSchema),
-				ResultSchema: json.RawMessage(getTaskResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					Idempotent:      true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeGetTaskArgs),
-				DecodeWith: wire.DecodeWith((*GetTaskArgs).decode),
-				Label:      getTaskLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*GetTaskArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_get_task: arguments of type %T, want *GetTaskArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, getTaskHTTP, a, new(GetTaskResult))
-				},
-			},
-			{
-				Name:         ToolUpdateTask,
-				Description:  "Update a task",
-				Kind:         runtime.KindTool,
-				Schema:       json.RawMessage(updateTaskSchema),
-				ResultSchema: json.RawMessage(updateTaskResultSchema),
-				Gate:         Gate,
-				GateMessage:  gateMessage,
-				Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:       runtime.TypedDecode(DecodeUpdateTaskArgs),
-				DecodeWith:   wire.DecodeWith((*UpdateTaskArgs).decode),
-				Label:        updateTaskLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*UpdateTaskArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_update_task: arguments of type %T, want *UpdateTaskArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, updateTaskHTTP, a, new(UpdateTaskResult))
-				},
-			},
-			{
-				Name:        ToolDeleteTask,
-				Description: "Delete a task",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(deleteTaskSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags: runtime.Flags{
-					Enabled:          true,
-					Destructive:      true,
-					Idempotent:       true,
-					OpenWorld:        true,
-					RequiresApproval: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeDeleteTaskArgs),
-				DecodeWith: wire.DecodeWith((*DeleteTaskArgs).decode),
-				Label:      deleteTaskLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*DeleteTaskArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_delete_task: arguments of type %T, want *DeleteTaskArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, deleteTaskHTTP, a, nil)
-				},
-			},
-			{
-				Name:        ToolCloseTask,
-				Description: "Close a task",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(closeTaskSchema),
-				Gate:        Gate,
-				GateMessage: gateMessage,
-				Flags:       runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-				Decode:      runtime.TypedDecode(DecodeCloseTaskArgs),
-				DecodeWith:  wire.DecodeWith((*CloseTaskArgs).decode),
-				Label:       closeTaskLabel,
-				Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-					a, ok := args.(*CloseTaskArgs)
-					if !ok || a == nil {
-						return runtime.Result{}, fmt.Errorf("tasks_close_task: arguments of type %T, want *CloseTaskArgs", args)
-					}
-					return api.Do(ctx, call, httpAPI, closeTaskHTTP, a, nil)
-				},
-			},
+			newGetTasksTool(impl, api),
+			newCreateTaskTool(impl, api),
+			newGetTaskTool(impl, api),
+			newUpdateTaskTool(impl, api),
+			newDeleteTaskTool(impl, api),
+			newCloseTaskTool(impl, api),
 		},
 	}
 }
@@ -322,6 +192,36 @@ var getTasksLimitRules = wire.NumberRules{
 var getTasksMaxPagesRules = wire.NumberRules{
 	Maximum: wire.Dec("10"),
 	Minimum: wire.Dec("1"),
+}
+
+// newGetTasksTool builds the tasks_get_tasks tool of Module.
+func newGetTasksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetTasks,
+		Description:  "Get active tasks",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getTasksSchema),
+		ResultSchema: json.RawMessage(getTasksResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetTasksArgs),
+		DecodeWith: wire.DecodeWith((*GetTasksArgs).decode),
+		Label:      getTasksLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetTasksArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("tasks_get_tasks: arguments of type %T, want *GetTasksArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getTasksHTTP, a, new(GetTasksResult))
+		},
+	}
 }
 
 // getTasksLabel renders the status label of one call of the tasks_get_tasks
@@ -529,6 +429,30 @@ var createTaskWeightRules = wire.NumberRules{
 	ExclusiveMinimum: wire.Dec("0"),
 }
 
+// newCreateTaskTool builds the tasks_create_task tool of Module.
+func newCreateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolCreateTask,
+		Description:  "Create a task",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(createTaskSchema),
+		ResultSchema: json.RawMessage(createTaskResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodeCreateTaskArgs),
+		DecodeWith:   wire.DecodeWith((*CreateTaskArgs).decode),
+		Label:        createTaskLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*CreateTaskArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("tasks_create_task: arguments of type %T, want *CreateTaskArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, createTaskHTTP, a, new(CreateTaskResult))
+		},
+	}
+}
+
 // createTaskLabel renders the status label of one call of the tasks_create_task
 // tool from its (possibly partial or nil) arguments. It cannot fail.
 func createTaskLabel(args any) string {
@@ -617,6 +541,36 @@ func (x *GetTaskArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetTaskArgs) validate(c *wire.Checker) {}
+
+// newGetTaskTool builds the tasks_get_task tool of Module.
+func newGetTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolGetTask,
+		Description:  "Get a task",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(getTaskSchema),
+		ResultSchema: json.RawMessage(getTaskResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			Idempotent:      true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeGetTaskArgs),
+		DecodeWith: wire.DecodeWith((*GetTaskArgs).decode),
+		Label:      getTaskLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*GetTaskArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("tasks_get_task: arguments of type %T, want *GetTaskArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, getTaskHTTP, a, new(GetTaskResult))
+		},
+	}
+}
 
 // getTaskLabel renders the status label of one call of the tasks_get_task tool
 // from its (possibly partial or nil) arguments. It cannot fail.
@@ -798,6 +752,30 @@ func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 	}
 }
 
+// newUpdateTaskTool builds the tasks_update_task tool of Module.
+func newUpdateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:         ToolUpdateTask,
+		Description:  "Update a task",
+		Kind:         runtime.KindTool,
+		Schema:       json.RawMessage(updateTaskSchema),
+		ResultSchema: json.RawMessage(updateTaskResultSchema),
+		Gate:         Gate,
+		GateMessage:  gateMessage,
+		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:       runtime.TypedDecode(DecodeUpdateTaskArgs),
+		DecodeWith:   wire.DecodeWith((*UpdateTaskArgs).decode),
+		Label:        updateTaskLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*UpdateTaskArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("tasks_update_task: arguments of type %T, want *UpdateTaskArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, updateTaskHTTP, a, new(UpdateTaskResult))
+		},
+	}
+}
+
 // updateTaskLabel renders the status label of one call of the tasks_update_task
 // tool from its (possibly partial or nil) arguments. It cannot fail.
 func updateTaskLabel(args any) string {
@@ -888,6 +866,35 @@ func (x *DeleteTaskArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *DeleteTaskArgs) validate(c *wire.Checker) {}
 
+// newDeleteTaskTool builds the tasks_delete_task tool of Module.
+func newDeleteTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolDeleteTask,
+		Description: "Delete a task",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(deleteTaskSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags: runtime.Flags{
+			Enabled:          true,
+			Destructive:      true,
+			Idempotent:       true,
+			OpenWorld:        true,
+			RequiresApproval: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeDeleteTaskArgs),
+		DecodeWith: wire.DecodeWith((*DeleteTaskArgs).decode),
+		Label:      deleteTaskLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*DeleteTaskArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("tasks_delete_task: arguments of type %T, want *DeleteTaskArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, deleteTaskHTTP, a, nil)
+		},
+	}
+}
+
 // deleteTaskLabel renders the status label of one call of the tasks_delete_task
 // tool from its (possibly partial or nil) arguments. It cannot fail.
 func deleteTaskLabel(args any) string {
@@ -962,6 +969,29 @@ func (x *CloseTaskArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CloseTaskArgs) validate(c *wire.Checker) {}
+
+// newCloseTaskTool builds the tasks_close_task tool of Module.
+func newCloseTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolCloseTask,
+		Description: "Close a task",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(closeTaskSchema),
+		Gate:        Gate,
+		GateMessage: gateMessage,
+		Flags:       runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+		Decode:      runtime.TypedDecode(DecodeCloseTaskArgs),
+		DecodeWith:  wire.DecodeWith((*CloseTaskArgs).decode),
+		Label:       closeTaskLabel,
+		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+			a, ok := args.(*CloseTaskArgs)
+			if !ok || a == nil {
+				return runtime.Result{}, fmt.Errorf("tasks_close_task: arguments of type %T, want *CloseTaskArgs", args)
+			}
+			return api.Do(ctx, call, httpAPI, closeTaskHTTP, a, nil)
+		},
+	}
+}
 
 // closeTaskLabel renders the status label of one call of the tasks_close_task
 // tool from its (possibly partial or nil) arguments. It cannot fail.
