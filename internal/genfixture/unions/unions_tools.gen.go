@@ -38,22 +38,7 @@ func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			{
-				Name:        ToolDraw,
-				Description: "Draw a circle.",
-				Kind:        runtime.KindTool,
-				Schema:      json.RawMessage(drawSchema),
-				Flags: runtime.Flags{
-					Enabled:         true,
-					ReadOnly:        true,
-					OpenWorld:       true,
-					ConcurrencySafe: true,
-				},
-				Decode:     runtime.TypedDecode(DecodeDrawArgs),
-				DecodeWith: wire.DecodeWith((*DrawArgs).decode),
-				Label:      drawLabel,
-				Execute:    runtime.TypedExecute(impl.Draw),
-			},
+			newDrawTool(impl),
 		},
 	}
 }
@@ -316,6 +301,26 @@ func drawStyleStrokeOf(b []byte) DrawStyleStroke {
 func checkDrawStyleStroke(c *wire.Checker, v DrawStyleStroke) {
 	if !v.Valid() {
 		c.Add("must be one of \"solid\", \"dashed\", got " + wire.Quote(string(v)))
+	}
+}
+
+// newDrawTool builds the shapes_draw tool of Module.
+func newDrawTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolDraw,
+		Description: "Draw a circle.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(drawSchema),
+		Flags: runtime.Flags{
+			Enabled:         true,
+			ReadOnly:        true,
+			OpenWorld:       true,
+			ConcurrencySafe: true,
+		},
+		Decode:     runtime.TypedDecode(DecodeDrawArgs),
+		DecodeWith: wire.DecodeWith((*DrawArgs).decode),
+		Label:      drawLabel,
+		Execute:    runtime.TypedExecute(impl.Draw),
 	}
 }
 
