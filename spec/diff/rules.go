@@ -189,7 +189,7 @@ func goNamePos(keys map[string]spec.Pos, def spec.Pos) spec.Pos {
 
 var ruleGateConstantRemoved = &Rule{
 	ID: "GATE_CONSTANT_REMOVED", Level: Breaking, Categories: []Category{GoAPI},
-	Doc: "A gate's Go constant (Gate for the module's gate, GateCRM for a tool's gate crm) goes: no tool uses the gate any more, or it was renamed.",
+	Doc: "A gate's Go constant (Gate for the module's gate, GateCrm for a tool's gate crm, GateCRM with the initialism CRM) goes: no tool uses the gate any more, or it was renamed.",
 	file: func(a adder, o, n *spec.File) {
 		if o == nil {
 			return
