@@ -440,7 +440,9 @@ func (x *run) ok(res Result) (Outcome, error) {
 func (x *run) fail(te *ToolError) (Outcome, error) {
 	x.out.Status = StatusError
 	x.out.Err = te
-	x.out.Result = te.Result()
+	// A tool error goes through the result cap like any result: its
+	// message may quote what an executor or the host's policy wrote.
+	x.out.Result = shapeResult(te.Result(), x.r.limits.MaxResultBytes)
 	return x.end()
 }
 
@@ -449,7 +451,7 @@ func (x *run) fail(te *ToolError) (Outcome, error) {
 func (x *run) pause(pe *PauseError, notRun bool) (Outcome, error) {
 	x.out.Status = StatusPaused
 	x.out.Pause = pe
-	x.out.Result = awaitingApprovalResult(x.out.Tool, pe.Reason, notRun)
+	x.out.Result = shapeResult(awaitingApprovalResult(x.out.Tool, pe.Reason, notRun), x.r.limits.MaxResultBytes)
 	return x.end()
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -61,4 +62,43 @@ func BenchmarkHostileUnknownToolName(b *testing.B) {
 		total += allocated(func() { reg.Dispatch(context.Background(), &Call{}, tc) })
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(len(tc.Name)), "alloc/input")
+}
+
+// TestToolErrorsThroughResultCap: every tool error the model reads goes
+// through Limits.MaxResultBytes — an executor's error message and a host
+// policy's denial reason, however long, are cut like any result.
+func TestToolErrorsThroughResultCap(t *testing.T) {
+	const limit = 4096
+	huge := strings.Repeat("e", 3<<20)
+	reg := NewRegistry(Options{
+		Limits: Limits{MaxResultBytes: limit},
+		Policy: PolicyFuncs{PermissionFunc: func(ctx context.Context, call *Call, tool *Tool, args any, prev Decision) Decision {
+			if tool.Name == "denied" {
+				return Denied(huge)
+			}
+			return prev
+		}},
+	})
+	tool := func(name string) *Tool {
+		return &Tool{Name: name, Flags: DefaultFlags(),
+			Decode: func([]byte) (any, error) { return nil, nil },
+			Execute: func(context.Context, *Call, any) (Result, error) {
+				return Result{}, errors.New(huge)
+			}}
+	}
+	if err := reg.Add(tool("failing"), tool("denied")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"failing", "denied"} {
+		out, err := reg.Dispatch(context.Background(), &Call{UserID: "ada"}, ToolCall{ID: "c", Name: name, Arguments: json.RawMessage(`{}`)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if out.Err == nil {
+			t.Fatalf("%s: no tool error: %+v", name, out)
+		}
+		if n := len(out.Result.String()); n > limit {
+			t.Errorf("%s: the model reads %d bytes of error, over the %d-byte result cap", name, n, limit)
+		}
+	}
 }
