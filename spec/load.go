@@ -20,7 +20,7 @@ import (
 // exactly these (schema_json_test.go keeps the two in step).
 var (
 	moduleKeys = []string{
-		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http",
+		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http", "targets",
 	}
 	toolKeys = []string{
 		"name", "go_name", "description", "kind", "params", "required", "additionalProperties",
@@ -202,6 +202,9 @@ func (p *parser) module(root *yaml.Node) *File {
 	}
 	if v := m.val("http"); v != nil {
 		f.HTTP = p.httpModule(v)
+	}
+	if v := m.val("targets"); v != nil {
+		p.targets(v, f)
 	}
 
 	types := map[string]*NamedType{}

@@ -70,6 +70,10 @@ type File struct {
 	// file order: words that Go names write in capitals besides Go's own
 	// (ID, URL, HTTP, …). File.GoName applies them.
 	Initialisms []string
+	// Targets are the dialects the module is checked against at generate
+	// time (`targets:`, see targets.go), in file order; nil means all of
+	// Dialects (TargetDialects).
+	Targets []Target
 	// Keys holds where each module-level key was written (see KeyPos).
 	Keys map[string]Pos
 }

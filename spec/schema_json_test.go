@@ -157,6 +157,11 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 	if got := enumOf(schema.Properties["type"].AnyOf[0]); !slices.Equal(got, sorted(typeNames)) {
 		t.Errorf("type enum %v, loader %v", got, typeNames)
 	}
+	if tp := root.Properties["targets"]; tp.Items == nil {
+		t.Errorf("targets declares no items")
+	} else if got := enumOf(*tp.Items); !slices.Equal(got, sorted(Dialects)) {
+		t.Errorf("targets enum %v, loader %v", got, Dialects)
+	}
 	if got := enumOf(tool.Properties["kind"]); !slices.Equal(got, []string{"agent", "tool"}) {
 		t.Errorf("kind enum %v", got)
 	}
