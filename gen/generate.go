@@ -141,6 +141,10 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	targetWarnings, err := checkTargets(f) // targets.go
+	if err != nil {
+		return nil, err
+	}
 	pkg := packageName(f, dir)
 	sc, err := scanPackage(dir, pkg, genPath)
 	if err != nil {
@@ -155,6 +159,7 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 	}
 
 	out := &Output{Spec: f.Path, Warnings: stubs.warnings, Breaks: stubs.breaks, Orphans: Orphans(dir, genPath)}
+	out.Warnings = append(out.Warnings, targetWarnings...)
 	out.Files = append(out.Files, OutFile{Path: genPath, Content: code, Kind: FileGenerated})
 	if stubs.content != nil {
 		out.Files = append(out.Files, OutFile{Path: stubsPath, Content: stubs.content, Kind: FileStubs, NewStubs: stubs.added})

@@ -1,0 +1,377 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/spec"
+)
+
+// Portability at generate time: every tool of a spec is put through the
+// runtime's own encoders (runtime.EncodeTools, in each mode a host can ask
+// for) for each dialect the module targets (spec.File.TargetDialects), and
+// what they report is mapped back to the spec's positions. The rules live
+// in the runtime only; this file reads their answers:
+//
+//   - an encoder error (a name the dialect's API takes no such name, a
+//     schema it cannot send at all) is an error: the provider would refuse
+//     the tool, so nothing is generated;
+//   - a strict mode (OpenAI, Anthropic) that cannot carry the schema, so
+//     the encoder falls back to sending it without strict, is a warning
+//     naming the reason the rewrite gave (a map, a strict limit: 5,000
+//     properties, 10 levels, 1,000 enum values, 120,000 characters);
+//   - a keyword the dialect's rewrite drops or moves into the description,
+//     found by comparing the schema the encoder sent with the generated one,
+//     is a warning at the keyword, with the note the model reads instead.
+//
+// The tool's decoder still enforces every keyword; a warning says only that
+// the model is shown less.
+
+// targetMode is one way a host can encode a catalog for a dialect.
+type targetMode struct {
+	dialect runtime.Dialect
+	label   string // as warnings name it: "openai (strict)"
+	opts    runtime.EncodeOptions
+	strict  bool // reports a fallback from strict as a warning
+}
+
+func targetModes(dialect string) []targetMode {
+	d := runtime.Dialect(dialect)
+	switch d {
+	case runtime.DialectOpenAI, runtime.DialectOpenAIChat, runtime.DialectAnthropic:
+		return []targetMode{
+			{dialect: d, label: dialect},
+			{dialect: d, label: dialect + " (strict)", opts: runtime.EncodeOptions{Strict: true}, strict: true},
+		}
+	case runtime.DialectGemini:
+		return []targetMode{
+			{dialect: d, label: dialect},
+			{dialect: d, label: dialect + " (parametersJsonSchema)", opts: runtime.EncodeOptions{GeminiJSONSchema: true}},
+		}
+	}
+	return []targetMode{{dialect: d, label: dialect}}
+}
+
+// targetIssue is one finding, before the dialects that share it are
+// merged.
+type targetIssue struct {
+	pos    spec.Pos
+	msg    string // what, without the dialect
+	labels []string
+}
+
+// checkTargets checks f's tools against its targeted dialects: for errors
+// against every dialect unless the module names its `targets:`, for
+// warnings only when it does (a keyword moved into the description is the
+// runtime's designed behaviour, worth hearing about only for a dialect the
+// module is meant for). The errors
+// are a spec.ErrorList; warnings are located lines, one per place and
+// finding, naming every dialect that has it.
+func checkTargets(f *spec.File) (warnings []string, err error) {
+	var errs spec.ErrorList
+	var issues []*targetIssue
+	index := map[string]*targetIssue{}
+	warn := func(pos spec.Pos, label, msg string) {
+		if len(f.Targets) == 0 {
+			return // warnings only for the dialects a module names
+		}
+		k := pos.String() + "\x00" + msg
+		if is := index[k]; is != nil {
+			if !slices.Contains(is.labels, label) {
+				is.labels = append(is.labels, label)
+			}
+			return
+		}
+		is := &targetIssue{pos: pos, msg: msg, labels: []string{label}}
+		index[k] = is
+		issues = append(issues, is)
+	}
+	for _, t := range f.Tools {
+		schema, err := SchemaJSON(t.Params)
+		if err != nil {
+			return nil, err
+		}
+		for _, dialect := range f.TargetDialects() {
+			for _, m := range targetModes(dialect) {
+				if m.opts != (runtime.EncodeOptions{}) && len(f.Targets) == 0 {
+					continue // warnings only for the dialects a module names
+				}
+				checkTarget(t, schema, m, &errs, warn)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	slices.SortStableFunc(issues, func(a, b *targetIssue) int {
+		if c := strings.Compare(a.pos.File, b.pos.File); c != 0 {
+			return c
+		}
+		if a.pos.Line != b.pos.Line {
+			return a.pos.Line - b.pos.Line
+		}
+		return a.pos.Col - b.pos.Col
+	})
+	for _, is := range issues {
+		warnings = append(warnings, is.pos.String()+": "+strings.Replace(is.msg, "{on}", strings.Join(is.labels, ", "), 1))
+	}
+	return warnings, nil
+}
+
+// checkTarget encodes tool t (schema is its generated argument schema) in
+// mode m and reports what the encoder refused or weakened.
+func checkTarget(t *spec.Tool, schema []byte, m targetMode, errs *spec.ErrorList, warn func(spec.Pos, string, string)) {
+	if m.opts == (runtime.EncodeOptions{}) {
+		// The name alone, then the schema under a name every dialect takes,
+		// so that each refusal is located where it belongs.
+		if _, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{{Name: t.Name}}, nil, m.opts); err != nil {
+			*errs = append(*errs, &spec.Error{Pos: t.KeyPos("name"),
+				Msg: fmt.Sprintf("%s cannot take the tool name %q: %s", m.label, t.Name, reason(err))})
+			return
+		}
+		if _, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{{Name: "t", Schema: schema}}, nil, m.opts); err != nil {
+			pos, what := locate(t, err)
+			*errs = append(*errs, &spec.Error{Pos: pos, Msg: fmt.Sprintf("%s cannot take %s of tool %q: %s", m.label, what, t.Name, reason(err))})
+			return
+		}
+	}
+	raw, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{{Name: t.Name, Description: t.Description, Schema: schema}}, nil, m.opts)
+	if err != nil {
+		return // reported by the plain mode
+	}
+	sent, strict := sentSchema(m.dialect, raw)
+	if sent == nil {
+		return
+	}
+	if m.strict && !strict {
+		var rerr error
+		if m.dialect == runtime.DialectAnthropic {
+			_, rerr = runtime.AnthropicStrictSchema(schema)
+		} else {
+			_, rerr = runtime.OpenAIStrictSchema(schema)
+		}
+		if rerr != nil {
+			pos, what := locate(t, rerr)
+			warn(pos, m.label, fmt.Sprintf("tool %q is sent without strict on {on}: %s cannot be strict (%s)", t.Name, what, reason(rerr)))
+		}
+		return
+	}
+	var in any
+	if json.Unmarshal(schema, &in) != nil {
+		return
+	}
+	compare(t, t.Params, "", in, sent, m.label, warn)
+}
+
+// sentSchema is the argument schema in the one-tool catalog raw, and
+// whether it is sent strict.
+func sentSchema(d runtime.Dialect, raw []byte) (any, bool) {
+	var list []map[string]json.RawMessage
+	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
+		return nil, false
+	}
+	item := list[0]
+	var key string
+	switch d {
+	case runtime.DialectOpenAIChat:
+		var fn map[string]json.RawMessage
+		if json.Unmarshal(item["function"], &fn) != nil {
+			return nil, false
+		}
+		item, key = fn, "parameters"
+	case runtime.DialectOpenAI:
+		key = "parameters"
+	case runtime.DialectAnthropic:
+		key = "input_schema"
+	case runtime.DialectMCP:
+		key = "inputSchema"
+	case runtime.DialectGemini:
+		var decls []map[string]json.RawMessage
+		if json.Unmarshal(item["functionDeclarations"], &decls) != nil || len(decls) == 0 {
+			return nil, false
+		}
+		item, key = decls[0], "parameters"
+		if _, ok := item[key]; !ok {
+			key = "parametersJsonSchema"
+		}
+	}
+	var s any
+	if json.Unmarshal(item[key], &s) != nil {
+		return nil, false
+	}
+	return s, bytes.Equal(bytes.TrimSpace(item["strict"]), []byte("true"))
+}
+
+// compare walks the generated schema in and the schema the dialect was sent,
+// out, side by side with the spec schema site (at path, "" for the tool's
+// parameters), and reports each keyword out lacks and each note the rewrite
+// added to the description.
+func compare(t *spec.Tool, site *spec.Schema, path string, in, out any, label string, warn func(spec.Pos, string, string)) {
+	im, _ := in.(map[string]any)
+	om, ok := out.(map[string]any)
+	if im == nil || !ok || site == nil {
+		return
+	}
+	var dropped []string
+	for _, k := range sortedMapKeys(im) {
+		if _, kept := om[k]; kept {
+			continue
+		}
+		switch {
+		case k == "description":
+		case k == "const" && om["enum"] != nil: // sent as a one-value enum
+		case k == "additionalProperties" && im[k] == false: // closed, as without it (the runtime says why)
+		default:
+			dropped = append(dropped, k)
+		}
+	}
+	inDesc, _ := im["description"].(string)
+	outDesc, _ := om["description"].(string)
+	note := strings.TrimSpace(strings.TrimPrefix(outDesc, inDesc))
+	if len(dropped) > 0 || note != "" && outDesc != inDesc {
+		what := "the tool's parameters"
+		if path != "" {
+			what = fmt.Sprintf("parameter %q", path)
+		}
+		pos := site.Pos
+		if path != "" {
+			pos = propPos(t, path)
+		}
+		var msg string
+		if len(dropped) > 0 {
+			pos = keywordPos(site, dropped[0], pos)
+			msg = fmt.Sprintf("%s of tool %q: %s not sent to {on}", what, t.Name, quoteList(dropped))
+		} else {
+			msg = fmt.Sprintf("%s of tool %q: {on} ignores part of the schema", what, t.Name)
+		}
+		if note != "" {
+			msg += fmt.Sprintf("; the description says %q", note)
+		}
+		warn(pos, label, msg)
+	}
+	r := site.Resolved()
+	if props, ok := im["properties"].(map[string]any); ok {
+		oprops, _ := om["properties"].(map[string]any)
+		for _, name := range sortedMapKeys(props) {
+			if p := r.Property(name); p != nil {
+				compare(t, p.Schema, join(path, name), props[name], oprops[name], label, warn)
+			}
+		}
+	}
+	if items, ok := im["items"]; ok && r.Items != nil {
+		compare(t, r.Items, path+"[]", items, om["items"], label, warn)
+	}
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// keywordPos is where keyword k of the schema at site was written: beside
+// a $ref, else in the referenced type; def when neither writes it.
+func keywordPos(site *spec.Schema, k string, def spec.Pos) spec.Pos {
+	for s := site; s != nil; {
+		if p, ok := s.Keys[k]; ok {
+			return p
+		}
+		if s.RefType == nil {
+			break
+		}
+		s = s.RefType.Schema
+	}
+	return def
+}
+
+// locate maps the JSON path an encoder's error names ("at $.a[].b: …") to
+// the spec: the key of the parameter it names (the tool's name for "$" or
+// no path), and says what it is ("parameter \"a.b\"", "the schema").
+func locate(t *spec.Tool, err error) (spec.Pos, string) {
+	msg := err.Error()
+	i := strings.Index(msg, "at $")
+	if i < 0 {
+		return t.KeyPos("name"), "the schema"
+	}
+	path := msg[i+len("at $"):]
+	if j := strings.Index(path, ": "); j >= 0 {
+		path = path[:j]
+	}
+	path = strings.TrimPrefix(path, ".")
+	if k := strings.Index(path, ".anyOf["); k >= 0 {
+		path = path[:k]
+	}
+	if path == "" {
+		return t.KeyPos("name"), "the schema"
+	}
+	return propPos(t, path), fmt.Sprintf("parameter %q", path)
+}
+
+// propPos is the position of the property key at path ("a.b", "a[].b")
+// under t's parameters, or of the deepest one found.
+func propPos(t *spec.Tool, path string) spec.Pos {
+	pos := t.KeyPos("name")
+	s := t.Params
+	for _, part := range strings.Split(path, ".") {
+		name, items := strings.CutSuffix(part, "[]")
+		for items {
+			name, items = strings.CutSuffix(name, "[]")
+		}
+		if s == nil {
+			break
+		}
+		p := s.Resolved().Property(name)
+		if p == nil {
+			break
+		}
+		pos = p.Pos
+		s = p.Schema
+		for n := strings.Count(part, "[]"); n > 0 && s != nil; n-- {
+			s = s.Resolved().Items
+		}
+	}
+	return pos
+}
+
+// reason is err's message without the runtime's prefixes.
+func reason(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": at $"); i >= 0 {
+		if j := strings.Index(msg[i+2:], ": "); j >= 0 {
+			return msg[i+2+j+2:]
+		}
+	}
+	if errors.Is(err, runtime.ErrUnsupportedSchema) {
+		if _, after, ok := strings.Cut(msg, runtime.ErrUnsupportedSchema.Error()+": "); ok {
+			return after
+		}
+	}
+	if i := strings.LastIndex(msg, "\": "); i >= 0 {
+		return msg[i+3:]
+	}
+	return msg
+}
+
+func quoteList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = fmt.Sprintf("%q", k)
+	}
+	return strings.Join(q, ", ")
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
