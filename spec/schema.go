@@ -131,6 +131,11 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 
 	// type or $ref.
 	typeOK := false
+	impliedObject := !m.has("type") && !m.has("$ref") && m.has("allOf")
+	if impliedObject {
+		// allOf merges objects: without a type the schema is one.
+		s.Type, typeOK = TypeObject, true
+	}
 	if e, ok := m.get("type"); ok {
 		typeOK = p.schemaType(e.Val, s, in)
 	}
@@ -151,7 +156,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 				p.errorf(k.Key, "keyword %q cannot be combined with $ref %s: put it in the named type", name, in)
 			}
 		}
-	} else if !m.has("type") {
+	} else if !m.has("type") && !impliedObject {
 		p.errorf(d, "the schema of %s has no type: add type: (%s) or $ref: \"#/types/Name\"", sub, joinOr(typeNames))
 	}
 

@@ -57,7 +57,8 @@ type DrawArgs struct {
 	Confirm *bool `json:"confirm,omitempty"`
 	// Label is optional; nil is absent or null.
 	Label *string `json:"label,omitempty"`
-	// Stroke and fill, merged. (Optional; nil is absent.)
+	// Stroke and fill, merged (an allOf without a type is an object).
+	// (Optional; nil is absent.)
 	Style *DrawStyle `json:"style,omitempty"`
 }
 
@@ -189,7 +190,7 @@ func checkDrawLabel(c *wire.Checker, v string) {
 }
 
 // DrawStyle is the type of $.style in the arguments of the shapes_draw tool:
-// Stroke and fill, merged.
+// Stroke and fill, merged (an allOf without a type is an object).
 type DrawStyle struct {
 	// Opacity is optional; nil is absent.
 	Opacity *float64 `json:"opacity,omitempty"`
@@ -332,7 +333,7 @@ func drawLabel(args any) string {
 
 // drawSchema is the JSON Schema of the arguments of the shapes_draw tool
 // (compact, canonical).
-const drawSchema = `{"additionalProperties":false,"properties":{"circle":{"additionalProperties":false,"description":"A circle, named.","properties":{"kind":{"const":"circle","type":"string"},"name":{"minLength":1,"type":"string"},"note":{"type":"string"},"radius":{"exclusiveMinimum":0,"type":"number"}},"required":["name","kind","radius"],"type":"object"},"confirm":{"const":true,"type":"boolean"},"label":{"enum":["fixed",null],"type":["string","null"]},"ratio":{"const":0.5,"type":"number"},"style":{"additionalProperties":false,"description":"Stroke and fill, merged.","properties":{"fill":{"type":"string"},"opacity":{"maximum":1,"minimum":0,"type":"number"},"stroke":{"enum":["solid","dashed"],"type":"string"}},"required":["stroke"],"type":"object"},"version":{"const":2,"description":"The protocol version.","type":"integer"}},"required":["circle","version"],"type":"object"}`
+const drawSchema = `{"additionalProperties":false,"properties":{"circle":{"additionalProperties":false,"description":"A circle, named.","properties":{"kind":{"const":"circle","type":"string"},"name":{"minLength":1,"type":"string"},"note":{"type":"string"},"radius":{"exclusiveMinimum":0,"type":"number"}},"required":["name","kind","radius"],"type":"object"},"confirm":{"const":true,"type":"boolean"},"label":{"enum":["fixed",null],"type":["string","null"]},"ratio":{"const":0.5,"type":"number"},"style":{"additionalProperties":false,"description":"Stroke and fill, merged (an allOf without a type is an object).","properties":{"fill":{"type":"string"},"opacity":{"maximum":1,"minimum":0,"type":"number"},"stroke":{"enum":["solid","dashed"],"type":"string"}},"required":["stroke"],"type":"object"},"version":{"const":2,"description":"The protocol version.","type":"integer"}},"required":["circle","version"],"type":"object"}`
 
 // -------- named types --------
 
