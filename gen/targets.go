@@ -109,6 +109,11 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 		errs.Sort()
 		return nil, errs
 	}
+	if slices.ContainsFunc(f.Targets, func(t spec.Target) bool { return t.Dialect == string(runtime.DialectAnthropic) }) {
+		if err := anthropicBudget(f, warn); err != nil {
+			return nil, err
+		}
+	}
 	slices.SortStableFunc(issues, func(a, b *targetIssue) int {
 		if c := strings.Compare(a.pos.File, b.pos.File); c != 0 {
 			return c
@@ -374,4 +379,42 @@ func sortedMapKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// anthropicBudget encodes all of f's tools as one strict Anthropic request
+// and warns at each tool that the schema rewrite accepts but the encoder
+// still sends without strict: it would take the request over Anthropic's
+// per-request strict limits (see runtime.EncodeOptions.Strict). A host that
+// sends fewer of the tools together may stay within them.
+func anthropicBudget(f *spec.File, warn func(spec.Pos, string, string)) error {
+	tools := make([]*runtime.Tool, len(f.Tools))
+	schemas := make([][]byte, len(f.Tools))
+	for i, t := range f.Tools {
+		schema, err := SchemaJSON(t.Params)
+		if err != nil {
+			return err
+		}
+		schemas[i] = schema
+		tools[i] = &runtime.Tool{Name: t.Name, Description: t.Description, Schema: schema}
+	}
+	raw, err := runtime.EncodeTools(runtime.DialectAnthropic, tools, nil, runtime.EncodeOptions{Strict: true})
+	if err != nil {
+		return nil // a refusal is reported per tool
+	}
+	var list []struct {
+		Strict bool `json:"strict"`
+	}
+	if json.Unmarshal(raw, &list) != nil || len(list) != len(f.Tools) {
+		return nil
+	}
+	for i, t := range f.Tools {
+		if list[i].Strict {
+			continue
+		}
+		if _, err := runtime.AnthropicStrictSchema(schemas[i]); err != nil {
+			continue // warned about per tool
+		}
+		warn(t.KeyPos("name"), "anthropic (strict)", fmt.Sprintf("tool %q is sent without strict on {on} when all of the module's tools go in one request: it would exceed the per-request limits on strict tools, optional parameters or union parameters", t.Name))
+	}
+	return nil
 }
