@@ -77,7 +77,7 @@ func ExecutorMethods(f *spec.File) []Method {
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Result"), jen.Error()}
 			m.Zero = notImpl(jen.Qual(runtimePkg, "Result").Values())
 		}
-		if t.HTTP == nil { // a bound tool's executor is generated (http.go)
+		if t.HTTP == nil && t.MCP == nil { // a bound tool's executor is generated (http.go, mcpbind.go)
 			ms = append(ms, m)
 		}
 		if t.Flags.ReadOnly.Mode == spec.ByInput {

@@ -30,7 +30,7 @@ func (g *generator) moduleParams() []jen.Code {
 	if hasHTTP(g.f) {
 		ps = append(ps, jen.Id("api").Op("*").Qual(httpapiPkg, "Client"))
 	}
-	return ps
+	return append(ps, g.mcpModuleParams()...) // mcpbind.go
 }
 
 // moduleDocHTTP is what Module's doc comment adds for bound tools.

@@ -97,7 +97,7 @@ func (g *generator) moduleDecls() []jen.Code {
 	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(append(tools, batches...)...))
 	body := append(pre, jen.Return(moduleValue(toolList)))
 	out = append(out,
-		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl (not nil). Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()),
+		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl (not nil). Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()+g.moduleDocMCP()),
 		jen.Func().Id("Module").Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Module").Block(body...),
 		jen.Line(),
 	)
@@ -261,6 +261,8 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 
 	if t.HTTP != nil {
 		lines = append(lines, jen.Id("Execute").Op(":").Add(g.httpExecute(ti, assertArgs, argsErr)))
+	} else if t.MCP != nil { // mcpbind.go
+		lines = append(lines, jen.Id("Execute").Op(":").Add(g.mcpExecute(ti, assertArgs, argsErr)))
 	} else {
 		lines = append(lines, jen.Id("Execute").Op(":").Add(g.execute(ti, assertArgs, argsErr)))
 	}

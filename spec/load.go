@@ -20,13 +20,13 @@ import (
 // exactly these (schema_json_test.go keeps the two in step).
 var (
 	moduleKeys = []string{
-		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http", "targets",
+		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http", "targets", "mcp",
 	}
 	toolKeys = []string{
 		"name", "go_name", "description", "kind", "params", "required", "additionalProperties",
 		"status", "status_fallback", "gate", "gate_message",
 		"enabled", "read_only", "destructive", "idempotent", "open_world", "concurrency_safe",
-		"requires_approval", "permission_check", "result", "batch", "prompt", "http",
+		"requires_approval", "permission_check", "result", "batch", "prompt", "http", "mcp",
 	}
 	batchKeys = []string{
 		"name", "description", "max_items", "max_concurrency", "max_result_bytes",
@@ -205,6 +205,9 @@ func (p *parser) module(root *yaml.Node) *File {
 	}
 	if v := m.val("targets"); v != nil {
 		p.targets(v, f)
+	}
+	if v := m.val("mcp"); v != nil {
+		f.MCP = p.mcpModule(v)
 	}
 
 	types := map[string]*NamedType{}

@@ -66,6 +66,9 @@ type File struct {
 	// HTTP is how the module's HTTP-bound tools reach their API (`http:`,
 	// see http.go); nil when no tool is bound.
 	HTTP *HTTPModule
+	// MCP names the MCP server of the module's MCP-bound tools (`mcp:`,
+	// see mcp.go); nil when no tool is bound.
+	MCP *MCPModule
 	// Initialisms are the module's own initialisms (`initialisms:`), in
 	// file order: words that Go names write in capitals besides Go's own
 	// (ID, URL, HTTP, …). File.GoName applies them.
@@ -142,6 +145,9 @@ type Tool struct {
 	// HTTP binds the tool to an HTTP API operation (`http:`, see http.go):
 	// its executor is generated. Nil for a hand-written executor.
 	HTTP *HTTPBinding
+	// MCP binds the tool to a remote MCP server's tool (`mcp:`, see
+	// mcp.go): its executor is generated. Nil otherwise.
+	MCP *MCPBinding
 	// Keys holds where each of the tool's keys was written (see KeyPos).
 	Keys map[string]Pos
 }

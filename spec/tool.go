@@ -124,6 +124,9 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	if v := m.val("http"); v != nil {
 		t.HTTP = p.httpTool(v, t, f, in)
 	}
+	if v := m.val("mcp"); v != nil {
+		t.MCP = p.mcpTool(v, t, f, in)
+	}
 	return t
 }
 

@@ -24,7 +24,8 @@ import (
 )
 
 const importMCPUsage = `toolgen import mcp snapshots an MCP server's tools into a spec file, so that
-go generate gives typed argument structs for them.
+go generate gives typed argument structs for them and generated executors
+that call them (each tool's mcp: binding) through a runtime/mcp.Caller.
 
 Usage:
 
@@ -173,6 +174,14 @@ func mcpSpec(info *sdk.Implementation, tools []*sdk.Tool, provider, from string)
 	add(root, "toolgen", scalar("1", "!!int"))
 	add(root, "provider", str(provider))
 	add(root, "description", str("The tools of "+serverName+", imported by toolgen import mcp."))
+	server := "mcp"
+	if info != nil && info.Name != "" {
+		server = info.Name
+	}
+	srv := mapping()
+	add(srv, "server", str(server))
+	srv.Style = yaml.FlowStyle
+	add(root, "mcp", srv)
 	list := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, t := range tools {
 		tn, tnotes := mcpTool(t)
@@ -229,6 +238,11 @@ func mcpTool(t *sdk.Tool) (*yaml.Node, []string) {
 		notes = append(notes, "has no description; a placeholder is written")
 	}
 	add(n, "description", str(desc))
+	// The executor is generated: it calls the remote tool by its own name.
+	bind := mapping()
+	add(bind, "tool", str(t.Name))
+	bind.Style = yaml.FlowStyle
+	add(n, "mcp", bind)
 	if t.Title != "" || (t.Annotations != nil && t.Annotations.Title != "") {
 		notes = append(notes, "its title is not carried by the spec format")
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,8 +33,23 @@ func TestMain(m *testing.M) {
 // format's subset.
 func importServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "Remote Files", Version: "2.1"}, &sdk.ServerOptions{PageSize: 1})
-	h := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+	h := func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "picked " + string(req.Params.Arguments)}}}, nil
+	}
+	// lookup answers with a typed record made of its arguments.
+	lookup := func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		var a struct {
+			ID   int    `json:"id"`
+			Mode string `json:"mode"`
+		}
+		if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
+			return nil, err
+		}
+		// The text differs from the structured record, which has a field
+		// the outputSchema does not declare: a typed call decodes the
+		// record and keeps only the declared fields.
+		rec := map[string]any{"id": a.ID, "name": fmt.Sprintf("record %d (%s)", a.ID, a.Mode), "internal": true}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "found it"}}, StructuredContent: rec}, nil
 	}
 	no := false
 	s.AddTool(&sdk.Tool{Name: "lookup", Description: "Look a record up.",
@@ -42,7 +58,8 @@ func importServer() *sdk.Server {
 			`"at":{"$ref":"#/$defs/point"},"note":{"anyOf":[{"type":"string"},{"type":"null"}]}},` +
 			`"required":["id"],"additionalProperties":false,` +
 			`"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}}, h)
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"required":["id","name"]}`),
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}}, lookup)
 	s.AddTool(&sdk.Tool{Name: "files.pick", Description: "Pick a file.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"choice":{"anyOf":[{"const":"a"},{"type":"integer"}]},` +
 			`"path":{"type":"string"}},"required":["path"]}`)}, h)
@@ -97,6 +114,9 @@ func TestImportMCP(t *testing.T) {
 		"additionalProperties: true", // choice, free-form
 		"Imported from Remote Files 2.1",
 		"# yaml-language-server: $schema=" + spec.SchemaURL + "\n", // as import openapi writes it
+		"mcp: {server: Remote Files}",
+		"mcp: {tool: lookup}",
+		"mcp: {tool: files.pick}", // called by its remote name
 	} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the spec lacks %q:\n%s", want, data)
@@ -116,16 +136,89 @@ func TestImportMCP(t *testing.T) {
 	if code, _, stderr := cliRun(t, mod, "generate", "./remote"); code != exitOK {
 		t.Fatalf("generate: exit %d\n%s", code, stderr)
 	}
-	e2eWrite(t, filepath.Join(mod, "main.go"), "package main\n\nimport \"example.com/consumer/remote\"\n\n"+
-		"func main() { _ = remote.LookupArgs{ID: 3} }\n")
+	// The generated executors call the server: a consumer connects, adds
+	// the module and dispatches typed arguments; the remote answers.
+	e2eWrite(t, filepath.Join(mod, "main.go"), consumerMain)
 	e2eGo(t, mod, "mod", "tidy")
 	e2eGo(t, mod, "vet", "./...")
+	if gen, err := os.ReadFile(filepath.Join(mod, "remote", "remote_tools.gen.go")); err != nil || strings.Contains(string(gen), "not implemented") {
+		t.Errorf("the generated module has a stub (or is missing: %v)", err)
+	}
+	code, stdout, stderr := e2eRun(t, mod, "go", "run", ".", hs.URL)
+	if code != 0 {
+		t.Fatalf("consumer: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		`lookup: ok  {"id":3,"name":"record 3 (fast)"}`, // the remote's answer, decoded into LookupResult
+		"typed: 3 record 3 (fast)",
+		`pick: ok  picked {"path":"a.txt"}`, // called by its remote name files.pick
+		"bad: error invalid_arguments",      // validated locally, never sent
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("consumer output lacks %q:\n%s", want, stdout)
+		}
+	}
 	e2eWrite(t, filepath.Join(mod, "main.go"), "package main\n\nimport \"example.com/consumer/remote\"\n\n"+
 		"func main() { _ = remote.LookupArgs{ID: \"three\"} }\n")
 	if code, _, stderr := e2eRun(t, mod, "go", "build", "."); code == 0 || !strings.Contains(stderr, "cannot use") {
 		t.Errorf("a string for the integer id compiled (exit %d):\n%s", code, stderr)
 	}
 }
+
+// consumerMain connects to the server at os.Args[1] and calls its tools
+// through the generated module.
+const consumerMain = `package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgen/toolgen/runtime"
+
+	"example.com/consumer/remote"
+)
+
+func main() {
+	ctx := context.Background()
+	c := sdk.NewClient(&sdk.Implementation{Name: "consumer", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: os.Args[1]}, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer cs.Close()
+	reg := runtime.NewRegistry(runtime.Options{})
+	if err := reg.AddModule(remote.Module(struct{}{}, cs)); err != nil {
+		panic(err)
+	}
+	call := func(label, tool string, args any) runtime.Outcome {
+		raw, _ := json.Marshal(args)
+		out, err := reg.Dispatch(ctx, &runtime.Call{}, runtime.ToolCall{ID: label, Name: tool, Arguments: raw})
+		if err != nil {
+			panic(err)
+		}
+		kind := ""
+		if out.Err != nil {
+			kind = string(out.Err.Kind)
+		}
+		fmt.Println(label+":", out.Status, kind, out.Result.String())
+		return out
+	}
+	fast := remote.LookupMode("fast")
+	call("lookup", remote.ToolLookup, remote.LookupArgs{ID: 3, Mode: &fast})
+	call("pick", remote.ToolFilesPick5d92876b, remote.FilesPick5d92876bArgs{Path: "a.txt"}) // files.pick, aliased
+	call("bad", remote.ToolLookup, map[string]any{"id": 0})
+	var rec remote.LookupResult
+	text := strings.TrimSpace(call("again", remote.ToolLookup, remote.LookupArgs{ID: 3, Mode: &fast}).Result.String())
+	if err := json.Unmarshal([]byte(text), &rec); err != nil {
+		panic(err)
+	}
+	fmt.Println("typed:", rec.ID, rec.Name)
+}
+`
 
 func TestImportMCPStdio(t *testing.T) {
 	t.Setenv(importServerEnv, "1") // the child process inherits it
