@@ -133,6 +133,9 @@ func (g *generator) moduleArgs() []jen.Code {
 	if hasHTTP(g.f) {
 		args = append(args, jen.Id("api"))
 	}
+	if hasMCP(g.f) { // mcpbind.go
+		args = append(args, jen.Id("remote"))
+	}
 	return args
 }
 
