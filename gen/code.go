@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -223,27 +222,8 @@ func (g *generator) err() error {
 	return fmt.Errorf("gen: %s: %s", specBase(g.f.Path), strings.Join(g.errs, "; "))
 }
 
-// lowerFirst makes an exported name unexported: "ListCustomers" gives
-// "listCustomers", "URLFetch" gives "urlFetch", "ID" gives "id".
-func lowerFirst(s string) string {
-	r := []rune(s)
-	n := 0
-	for n < len(r) && unicode.IsUpper(r[n]) {
-		n++
-	}
-	switch {
-	case n == 0:
-		return s
-	case n == 1 || n == len(r):
-		n = max(n, 1)
-	default:
-		n-- // keep the capital that starts the next word
-	}
-	for i := 0; i < n; i++ {
-		r[i] = unicode.ToLower(r[i])
-	}
-	return string(r)
-}
+// lowerFirst is spec.LowerFirst.
+func lowerFirst(s string) string { return spec.LowerFirst(s) }
 
 // doc puts a doc comment from free text above code, starting with name as
 // Go doc comments do: text that does not start with name follows

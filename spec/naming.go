@@ -115,3 +115,70 @@ func toolGoName(provider, tool string, extra []string) string {
 
 // IsKeyword reports whether s is a Go keyword.
 func IsKeyword(s string) bool { return token.IsKeyword(s) }
+
+// Singular returns the singular of a CamelCase name's last word, and
+// whether that word read as an English plural.
+func Singular(name string) (string, bool) {
+	for _, r := range []struct{ plural, one string }{
+		{"ies", "y"},
+		{"sses", "ss"}, {"shes", "sh"}, {"ches", "ch"}, {"xes", "x"}, {"zzes", "zz"},
+		{"atuses", "atus"},
+	} {
+		if base, ok := strings.CutSuffix(name, r.plural); ok && base != "" && !endsWord(base) {
+			return base + r.one, true
+		}
+	}
+	base, ok := strings.CutSuffix(name, "s")
+	if !ok || base == "" || endsWord(base) {
+		return "", false
+	}
+	for _, not := range []string{"s", "u", "i"} {
+		if strings.HasSuffix(base, not) {
+			return "", false // Address, Status, Analysis
+		}
+	}
+	return base, true
+}
+
+// endsWord reports whether a CamelCase name ends where a word ends
+// before a capital, so the suffix cut off was a word of its own ("S" of
+// "ItemS" is not a plural): base is empty or ends in an upper-case
+// letter followed by nothing lower-case.
+func endsWord(base string) bool {
+	if base == "" {
+		return true
+	}
+	last := base[len(base)-1]
+	// "IDs": base "ID" ends in a capital, and the "s" is a plural of the
+	// initialism; a single-letter word ("As") is not.
+	if last >= 'A' && last <= 'Z' {
+		n := 0
+		for i := len(base) - 1; i >= 0 && base[i] >= 'A' && base[i] <= 'Z'; i-- {
+			n++
+		}
+		return n < 2
+	}
+	return last < 'a' || last > 'z'
+}
+
+// LowerFirst makes an exported name unexported: "ListCustomers" gives
+// "listCustomers", "URLFetch" gives "urlFetch", "ID" gives "id".
+func LowerFirst(s string) string {
+	r := []rune(s)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	switch {
+	case n == 0:
+		return s
+	case n == 1 || n == len(r):
+		n = max(n, 1)
+	default:
+		n-- // keep the capital that starts the next word
+	}
+	for i := 0; i < n; i++ {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
+}

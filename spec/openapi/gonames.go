@@ -2,8 +2,6 @@ package openapi
 
 import (
 	"strconv"
-	"strings"
-	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -65,7 +63,7 @@ func collisions(f *spec.File) map[owner]bool {
 	for _, t := range f.Tools {
 		w.cur = owner{tool: true, name: t.Name}
 		s := t.GoName
-		low := lowerFirst(s)
+		low := spec.LowerFirst(s)
 		for _, n := range []string{"Tool" + s, s + "Args", "Decode" + s + "Args", low + "Label", low + "Schema", low + "HTTP"} {
 			w.decl(n)
 		}
@@ -109,7 +107,7 @@ func (w *nameWalk) typeOf(s *spec.Schema, name, own string, named bool) {
 	case spec.TypeString:
 		if len(s.Enum) > 0 {
 			w.decl(name)
-			w.decl(lowerFirst(name) + "Of")
+			w.decl(spec.LowerFirst(name) + "Of")
 			for i, v := range s.Enum {
 				str, _ := v.(string)
 				c := name + w.f.GoName(str)
@@ -139,70 +137,12 @@ func (w *nameWalk) typeOf(s *spec.Schema, name, own string, named bool) {
 				return
 			}
 			// gen takes the singular when it is free, else …Item: both may be.
-			if one, ok := singularName(own); ok && one != "" {
+			if one, ok := spec.Singular(own); ok && one != "" {
 				w.typeOf(s.Items, one, one, false)
 			}
 			w.typeOf(s.Items, own+"Item", own+"Item", false)
 		}
 	}
-}
-
-// lowerFirst is gen's: "ListCustomers" gives "listCustomers", "URLFetch"
-// "urlFetch".
-func lowerFirst(s string) string {
-	r := []rune(s)
-	n := 0
-	for n < len(r) && unicode.IsUpper(r[n]) {
-		n++
-	}
-	switch {
-	case n == 0:
-		return s
-	case n == 1 || n == len(r):
-		n = max(n, 1)
-	default:
-		n--
-	}
-	for i := 0; i < n; i++ {
-		r[i] = unicode.ToLower(r[i])
-	}
-	return string(r)
-}
-
-// singularName is gen's singular of a CamelCase name's last word.
-func singularName(name string) (string, bool) {
-	for _, r := range []struct{ plural, one string }{
-		{"ies", "y"}, {"sses", "ss"}, {"shes", "sh"}, {"ches", "ch"}, {"xes", "x"}, {"zzes", "zz"}, {"atuses", "atus"},
-	} {
-		if base, ok := strings.CutSuffix(name, r.plural); ok && base != "" && !endsWord(base) {
-			return base + r.one, true
-		}
-	}
-	base, ok := strings.CutSuffix(name, "s")
-	if !ok || base == "" || endsWord(base) {
-		return "", false
-	}
-	for _, not := range []string{"s", "u", "i"} {
-		if strings.HasSuffix(base, not) {
-			return "", false
-		}
-	}
-	return base, true
-}
-
-func endsWord(base string) bool {
-	if base == "" {
-		return true
-	}
-	last := base[len(base)-1]
-	if last >= 'A' && last <= 'Z' {
-		n := 0
-		for i := len(base) - 1; i >= 0 && base[i] >= 'A' && base[i] <= 'Z'; i-- {
-			n++
-		}
-		return n < 2
-	}
-	return last < 'a' || last > 'z'
 }
 
 // collisionsOut is collisions over the importer's own output (tools and

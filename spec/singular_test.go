@@ -1,4 +1,4 @@
-package gen
+package spec
 
 import "testing"
 
@@ -22,9 +22,9 @@ func TestSingular(t *testing.T) {
 		"As":               "",
 		"Info":             "",
 	} {
-		got, ok := singular(in)
+		got, ok := Singular(in)
 		if ok != (want != "") || got != want {
-			t.Errorf("singular(%q) = %q, %v; want %q", in, got, ok, want)
+			t.Errorf("Singular(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }
