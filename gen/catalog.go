@@ -242,6 +242,8 @@ func catalogTypeOf(s *spec.Schema) string {
 			name = s.RefType.Name
 		}
 		t = "[" + catalogCode(name) + "](#" + catalogAnchor("type "+name) + ")"
+	case s.Union != nil:
+		t = catalogUnion(s, false) // union.go
 	case s.Type == spec.TypeArray:
 		t = "array of " + catalogTypeOf(s.Items)
 	default:
@@ -260,6 +262,9 @@ func catalogTypeOf(s *spec.Schema) string {
 func catalogConstraints(s *spec.Schema) string {
 	var cs []string
 	add := func(format string, args ...any) { cs = append(cs, fmt.Sprintf(format, args...)) }
+	if s.Union != nil {
+		add("%s", catalogUnionConstraints(s)) // union.go
+	}
 	if s.Trim {
 		add("trimmed") // first: trimming comes before every other check
 	}

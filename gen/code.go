@@ -166,6 +166,9 @@ func (g *generator) typeDecls(t *goType, after []jen.Code) []jen.Code {
 			walk(t.extra, false)
 		}
 		walk(t.elem, false)
+		for _, a := range unionAlts(t) {
+			walk(a.typ, false)
+		}
 	}
 	walk(t, true)
 	return out
@@ -193,6 +196,9 @@ type generator struct {
 	// shapes maps the shape of a nested struct or enum (shapeKey) to the
 	// first type declared with it.
 	shapes map[string]*goType
+	// noTime asks typeOf for a string rather than time.Time for a
+	// date-time: a union's alternative (union.go).
+	noTime bool
 }
 
 // toolIR is one tool as the generator sees it.

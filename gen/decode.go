@@ -260,6 +260,8 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 				jen.Id("d").Dot("Add").Call(jen.Lit(wire.FormatMessage("date-time")+", got ").Op("+").Qual(wirePkg, "Quote").Call(jen.String().Parens(jen.Id("b")))),
 			),
 		)}
+	case kUnion: // nil for null is the caller's: ptr adds nothing
+		return []jen.Code{target().Op("=").Id("decode" + t.name).Call(dRef())}
 	case kRaw:
 		return []jen.Code{jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("d").Dot("Raw").Call(), jen.Id("ok")).Block(
 			assign(jen.Id("raw")))}

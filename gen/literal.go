@@ -87,6 +87,9 @@ func (g *generator) literal(t *goType, v any) jen.Code {
 		return g.typeExpr(t).Values(d)
 	case kStruct:
 		return jen.Id(t.name).Add(g.structValues(t, v))
+	case kUnion:
+		g.errs = append(g.errs, "a default value holding a union ("+t.name+") is not supported: leave the default out")
+		return jen.Nil()
 	case kRaw:
 		b, err := canonicalJSON(v)
 		if err != nil {

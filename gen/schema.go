@@ -26,6 +26,9 @@ func SchemaJSON(s *spec.Schema) ([]byte, error) {
 // writes with sorted keys).
 func schemaValue(site *spec.Schema) map[string]any {
 	r := site.Resolved()
+	if r.Union != nil {
+		return unionSchemaValue(site, r) // union.go
+	}
 	m := map[string]any{}
 	nullable := site.Nullable || r.Nullable
 	if nullable {

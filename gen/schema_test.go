@@ -81,6 +81,27 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 		t.Errorf("%s %s: %s is %v, want %v", tool, path, what, got, want)
 	}
 	nullable := s.Nullable || r.Nullable
+	if r.Union != nil {
+		alts, _ := js[string(r.Union.Kind)].([]any)
+		want := len(r.Union.Alts)
+		if nullable {
+			want++
+			if len(alts) > 0 && !reflect.DeepEqual(alts[len(alts)-1], map[string]any{"type": "null"}) {
+				fail("last alternative", alts[len(alts)-1], `{"type":"null"}`)
+			}
+		}
+		if len(alts) != want {
+			fail(string(r.Union.Kind), alts, want)
+			return
+		}
+		if _, ok := js["discriminator"]; ok {
+			fail("discriminator", js["discriminator"], nil)
+		}
+		for i, a := range r.Union.Alts {
+			compareSchema(t, tool, path+"|"+strconv.Itoa(i), a, alts[i].(map[string]any))
+		}
+		return
+	}
 	wantType := any(string(r.Type))
 	if nullable {
 		wantType = []any{string(r.Type), "null"}

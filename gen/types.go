@@ -23,6 +23,7 @@ const (
 	kSlice              // []T (array)
 	kMap                // map[string]T (object with only additionalProperties)
 	kRaw                // json.RawMessage (free-form value)
+	kUnion              // a sealed interface: oneOf, anyOf (union.go)
 )
 
 // goType is the Go type of the values of one schema: the generator's
@@ -55,6 +56,8 @@ type goType struct {
 	elemPtr bool // elements are pointers (nullable items)
 	// enum
 	enum []enumValue
+	// union (kUnion)
+	union *unionInfo
 
 	// check names the function checking this value's own constraints ("" if
 	// it has none). Structs have validate methods instead.
@@ -170,6 +173,9 @@ func mark(t *goType) {
 	}
 	mark(t.extra)
 	mark(t.elem)
+	for _, a := range unionAlts(t) {
+		mark(a.typ)
+	}
 }
 
 // namedType returns the Go type of a `types:` entry, building it once.
@@ -216,8 +222,13 @@ func (l loc) child(step string) loc { return loc{l.ctx, l.path + step} }
 // prefix for the names of its own nested types. where locates it for docs
 // and error messages.
 func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goType {
+	noTime := g.noTime
+	g.noTime = false
 	if s.RefType != nil {
 		return g.namedType(s.RefType)
+	}
+	if s.Union != nil {
+		return g.unionType(s, name, owner, where)
 	}
 	if s.Type == spec.TypeObject && (len(s.Properties) > 0 || (!s.AdditionalProperties && s.AdditionalPropertiesSchema == nil)) {
 		t := g.structType(s, name, owner, where)
@@ -252,7 +263,7 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 				g.declare(c, "a constant of the enum type of "+where.String())
 				t.enum = append(t.enum, enumValue{name: c, value: str})
 			}
-		case s.Format == "date-time" && s.Pattern == "" && s.MinLength == nil && s.MaxLength == nil && !s.HasConst:
+		case s.Format == "date-time" && s.Pattern == "" && s.MinLength == nil && s.MaxLength == nil && !s.HasConst && !noTime:
 			t.kind = kTime
 		default:
 			t.kind = kString
@@ -328,7 +339,7 @@ func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *g
 			f.def, f.hasDef = r.Default, true
 		}
 		f.typ = g.typeOf(site, owner+p.GoName, owner+p.GoName, where.child("."+p.Name))
-		f.ptr = (f.nullable || (!f.required && !f.hasDef)) && f.typ.kind != kSlice && f.typ.kind != kMap
+		f.ptr = (f.nullable || (!f.required && !f.hasDef)) && f.typ.kind != kSlice && f.typ.kind != kMap && f.typ.kind != kUnion
 		if f.name == "Validate" {
 			g.errs = append(g.errs, "the Go name Validate of "+where.child("."+p.Name).String()+" collides with the generated Validate method; rename the property")
 		}
@@ -405,7 +416,7 @@ func (g *generator) underlying(t *goType) *jen.Statement {
 
 // elemExpr is the type of t's items or values.
 func (g *generator) elemExpr(t *goType) *jen.Statement {
-	if t.elemPtr {
+	if t.elemPtr && t.elem.kind != kUnion { // an interface is nil for null
 		return jen.Op("*").Add(g.typeExpr(t.elem))
 	}
 	return g.typeExpr(t.elem)
@@ -448,6 +459,8 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 		return []jen.Code{doc(t.name, t.what, t.doc, jen.Type().Id(t.name).Struct(fields...)), jen.Line()}
 	case kEnum:
 		return g.enumDecl(t)
+	case kUnion:
+		return g.unionDecls(t)
 	}
 	if t.alias {
 		return []jen.Code{doc(t.name, t.what, t.doc, jen.Type().Id(t.name).Op("=").Add(g.underlying(t))), jen.Line()}

@@ -32,7 +32,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 	var body []jen.Code
 	for _, f := range t.fields {
 		fx := func() *jen.Statement { return jen.Id("x").Dot(f.name) }
-		canBeNil := f.ptr || f.typ.kind == kSlice || f.typ.kind == kMap
+		canBeNil := f.ptr || f.typ.kind == kSlice || f.typ.kind == kMap || f.typ.kind == kUnion
 		if f.required && !f.nullable && canBeNil {
 			body = append(body, jen.If(fx().Op("==").Nil()).Block(c().Dot("Missing").Call(jen.Lit(f.json))))
 		}
@@ -117,7 +117,7 @@ func (g *generator) checkAt(f *field, fx func() *jen.Statement) jen.Code {
 // needsValidate reports whether values of t can violate anything.
 func needsValidate(t *goType) bool {
 	switch t.kind {
-	case kStruct:
+	case kStruct, kUnion:
 		return true
 	case kSlice, kMap:
 		return t.check != "" || uniqueBySpans(t) || needsValidate(t.elem)
@@ -145,6 +145,9 @@ func uniqueCheck(dup string, v jen.Code) jen.Code {
 func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr bool, lvl int) []jen.Code {
 	if !needsValidate(t) {
 		return nil
+	}
+	if t.kind == kUnion { // an interface, never behind a pointer
+		return []jen.Code{jen.Id("validate"+t.name).Call(jen.Id("c"), expr())}
 	}
 	val, base := expr, expr // base is what an index applies to
 	if ptr && t.kind != kStruct {

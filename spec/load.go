@@ -37,14 +37,14 @@ var (
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"items", "minItems", "maxItems", "uniqueItems",
 		"properties", "required", "additionalProperties",
-		"const", "allOf",
+		"const", "allOf", "oneOf", "anyOf", "discriminator",
 	}
 )
 
 // unsupportedSchemaKeys are JSON Schema keywords outside toolgen's subset:
 // an unknown key that is one of them says so.
 var unsupportedSchemaKeys = map[string]bool{
-	"anyOf": true, "oneOf": true, "not": true, "if": true, "then": true, "else": true,
+	"not": true, "if": true, "then": true, "else": true,
 	"$defs": true, "definitions": true, "$id": true, "$schema": true, "$anchor": true, "$comment": true,
 	"title": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
 	"patternProperties": true, "propertyNames": true, "minProperties": true, "maxProperties": true,

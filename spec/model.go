@@ -229,7 +229,7 @@ const (
 )
 
 // Schema is the supported subset of JSON Schema. Keywords keep their JSON
-// Schema spelling in YAML. Exactly one of Type or Ref is set.
+// Schema spelling in YAML. Exactly one of Type, Ref or Union is set.
 type Schema struct {
 	Pos Pos
 
@@ -239,6 +239,9 @@ type Schema struct {
 	// schema holds only Description, Nullable and a default.
 	Ref     string
 	RefType *NamedType
+	// Union is the schema's oneOf or anyOf (see union.go); beside it a
+	// schema holds only Description, GoName and Nullable.
+	Union *Union
 
 	Description string
 	Nullable    bool // `nullable: true` or `type: [T, "null"]`

@@ -131,7 +131,8 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 
 	// type or $ref.
 	typeOK := false
-	impliedObject := !m.has("type") && !m.has("$ref") && m.has("allOf")
+	union := m.has("oneOf") || m.has("anyOf")
+	impliedObject := !m.has("type") && !m.has("$ref") && m.has("allOf") && !union
 	if impliedObject {
 		// allOf merges objects: without a type the schema is one.
 		s.Type, typeOK = TypeObject, true
@@ -156,7 +157,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 				p.errorf(k.Key, "keyword %q cannot be combined with $ref %s: put it in the named type", name, in)
 			}
 		}
-	} else if !m.has("type") && !impliedObject {
+	} else if !m.has("type") && !impliedObject && !union {
 		p.errorf(d, "the schema of %s has no type: add type: (%s) or $ref: \"#/types/Name\"", sub, joinOr(typeNames))
 	}
 
@@ -197,6 +198,10 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		if b, ok := p.boolean(v, "nullable "+in); ok && b {
 			s.Nullable = true
 		}
+	}
+	if union && !m.has("$ref") {
+		p.union(m, s, sub, in) // union.go
+		return s
 	}
 
 	// string

@@ -186,6 +186,9 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 		}
 		var want []string
 		for _, k := range schemaKeys {
+			if k == "oneOf" || k == "anyOf" || k == "discriminator" {
+				continue // a union has no type (union.go)
+			}
 			if ts, ok := keywordTypes[k]; !ok || containsType(ts, Type(typ)) {
 				want = append(want, k)
 			}
@@ -195,7 +198,7 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 		}
 	}
 	for _, c := range schema.AllOf {
-		if c.If != nil && c.Then != nil && c.Then.PropertyNames != nil && len(c.If.Properties) == 0 {
+		if c.If != nil && c.Then != nil && c.Then.PropertyNames != nil && len(c.If.Properties) == 0 && len(c.If.AnyOf) == 0 {
 			if got := enumOf(*c.Then.PropertyNames); !slices.Equal(got, sorted(refSiblings)) {
 				t.Errorf("keywords beside $ref: schema %v, loader %v", got, refSiblings)
 			}

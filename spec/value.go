@@ -146,6 +146,9 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 		}
 		return fail("null is not allowed: the schema is not nullable")
 	}
+	if r.Union != nil {
+		return checkUnionValue(r, v, path)
+	}
 	switch r.Type {
 	case TypeString:
 		str, ok := v.(string)

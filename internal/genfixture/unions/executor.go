@@ -20,3 +20,8 @@ var _ Executor = Tools{}
 func (Tools) Draw(ctx context.Context, call *runtime.Call, args *DrawArgs) (runtime.Result, error) {
 	return runtime.Text("drawn"), nil
 }
+
+// Pay accepts every valid payment.
+func (Tools) Pay(ctx context.Context, call *runtime.Call, args *PayArgs) (runtime.Result, error) {
+	return runtime.Text("paid"), nil
+}

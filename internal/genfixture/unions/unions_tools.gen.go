@@ -5,6 +5,7 @@ package unions
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"unicode/utf8"
 
@@ -19,17 +20,20 @@ const Provider = "shapes"
 // The names of the tools, as the model calls them.
 const (
 	ToolDraw = "shapes_draw"
+	ToolPay  = "shapes_pay"
 )
 
 // Executor runs the shapes tools: one method per tool, plus the hand-written
 // decisions the spec asks for. The stubs file holds your implementation; Module
 // wires it into a runtime.Module.
 //
-// A fixture for the composition keywords: const, allOf merged at load time
-// (and, as they land, oneOf/anyOf unions and recursive types).
+// A fixture for the composition keywords: const, allOf merged at load time,
+// oneOf/anyOf unions (and, as they land, recursive types).
 type Executor interface {
 	// Draw runs the shapes_draw tool: Draw a circle.
 	Draw(ctx context.Context, call *runtime.Call, args *DrawArgs) (runtime.Result, error)
+	// Pay runs the shapes_pay tool: Pay for a drawing.
+	Pay(ctx context.Context, call *runtime.Call, args *PayArgs) (runtime.Result, error)
 }
 
 // Module returns a fresh module of the shapes tools, run by impl (not nil). Add
@@ -39,6 +43,7 @@ func Module(impl Executor) *runtime.Module {
 		Provider: Provider,
 		Tools: []*runtime.Tool{
 			newDrawTool(impl),
+			newPayTool(impl),
 		},
 	}
 }
@@ -335,7 +340,1154 @@ func drawLabel(args any) string {
 // (compact, canonical).
 const drawSchema = `{"additionalProperties":false,"properties":{"circle":{"additionalProperties":false,"description":"A circle, named.","properties":{"kind":{"const":"circle","type":"string"},"name":{"minLength":1,"type":"string"},"note":{"type":"string"},"radius":{"exclusiveMinimum":0,"type":"number"}},"required":["name","kind","radius"],"type":"object"},"confirm":{"const":true,"type":"boolean"},"label":{"enum":["fixed",null],"type":["string","null"]},"ratio":{"const":0.5,"type":"number"},"style":{"additionalProperties":false,"description":"Stroke and fill, merged (an allOf without a type is an object).","properties":{"fill":{"type":"string"},"opacity":{"maximum":1,"minimum":0,"type":"number"},"stroke":{"enum":["solid","dashed"],"type":"string"}},"required":["stroke"],"type":"object"},"version":{"const":2,"description":"The protocol version.","type":"integer"}},"required":["circle","version"],"type":"object"}`
 
+// -------- shapes_pay --------
+
+// PayArgs holds the arguments of the shapes_pay tool.
+type PayArgs struct {
+	// Payment is required.
+	Payment Payment `json:"payment"`
+	// A fixed amount in cents or a percentage of the total. (Required.)
+	Amount PayAmount `json:"amount"`
+	// An order number or a free-form reference. (Optional; nil is absent.)
+	Reference PayReference `json:"reference,omitempty"`
+	// A note, or null to clear it. (Optional; nil is absent or null.)
+	Note PayNote `json:"note,omitempty"`
+	// Nested - a fixed number, a named size or a time. (Optional; nil is absent.)
+	Tip PayTip `json:"tip,omitempty"`
+	// Overlapping objects, told apart by trying each (oneOf).
+	// (Optional; nil is absent.)
+	Size PaySize `json:"size,omitempty"`
+	// Coupon is optional; nil is absent or null.
+	Coupon *Card `json:"coupon,omitempty"`
+	// History is optional; nil is absent.
+	History []Payment `json:"history,omitempty"`
+}
+
+// DecodePayArgs decodes and validates the JSON arguments of the shapes_pay tool
+// in one pass. It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError, and returns the value as far as it could decode it
+// even then (never nil).
+func DecodePayArgs(data []byte) (*PayArgs, error) {
+	var d wire.Decoder
+	d.Reset(data)
+	x := new(PayArgs)
+	x.decode(&d)
+	return x, d.Finish()
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PayArgs) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasPayment, hasAmount, hasReference, hasNote, hasTip, hasSize, hasCoupon, hasHistory bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "payment":
+			if d.Field(&hasPayment, "payment") {
+				x.Payment = decodePayment(d)
+				d.Leave()
+			}
+		case "amount":
+			if d.Field(&hasAmount, "amount") {
+				x.Amount = decodePayAmount(d)
+				d.Leave()
+			}
+		case "reference":
+			if d.OptionalField(&hasReference, "reference") {
+				x.Reference = decodePayReference(d)
+				d.Leave()
+			}
+		case "note":
+			if d.Field(&hasNote, "note") {
+				if !d.Null() {
+					x.Note = decodePayNote(d)
+				}
+				d.Leave()
+			}
+		case "tip":
+			if d.OptionalField(&hasTip, "tip") {
+				x.Tip = decodePayTip(d)
+				d.Leave()
+			}
+		case "size":
+			if d.OptionalField(&hasSize, "size") {
+				x.Size = decodePaySize(d)
+				d.Leave()
+			}
+		case "coupon":
+			if d.Field(&hasCoupon, "coupon") {
+				if !d.Null() {
+					x.Coupon = new(Card)
+					x.Coupon.decode(d)
+				}
+				d.Leave()
+			}
+		case "history":
+			if d.OptionalField(&hasHistory, "history") {
+				if d.BeginArray() {
+					x.History = []Payment{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.History = append(x.History, nil)
+						x.History[i] = decodePayment(d)
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown(
+				"payment",
+				"amount",
+				"reference",
+				"note",
+				"tip",
+				"size",
+				"coupon",
+				"history",
+			)
+		}
+	}
+	if !hasPayment {
+		d.Missing("payment")
+	}
+	if !hasAmount {
+		d.Missing("amount")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PayArgs) Validate() error {
+	return wire.Validate(x, (*PayArgs).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PayArgs) validate(c *wire.Checker) {
+	if x.Payment == nil {
+		c.Missing("payment")
+	}
+	if x.Payment != nil {
+		c.Enter("payment")
+		validatePayment(c, x.Payment)
+		c.Leave()
+	}
+	if x.Amount == nil {
+		c.Missing("amount")
+	}
+	if x.Amount != nil {
+		c.Enter("amount")
+		validatePayAmount(c, x.Amount)
+		c.Leave()
+	}
+	if x.Reference != nil {
+		c.Enter("reference")
+		validatePayReference(c, x.Reference)
+		c.Leave()
+	}
+	if x.Note != nil {
+		c.Enter("note")
+		validatePayNote(c, x.Note)
+		c.Leave()
+	}
+	if x.Tip != nil {
+		c.Enter("tip")
+		validatePayTip(c, x.Tip)
+		c.Leave()
+	}
+	if x.Size != nil {
+		c.Enter("size")
+		validatePaySize(c, x.Size)
+		c.Leave()
+	}
+	if x.Coupon != nil {
+		c.Enter("coupon")
+		x.Coupon.validate(c)
+		c.Leave()
+	}
+	if x.History != nil {
+		c.Enter("history")
+		for i := range x.History {
+			c.EnterIndex(i)
+			validatePayment(c, x.History[i])
+			c.Leave()
+		}
+		c.Leave()
+	}
+}
+
+// PayAmount is the type of $.amount in the arguments of the shapes_pay tool: A
+// fixed amount in cents or a percentage of the total.
+//
+// It holds one of its alternatives: *PayAmountCents, *PayAmountPercent (oneOf:
+// exactly one matches). Read it with a type switch; nil is null or absent.
+//
+//sumtype:decl
+type PayAmount interface {
+	isPayAmount()
+}
+
+func (*PayAmountCents) isPayAmount() {}
+
+func (*PayAmountPercent) isPayAmount() {}
+
+// decodePayAmount reads a value of the union PayAmount from d, choosing the
+// alternative by the JSON type of the value and trying alternatives of the same
+// type in order (exactly one must match); nil when none takes it (the violation
+// is recorded in d).
+func decodePayAmount(d *wire.Decoder) PayAmount {
+	switch d.Kind() {
+	case wire.KindObject:
+		var v PayAmount
+		var t wire.Trial
+		t.Begin(d, true)
+		if t.Next(d) {
+			a0 := new(PayAmountCents)
+			a0.decode(d)
+			if t.Matched(d) {
+				v = a0
+			}
+		}
+		if t.Next(d) {
+			a1 := new(PayAmountPercent)
+			a1.decode(d)
+			if t.Matched(d) {
+				v = a1
+			}
+		}
+		t.End(d, []string{"object with cents", "object with percent"})
+		return v
+	default:
+		d.NoAlternative("one of object with cents or object with percent")
+	}
+	return nil
+}
+
+// validatePayAmount records the violations of the alternative v holds in c (nil
+// holds none: whether it may be nil is the caller's check).
+func validatePayAmount(c *wire.Checker, v PayAmount) {
+	switch v := v.(type) {
+	case *PayAmountCents:
+		if v == nil {
+			c.Add("must be object with cents, got a nil *PayAmountCents")
+		} else {
+			v.validate(c)
+		}
+	case *PayAmountPercent:
+		if v == nil {
+			c.Add("must be object with percent, got a nil *PayAmountPercent")
+		} else {
+			v.validate(c)
+		}
+	}
+}
+
+// PayAmountCents is the type of $.amount.oneOf[0] in the arguments of the
+// shapes_pay tool.
+type PayAmountCents struct {
+	// Cents is required.
+	Cents int64 `json:"cents"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PayAmountCents) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasCents bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "cents":
+			if d.Field(&hasCents, "cents") {
+				if v, ok := d.Int(); ok {
+					payAmountCentsCentsRules.CheckInt(&d.Checker, v)
+					x.Cents = v
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("cents")
+		}
+	}
+	if !hasCents {
+		d.Missing("cents")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PayAmountCents) Validate() error {
+	return wire.Validate(x, (*PayAmountCents).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PayAmountCents) validate(c *wire.Checker) {
+	wire.CheckAt(c, "cents", x.Cents, payAmountCentsCentsRules.CheckInt)
+}
+
+// payAmountCentsCentsRules are the numeric constraints of
+// $.amount.oneOf[0].cents in the arguments of the shapes_pay tool, checked
+// exactly by decoding and by Validate. Every schema with these constraints
+// shares them.
+var payAmountCentsCentsRules = wire.NumberRules{Minimum: wire.Dec("1")}
+
+// PayAmountPercent is the type of $.amount.oneOf[1] in the arguments of the
+// shapes_pay tool.
+type PayAmountPercent struct {
+	// Percent is required.
+	Percent float64 `json:"percent"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PayAmountPercent) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasPercent bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "percent":
+			if d.Field(&hasPercent, "percent") {
+				if v, tok, ok := d.Number(); ok {
+					payAmountPercentPercentRules.CheckFloat(&d.Checker, v, tok)
+					x.Percent = v
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("percent")
+		}
+	}
+	if !hasPercent {
+		d.Missing("percent")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PayAmountPercent) Validate() error {
+	return wire.Validate(x, (*PayAmountPercent).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PayAmountPercent) validate(c *wire.Checker) {
+	c.Enter("percent")
+	payAmountPercentPercentRules.CheckFloat(c, x.Percent, nil)
+	c.Leave()
+}
+
+// payAmountPercentPercentRules are the numeric constraints of
+// $.amount.oneOf[1].percent in the arguments of the shapes_pay tool, checked
+// exactly by decoding and by Validate.
+var payAmountPercentPercentRules = wire.NumberRules{
+	ExclusiveMinimum: wire.Dec("0"),
+	Maximum:          wire.Dec("100"),
+}
+
+// PayReference is the type of $.reference in the arguments of the shapes_pay
+// tool: An order number or a free-form reference.
+//
+// It holds one of its alternatives: PayReferenceInteger, PayReferenceString,
+// PayReferenceBoolean (oneOf: exactly one matches). Read it with a type switch;
+// nil is null or absent.
+//
+//sumtype:decl
+type PayReference interface {
+	isPayReference()
+}
+
+func (PayReferenceInteger) isPayReference() {}
+
+func (PayReferenceString) isPayReference() {}
+
+func (PayReferenceBoolean) isPayReference() {}
+
+// decodePayReference reads a value of the union PayReference from d, choosing
+// the alternative by the JSON type of the value; nil when none takes it (the
+// violation is recorded in d).
+func decodePayReference(d *wire.Decoder) PayReference {
+	switch d.Kind() {
+	case wire.KindString:
+		var v *PayReferenceString
+		if v1, ok := d.String(); ok {
+			checkNamedName(&d.Checker, v1)
+			v = wire.Ptr(PayReferenceString(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindNumber:
+		var v *PayReferenceInteger
+		if v1, ok := d.Int(); ok {
+			payAmountCentsCentsRules.CheckInt(&d.Checker, v1)
+			v = wire.Ptr(PayReferenceInteger(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindBool:
+		var v *PayReferenceBoolean
+		if v1, ok := d.Bool(); ok {
+			v = wire.Ptr(PayReferenceBoolean(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	default:
+		d.NoAlternative("one of integer, string or boolean")
+	}
+	return nil
+}
+
+// validatePayReference records the violations of the alternative v holds in c
+// (nil holds none: whether it may be nil is the caller's check).
+func validatePayReference(c *wire.Checker, v PayReference) {
+	switch v := v.(type) {
+	case PayReferenceInteger:
+		payAmountCentsCentsRules.CheckInt(c, int64(v))
+	case PayReferenceString:
+		checkNamedName(c, string(v))
+	case PayReferenceBoolean:
+	}
+}
+
+// PayReferenceInteger is alternative 0 of PayReference.
+type PayReferenceInteger int64
+
+// PayReferenceString is alternative 1 of PayReference.
+type PayReferenceString string
+
+// checkNamedName records the violations of the constraints of v in c. Every
+// schema with these constraints shares it.
+func checkNamedName(c *wire.Checker, v string) {
+	n := utf8.RuneCountInString(v)
+	if n < 1 {
+		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
+	}
+}
+
+// PayReferenceBoolean is alternative 2 of PayReference.
+type PayReferenceBoolean bool
+
+// PayNote is the type of $.note in the arguments of the shapes_pay tool: A
+// note, or null to clear it.
+//
+// It holds one of its alternatives: PayNoteString, PayNoteList (anyOf: decoding
+// takes the first that matches). Read it with a type switch; nil is null or
+// absent.
+//
+//sumtype:decl
+type PayNote interface {
+	isPayNote()
+}
+
+func (PayNoteString) isPayNote() {}
+
+func (PayNoteList) isPayNote() {}
+
+// decodePayNote reads a value of the union PayNote from d, choosing the
+// alternative by the JSON type of the value; nil when none takes it (the
+// violation is recorded in d).
+func decodePayNote(d *wire.Decoder) PayNote {
+	switch d.Kind() {
+	case wire.KindArray:
+		var v *PayNoteList
+		if d.BeginArray() {
+			s1 := PayNoteList{}
+			for i1 := 0; d.NextItemWithin(i1, 3); i1++ {
+				d.EnterIndex(i1)
+				s1 = append(s1, "")
+				if v2, ok := d.String(); ok {
+					s1[i1] = v2
+				}
+				d.Leave()
+			}
+			checkPayNoteList(&d.Checker, s1)
+			v = &s1
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindString:
+		var v *PayNoteString
+		if v1, ok := d.String(); ok {
+			checkPayNoteString(&d.Checker, v1)
+			v = wire.Ptr(PayNoteString(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	default:
+		d.NoAlternative("one of string or array of string")
+	}
+	return nil
+}
+
+// validatePayNote records the violations of the alternative v holds in c (nil
+// holds none: whether it may be nil is the caller's check).
+func validatePayNote(c *wire.Checker, v PayNote) {
+	switch v := v.(type) {
+	case PayNoteString:
+		checkPayNoteString(c, string(v))
+	case PayNoteList:
+		checkPayNoteList(c, v)
+	}
+}
+
+// PayNoteString is alternative 0 of PayNote.
+type PayNoteString string
+
+// checkPayNoteString records the violations of the constraints of v in c.
+func checkPayNoteString(c *wire.Checker, v string) {
+	n := utf8.RuneCountInString(v)
+	if n > 20 {
+		c.Add("must be at most 20 characters long, got " + strconv.Itoa(n))
+	}
+}
+
+// PayNoteList is alternative 1 of PayNote.
+type PayNoteList []string
+
+// checkPayNoteList records the violations of the constraints of v in c.
+func checkPayNoteList(c *wire.Checker, v []string) {
+	if len(v) > 3 {
+		c.Add(wire.MaxItemsMessage(3, len(v)))
+	}
+}
+
+// PayTip is the type of $.tip in the arguments of the shapes_pay tool: Nested -
+// a fixed number, a named size or a time.
+//
+// It holds one of its alternatives: PayTipInteger, PayTipChoice, PayTipNumber
+// (anyOf: decoding takes the first that matches). Read it with a type switch;
+// nil is null or absent.
+//
+//sumtype:decl
+type PayTip interface {
+	isPayTip()
+}
+
+func (PayTipInteger) isPayTip() {}
+
+func (PayTipNumber) isPayTip() {}
+
+// decodePayTip reads a value of the union PayTip from d, choosing the
+// alternative by the JSON type of the value and trying alternatives of the same
+// type in order (the first that matches wins); nil when none takes it (the
+// violation is recorded in d).
+func decodePayTip(d *wire.Decoder) PayTip {
+	switch d.Kind() {
+	case wire.KindString:
+		v := decodePayTipChoice(d)
+		if v != nil {
+			return v
+		}
+	case wire.KindNumber:
+		var v PayTip
+		var t wire.Trial
+		t.Begin(d, false)
+		if t.Next(d) {
+			var a0 *PayTipInteger
+			if v1, ok := d.Int(); ok {
+				payTipIntegerRules.CheckInt(&d.Checker, v1)
+				a0 = wire.Ptr(PayTipInteger(v1))
+			}
+			if t.Matched(d) && a0 != nil {
+				v = *a0
+			}
+		}
+		if t.Next(d) {
+			var a1 *PayTipNumber
+			if v1, tok, ok := d.Number(); ok {
+				payTipNumberRules.CheckFloat(&d.Checker, v1, tok)
+				a1 = wire.Ptr(PayTipNumber(v1))
+			}
+			if t.Matched(d) && a1 != nil {
+				v = *a1
+			}
+		}
+		t.End(d, []string{"integer", "number"})
+		return v
+	default:
+		d.NoAlternative("one of integer, oneOf (string \"none\", \"small\", \"large\", string (date-time)) or number")
+	}
+	return nil
+}
+
+// validatePayTip records the violations of the alternative v holds in c (nil
+// holds none: whether it may be nil is the caller's check).
+func validatePayTip(c *wire.Checker, v PayTip) {
+	switch v := v.(type) {
+	case PayTipInteger:
+		payTipIntegerRules.CheckInt(c, int64(v))
+	case PayTipChoice:
+		validatePayTipChoice(c, v)
+	case PayTipNumber:
+		payTipNumberRules.CheckFloat(c, float64(v), nil)
+	}
+}
+
+// PayTipInteger is alternative 0 of PayTip.
+type PayTipInteger int64
+
+// payTipIntegerRules are the numeric constraints of $.tip.anyOf[0] in the
+// arguments of the shapes_pay tool, checked exactly by decoding and by
+// Validate.
+var payTipIntegerRules = wire.NumberRules{Maximum: wire.Dec("10")}
+
+// PayTipChoice is alternative 1 of PayTip.
+//
+// It holds one of its alternatives: PayTipChoiceEnum, PayTipChoiceDateTime
+// (oneOf: exactly one matches). Read it with a type switch; nil is null or
+// absent.
+//
+//sumtype:decl
+type PayTipChoice interface {
+	isPayTipChoice()
+	isPayTip()
+}
+
+func (PayTipChoiceEnum) isPayTipChoice() {}
+
+func (PayTipChoiceEnum) isPayTip() {}
+
+func (PayTipChoiceDateTime) isPayTipChoice() {}
+
+func (PayTipChoiceDateTime) isPayTip() {}
+
+// decodePayTipChoice reads a value of the union PayTipChoice from d, choosing
+// the alternative by the JSON type of the value and trying alternatives of the
+// same type in order (exactly one must match); nil when none takes it (the
+// violation is recorded in d).
+func decodePayTipChoice(d *wire.Decoder) PayTipChoice {
+	switch d.Kind() {
+	case wire.KindString:
+		var v PayTipChoice
+		var t wire.Trial
+		t.Begin(d, true)
+		if t.Next(d) {
+			var a0 *PayTipChoiceEnum
+			if b, ok := d.Bytes(); ok {
+				v1 := payTipChoiceEnumOf(b)
+				checkPayTipChoiceEnum(&d.Checker, v1)
+				a0 = &v1
+			}
+			if t.Matched(d) && a0 != nil {
+				v = *a0
+			}
+		}
+		if t.Next(d) {
+			var a1 *PayTipChoiceDateTime
+			if v1, ok := d.String(); ok {
+				checkPayTipChoiceDateTime(&d.Checker, v1)
+				a1 = wire.Ptr(PayTipChoiceDateTime(v1))
+			}
+			if t.Matched(d) && a1 != nil {
+				v = *a1
+			}
+		}
+		t.End(d, []string{"string \"none\", \"small\", \"large\"", "string (date-time)"})
+		return v
+	default:
+		d.NoAlternative("one of string \"none\", \"small\", \"large\" or string (date-time)")
+	}
+	return nil
+}
+
+// validatePayTipChoice records the violations of the alternative v holds in c
+// (nil holds none: whether it may be nil is the caller's check).
+func validatePayTipChoice(c *wire.Checker, v PayTipChoice) {
+	switch v := v.(type) {
+	case PayTipChoiceEnum:
+		checkPayTipChoiceEnum(c, v)
+	case PayTipChoiceDateTime:
+		checkPayTipChoiceDateTime(c, string(v))
+	}
+}
+
+// PayTipChoiceEnum is the type of $.tip.anyOf[1].oneOf[0] in the arguments of
+// the shapes_pay tool.
+type PayTipChoiceEnum string
+
+// The values of PayTipChoiceEnum.
+const (
+	PayTipChoiceEnumNone  PayTipChoiceEnum = "none"
+	PayTipChoiceEnumSmall PayTipChoiceEnum = "small"
+	PayTipChoiceEnumLarge PayTipChoiceEnum = "large"
+)
+
+// Valid reports whether v is one of the values of PayTipChoiceEnum.
+func (v PayTipChoiceEnum) Valid() bool {
+	switch v {
+	case PayTipChoiceEnumNone, PayTipChoiceEnumSmall, PayTipChoiceEnumLarge:
+		return true
+	}
+	return false
+}
+
+// payTipChoiceEnumOf converts JSON string bytes to PayTipChoiceEnum, without
+// allocating for the known values.
+func payTipChoiceEnumOf(b []byte) PayTipChoiceEnum {
+	switch string(b) {
+	case "none":
+		return PayTipChoiceEnumNone
+	case "small":
+		return PayTipChoiceEnumSmall
+	case "large":
+		return PayTipChoiceEnumLarge
+	}
+	return PayTipChoiceEnum(b)
+}
+
+// checkPayTipChoiceEnum records the violations of the constraints of v in c.
+func checkPayTipChoiceEnum(c *wire.Checker, v PayTipChoiceEnum) {
+	if !v.Valid() {
+		c.Add("must be one of \"none\", \"small\", \"large\", got " + wire.Quote(string(v)))
+	}
+}
+
+// PayTipChoiceDateTime is alternative 1 of PayTipChoice.
+type PayTipChoiceDateTime string
+
+// checkPayTipChoiceDateTime records the violations of the constraints of v in
+// c.
+func checkPayTipChoiceDateTime(c *wire.Checker, v string) {
+	if !wire.IsDateTime(v) {
+		c.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(v))
+	}
+}
+
+// PayTipNumber is alternative 2 of PayTip.
+type PayTipNumber float64
+
+// payTipNumberRules are the numeric constraints of $.tip.anyOf[2] in the
+// arguments of the shapes_pay tool, checked exactly by decoding and by
+// Validate.
+var payTipNumberRules = wire.NumberRules{Minimum: wire.Dec("0")}
+
+// PaySize is the type of $.size in the arguments of the shapes_pay tool:
+// Overlapping objects, told apart by trying each (oneOf).
+//
+// It holds one of its alternatives: *PaySizeW, *PaySizeR (oneOf: exactly one
+// matches). Read it with a type switch; nil is null or absent.
+//
+//sumtype:decl
+type PaySize interface {
+	isPaySize()
+}
+
+func (*PaySizeW) isPaySize() {}
+
+func (*PaySizeR) isPaySize() {}
+
+// decodePaySize reads a value of the union PaySize from d, choosing the
+// alternative by the JSON type of the value and trying alternatives of the same
+// type in order (exactly one must match); nil when none takes it (the violation
+// is recorded in d).
+func decodePaySize(d *wire.Decoder) PaySize {
+	switch d.Kind() {
+	case wire.KindObject:
+		var v PaySize
+		var t wire.Trial
+		t.Begin(d, true)
+		if t.Next(d) {
+			a0 := new(PaySizeW)
+			a0.decode(d)
+			if t.Matched(d) {
+				v = a0
+			}
+		}
+		if t.Next(d) {
+			a1 := new(PaySizeR)
+			a1.decode(d)
+			if t.Matched(d) {
+				v = a1
+			}
+		}
+		t.End(d, []string{"object with w", "object with r"})
+		return v
+	default:
+		d.NoAlternative("one of object with w or object with r")
+	}
+	return nil
+}
+
+// validatePaySize records the violations of the alternative v holds in c (nil
+// holds none: whether it may be nil is the caller's check).
+func validatePaySize(c *wire.Checker, v PaySize) {
+	switch v := v.(type) {
+	case *PaySizeW:
+		if v == nil {
+			c.Add("must be object with w, got a nil *PaySizeW")
+		} else {
+			v.validate(c)
+		}
+	case *PaySizeR:
+		if v == nil {
+			c.Add("must be object with r, got a nil *PaySizeR")
+		} else {
+			v.validate(c)
+		}
+	}
+}
+
+// PaySizeW is the type of $.size.oneOf[0] in the arguments of the shapes_pay
+// tool.
+type PaySizeW struct {
+	// W is required.
+	W int64 `json:"w"`
+	// H is optional; nil is absent.
+	H *int64 `json:"h,omitempty"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PaySizeW) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasW, hasH bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "w":
+			if d.Field(&hasW, "w") {
+				if v, ok := d.Int(); ok {
+					x.W = v
+				}
+				d.Leave()
+			}
+		case "h":
+			if d.OptionalField(&hasH, "h") {
+				if v, ok := d.Int(); ok {
+					x.H = &v
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("w", "h")
+		}
+	}
+	if !hasW {
+		d.Missing("w")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PaySizeW) Validate() error {
+	return wire.Validate(x, (*PaySizeW).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PaySizeW) validate(c *wire.Checker) {}
+
+// PaySizeR is the type of $.size.oneOf[1] in the arguments of the shapes_pay
+// tool.
+type PaySizeR struct {
+	// R is required.
+	R float64 `json:"r"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PaySizeR) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasR bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "r":
+			if d.Field(&hasR, "r") {
+				if v, ok := d.Float(); ok {
+					x.R = v
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("r")
+		}
+	}
+	if !hasR {
+		d.Missing("r")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PaySizeR) Validate() error {
+	return wire.Validate(x, (*PaySizeR).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PaySizeR) validate(c *wire.Checker) {}
+
+// newPayTool builds the shapes_pay tool of Module.
+func newPayTool(impl Executor) *runtime.Tool {
+	return &runtime.Tool{
+		Name:        ToolPay,
+		Description: "Pay for a drawing.",
+		Kind:        runtime.KindTool,
+		Schema:      json.RawMessage(paySchema),
+		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+		Decode:      runtime.TypedDecode(DecodePayArgs),
+		DecodeWith:  wire.DecodeWith((*PayArgs).decode),
+		Label:       payLabel,
+		Execute:     runtime.TypedExecute(impl.Pay),
+	}
+}
+
+// payLabel renders the status label of one call of the shapes_pay tool from its
+// (possibly partial or nil) arguments. It cannot fail.
+func payLabel(args any) string {
+	return "shapes_pay"
+}
+
+// paySchema is the JSON Schema of the arguments of the shapes_pay tool
+// (compact, canonical).
+const paySchema = `{"additionalProperties":false,"properties":{"amount":{"description":"A fixed amount in cents or a percentage of the total.","oneOf":[{"additionalProperties":false,"properties":{"cents":{"minimum":1,"type":"integer"}},"required":["cents"],"type":"object"},{"additionalProperties":false,"properties":{"percent":{"exclusiveMinimum":0,"maximum":100,"type":"number"}},"required":["percent"],"type":"object"}]},"coupon":{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":["object","null"]},"history":{"items":{"description":"How the order is paid, chosen by its method.","oneOf":[{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":"object"},{"additionalProperties":false,"description":"A bank transfer.","properties":{"iban":{"minLength":15,"type":"string"},"method":{"enum":["transfer"],"type":"string"}},"required":["method","iban"],"type":"object"}]},"type":"array"},"note":{"anyOf":[{"maxLength":20,"type":"string"},{"items":{"type":"string"},"maxItems":3,"type":"array"},{"type":"null"}],"description":"A note, or null to clear it."},"payment":{"description":"How the order is paid, chosen by its method.","oneOf":[{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":"object"},{"additionalProperties":false,"description":"A bank transfer.","properties":{"iban":{"minLength":15,"type":"string"},"method":{"enum":["transfer"],"type":"string"}},"required":["method","iban"],"type":"object"}]},"reference":{"description":"An order number or a free-form reference.","oneOf":[{"minimum":1,"type":"integer"},{"minLength":1,"type":"string"},{"type":"boolean"}]},"size":{"description":"Overlapping objects, told apart by trying each (oneOf).","oneOf":[{"additionalProperties":false,"properties":{"h":{"type":"integer"},"w":{"type":"integer"}},"required":["w"],"type":"object"},{"additionalProperties":false,"properties":{"r":{"type":"number"}},"required":["r"],"type":"object"}]},"tip":{"anyOf":[{"maximum":10,"type":"integer"},{"oneOf":[{"enum":["none","small","large"],"type":"string"},{"format":"date-time","type":"string"}]},{"minimum":0,"type":"number"}],"description":"Nested - a fixed number, a named size or a time."}},"required":["payment","amount"],"type":"object"}`
+
 // -------- named types --------
+
+// Card is a type shared by the shapes tools: A card payment.
+type Card struct {
+	// Method is required.
+	Method string `json:"method"`
+	// Number is required.
+	Number string `json:"number"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *Card) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasMethod, hasNumber bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "method":
+			if d.Field(&hasMethod, "method") {
+				if v, ok := d.String(); ok {
+					checkCardMethod(&d.Checker, v)
+					x.Method = v
+				}
+				d.Leave()
+			}
+		case "number":
+			if d.Field(&hasNumber, "number") {
+				if v, ok := d.String(); ok {
+					checkCardNumber(&d.Checker, v)
+					x.Number = v
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("method", "number")
+		}
+	}
+	if !hasMethod {
+		d.Missing("method")
+	}
+	if !hasNumber {
+		d.Missing("number")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *Card) Validate() error {
+	return wire.Validate(x, (*Card).validate)
+}
+
+// validate records the violations of x in c.
+func (x *Card) validate(c *wire.Checker) {
+	wire.CheckAt(c, "method", x.Method, checkCardMethod)
+	wire.CheckAt(c, "number", x.Number, checkCardNumber)
+}
+
+// checkCardMethod records the violations of the constraints of v in c.
+func checkCardMethod(c *wire.Checker, v string) {
+	if v != "card" {
+		c.Add("must be \"card\", got " + wire.Quote(v))
+	}
+}
+
+// cardNumberPattern is the pattern of CardNumber (compiled once; a
+// *regexp.Regexp is safe for concurrent use).
+var cardNumberPattern = regexp.MustCompile("^[0-9]{12,19}$")
+
+// checkCardNumber records the violations of the constraints of v in c.
+func checkCardNumber(c *wire.Checker, v string) {
+	if !cardNumberPattern.MatchString(v) {
+		c.Add("must match the pattern \"^[0-9]{12,19}$\", got " + wire.Quote(v))
+	}
+}
+
+// Transfer is a type shared by the shapes tools: A bank transfer.
+type Transfer struct {
+	// Method is required.
+	Method TransferMethod `json:"method"`
+	// Iban is required.
+	Iban string `json:"iban"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *Transfer) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasMethod, hasIban bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "method":
+			if d.Field(&hasMethod, "method") {
+				if b, ok := d.Bytes(); ok {
+					v := transferMethodOf(b)
+					checkTransferMethod(&d.Checker, v)
+					x.Method = v
+				}
+				d.Leave()
+			}
+		case "iban":
+			if d.Field(&hasIban, "iban") {
+				if v, ok := d.String(); ok {
+					checkTransferIban(&d.Checker, v)
+					x.Iban = v
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("method", "iban")
+		}
+	}
+	if !hasMethod {
+		d.Missing("method")
+	}
+	if !hasIban {
+		d.Missing("iban")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *Transfer) Validate() error {
+	return wire.Validate(x, (*Transfer).validate)
+}
+
+// validate records the violations of x in c.
+func (x *Transfer) validate(c *wire.Checker) {
+	wire.CheckAt(c, "method", x.Method, checkTransferMethod)
+	wire.CheckAt(c, "iban", x.Iban, checkTransferIban)
+}
+
+// TransferMethod is the type of $.method in the named type Transfer.
+type TransferMethod string
+
+// The values of TransferMethod.
+const (
+	TransferMethodTransfer TransferMethod = "transfer"
+)
+
+// Valid reports whether v is one of the values of TransferMethod.
+func (v TransferMethod) Valid() bool {
+	switch v {
+	case TransferMethodTransfer:
+		return true
+	}
+	return false
+}
+
+// transferMethodOf converts JSON string bytes to TransferMethod, without
+// allocating for the known values.
+func transferMethodOf(b []byte) TransferMethod {
+	switch string(b) {
+	case "transfer":
+		return TransferMethodTransfer
+	}
+	return TransferMethod(b)
+}
+
+// checkTransferMethod records the violations of the constraints of v in c.
+func checkTransferMethod(c *wire.Checker, v TransferMethod) {
+	if !v.Valid() {
+		c.Add("must be one of \"transfer\", got " + wire.Quote(string(v)))
+	}
+}
+
+// checkTransferIban records the violations of the constraints of v in c.
+func checkTransferIban(c *wire.Checker, v string) {
+	n := utf8.RuneCountInString(v)
+	if n < 15 {
+		c.Add("must be at least 15 characters long, got " + strconv.Itoa(n))
+	}
+}
+
+// Payment is a type shared by the shapes tools: How the order is paid, chosen
+// by its method.
+//
+// It holds one of its alternatives: *Card, *Transfer (oneOf: exactly one
+// matches). Read it with a type switch; nil is null or absent.
+//
+//sumtype:decl
+type Payment interface {
+	isPayment()
+}
+
+func (*Card) isPayment() {}
+
+func (*Transfer) isPayment() {}
+
+// decodePayment reads a value of the union Payment from d, choosing the
+// alternative by the property "method" (peeked, not decoded twice); nil when
+// none takes it (the violation is recorded in d).
+func decodePayment(d *wire.Decoder) Payment {
+	k, _ := d.Discriminator("method")
+	switch string(k) {
+	case "card":
+		v := new(Card)
+		v.decode(d)
+		return v
+	case "transfer":
+		v := new(Transfer)
+		v.decode(d)
+		return v
+	default:
+		d.NoDiscriminator("method", []string{"card", "transfer"}, "one of Card (object) or Transfer (object)")
+	}
+	return nil
+}
+
+// validatePayment records the violations of the alternative v holds in c (nil
+// holds none: whether it may be nil is the caller's check).
+func validatePayment(c *wire.Checker, v Payment) {
+	switch v := v.(type) {
+	case *Card:
+		if v == nil {
+			c.Add("must be Card, got a nil *Card")
+		} else {
+			v.validate(c)
+		}
+	case *Transfer:
+		if v == nil {
+			c.Add("must be Transfer, got a nil *Transfer")
+		} else {
+			v.validate(c)
+		}
+	}
+}
 
 // Named is a type shared by the shapes tools: Something with a name.
 type Named struct {
@@ -426,15 +1578,6 @@ func (x *Circle) validate(c *wire.Checker) {
 	c.Enter("radius")
 	circleRadiusRules.CheckFloat(c, x.Radius, nil)
 	c.Leave()
-}
-
-// checkNamedName records the violations of the constraints of v in c. Every
-// schema with these constraints shares it.
-func checkNamedName(c *wire.Checker, v string) {
-	n := utf8.RuneCountInString(v)
-	if n < 1 {
-		c.Add("must be at least 1 character long, got " + strconv.Itoa(n))
-	}
 }
 
 // checkCircleKind records the violations of the constraints of v in c.
