@@ -255,8 +255,11 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		}
 	}
 	fl := t.Flags
+	lines = append(lines, jen.Id("Flags").Op(":").Add(flagsValue(fl)))
+	if t.DeferLoading {
+		lines = append(lines, jen.Id("DeferLoading").Op(":").True())
+	}
 	lines = append(lines,
-		jen.Id("Flags").Op(":").Add(flagsValue(fl)),
 		jen.Id("Decode").Op(":").Qual(runtimePkg, "TypedDecode").Call(jen.Id("Decode"+args)),
 		jen.Id("DecodeWith").Op(":").Qual(wirePkg, "DecodeWith").Call(jen.Parens(jen.Op("*").Id(args)).Dot("decode")),
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),

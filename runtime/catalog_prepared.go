@@ -29,7 +29,9 @@ type encodeKey struct {
 func makeEncodeKey(d Dialect, opts EncodeOptions) encodeKey {
 	k := EncodeOptions{}
 	switch d {
-	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic:
+	case DialectOpenAI:
+		k.Strict, k.OpenAIOutputSchema = opts.Strict, opts.OpenAIOutputSchema
+	case DialectOpenAIChat, DialectAnthropic:
 		k.Strict = opts.Strict
 	case DialectGemini:
 		k.GeminiJSONSchema = opts.GeminiJSONSchema
@@ -48,6 +50,10 @@ type prepared struct {
 	tail  []byte        // the provider tools, each preceded by a comma
 	// tailErr is why the provider tools cannot be encoded.
 	tailErr error
+	// nativeSearch: the provider tools hold the dialect's own tool search.
+	nativeSearch bool
+	// The index of a portable tool search, built at the first search.
+	searchState
 	// clash: a provider tool's name in d clashes with another tool's;
 	// whether that matters depends on which tools the request shows, so
 	// such a catalog is encoded by EncodeTools every time.
@@ -81,6 +87,7 @@ func (r *Registry) preparedCatalog(d Dialect, opts EncodeOptions) (*prepared, er
 		e.names[t.Name] = true // unique in the registry
 	}
 	p.tail, p.tailErr = e.providerTools(provider)
+	p.nativeSearch = hasNativeToolSearch(d, provider)
 	if errors.Is(p.tailErr, ErrDuplicate) {
 		p.clash = true
 	}
@@ -100,7 +107,7 @@ func (r *Registry) encodePrepared(ctx context.Context, call *Call, p *prepared) 
 		}
 		return EncodeTools(p.key.d, tools, r.Provider(), p.key.opts)
 	}
-	w := catalogWriter{d: p.key.d, shown: make([][]byte, 0, len(p.tools))}
+	w := newCatalogWriter(p.key.d, len(p.tools), p.nativeSearch)
 	var failed error
 	err := r.filter(ctx, call, len(p.tools), func(i int) *Tool { return p.tools[i] }, func(i int) {
 		switch {

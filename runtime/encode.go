@@ -74,6 +74,11 @@ type EncodeOptions struct {
 	// conforming to it, so this is for hosts that do. Other dialects ignore
 	// it.
 	MCPOutputSchema bool
+	// OpenAIOutputSchema sends a tool's ResultSchema as its output_schema
+	// on OpenAI Responses (the JSON the tool's string output holds, as
+	// TypedExecuteJSON writes it). Off by default: it is prompt text the
+	// model reads in every request. Other dialects ignore it.
+	OpenAIOutputSchema bool
 }
 
 // EncodeTools returns the tool list dialect d's API takes in a request's
@@ -152,7 +157,7 @@ func EncodeTools(d Dialect, tools []*Tool, provider []ProviderTool, opts EncodeO
 	if err != nil {
 		return nil, err
 	}
-	w := catalogWriter{d: d, shown: make([][]byte, 0, len(tools))}
+	w := newCatalogWriter(d, len(tools), hasNativeToolSearch(d, provider))
 	for i := range enc {
 		w.add(&enc[i])
 	}
@@ -169,15 +174,40 @@ type encodedTool struct {
 	// spends of that budget.
 	alt              []byte
 	optional, unions int
+	// deferred: the tool has DeferLoading (on OpenAI Responses and
+	// Anthropic, frag says so); search: it is a portable tool-search tool
+	// (NewToolSearch). Which of them a request shows is the
+	// catalogWriter's choice (see write).
+	deferred, search bool
 }
 
 // catalogWriter collects the function tools a request shows, in order,
 // keeping Anthropic strict's per-request budget.
 type catalogWriter struct {
 	d     Dialect
-	shown [][]byte
+	shown []shownTool
 	// Anthropic strict: what the tools sent strict so far spend.
 	strict, optional, unions int
+	// deferred and searches count the shown tools with DeferLoading and
+	// the portable tool-search tools; nativeSearch: the provider tools
+	// hold the dialect's own tool search, so write adds none.
+	deferred, searches int
+	nativeSearch       bool
+	// results: the writer writes a tool search's results, every tool as
+	// it is (no search tool added or left out).
+	results bool
+}
+
+// shownTool is one function tool a request shows.
+type shownTool struct {
+	frag             []byte
+	deferred, search bool
+}
+
+// newCatalogWriter returns a writer for up to n tools of dialect d;
+// nativeSearch says whether the provider tools hold d's own tool search.
+func newCatalogWriter(d Dialect, n int, nativeSearch bool) catalogWriter {
+	return catalogWriter{d: d, shown: make([]shownTool, 0, n), nativeSearch: nativeSearch}
 }
 
 // The per-request limits of Anthropic strict tool use
@@ -193,27 +223,125 @@ const (
 
 // add shows tool t (encoded without error).
 func (w *catalogWriter) add(t *encodedTool) {
-	if t.alt == nil {
-		w.shown = append(w.shown, t.frag)
-		return
+	if t.deferred {
+		w.deferred++
 	}
-	if w.strict+1 > anthropicStrictMaxTools || w.optional+t.optional > anthropicStrictMaxOptional ||
-		w.unions+t.unions > anthropicStrictMaxUnions {
-		w.shown = append(w.shown, t.alt)
-		return
+	if t.search {
+		w.searches++
 	}
-	w.strict, w.optional, w.unions = w.strict+1, w.optional+t.optional, w.unions+t.unions
-	w.shown = append(w.shown, t.frag)
+	frag := t.frag
+	if t.alt != nil {
+		if w.strict+1 > anthropicStrictMaxTools || w.optional+t.optional > anthropicStrictMaxOptional ||
+			w.unions+t.unions > anthropicStrictMaxUnions {
+			frag = t.alt
+		} else {
+			w.strict, w.optional, w.unions = w.strict+1, w.optional+t.optional, w.unions+t.unions
+		}
+	}
+	w.shown = append(w.shown, shownTool{frag: frag, deferred: t.deferred, search: t.search})
+}
+
+// The native tool-search tools the catalog adds when it shows a deferred
+// tool: OpenAI Responses' hosted tool_search
+// (https://developers.openai.com/api/docs/guides/tools-tool-search) and
+// Anthropic's BM25 tool search server tool
+// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool;
+// natural-language queries, which suit descriptions written for a model).
+// A host that registers its own (a provider tool named tool_search on
+// OpenAI, tool_search_tool_regex_20251119 or another version on
+// Anthropic) gets that one instead.
+const (
+	openAIToolSearch    = `{"type":"tool_search"}`
+	anthropicToolSearch = `{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25"}`
+)
+
+// nativeToolSearch is dialect d's own tool-search tool ("" if it has none).
+func nativeToolSearch(d Dialect) string {
+	switch d {
+	case DialectOpenAI:
+		return openAIToolSearch
+	case DialectAnthropic:
+		return anthropicToolSearch
+	}
+	return ""
+}
+
+// isNativeToolSearch reports whether provider tool p is dialect d's own
+// tool search.
+func isNativeToolSearch(d Dialect, p ProviderTool) bool {
+	if nativeToolSearch(d) == "" {
+		return false
+	}
+	native, ok := NativeToolName(d, p.Name)
+	return ok && strings.HasPrefix(native, "tool_search")
+}
+
+// hasNativeToolSearch reports whether the provider tools hold d's own
+// tool search.
+func hasNativeToolSearch(d Dialect, provider []ProviderTool) bool {
+	for _, p := range provider {
+		if isNativeToolSearch(d, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // write returns the tools array: the shown tools, then tail, the provider
 // tools, each preceded by a comma.
+//
+// Deferred loading: on OpenAI Responses and Anthropic a deferred tool is
+// sent (its frag says defer_loading) and, when one is shown, the
+// dialect's tool search comes after the function tools. Elsewhere, a
+// catalog that shows a deferred tool and a portable tool-search tool
+// leaves the deferred tools out (the search finds them); without a search
+// tool they are sent like any other, so none is out of reach. A portable
+// search tool is shown only where it leaves something out.
 func (w *catalogWriter) write(tail []byte) []byte {
-	size := len(tail) + len(`[{"functionDeclarations":[]}]`)
-	for _, f := range w.shown {
-		size += len(f) + 1
+	native := nativeToolSearch(w.d)
+	hideDeferred := !w.results && native == "" && w.deferred > 0 && w.searches > 0
+	showSearch := w.results || hideDeferred
+	extra := ""
+	if !w.results && native != "" && w.deferred > 0 && !w.nativeSearch {
+		extra = native
 	}
-	return appendTools(make([]byte, 0, size), w.d, w.shown, tail)
+	size := len(tail) + len(extra) + len(`[{"functionDeclarations":[]},]`)
+	for _, f := range w.shown {
+		size += len(f.frag) + 1
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, '[')
+	gemini := w.d == DialectGemini
+	n := 0
+	for _, f := range w.shown {
+		if f.deferred && hideDeferred || f.search && !showSearch {
+			continue
+		}
+		switch {
+		case n > 0:
+			buf = append(buf, ',')
+		case gemini:
+			buf = append(buf, `{"functionDeclarations":[`...)
+		}
+		buf = append(buf, f.frag...)
+		n++
+	}
+	if gemini && n > 0 {
+		buf = append(buf, "]}"...)
+	}
+	if extra != "" {
+		if len(buf) > 1 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, extra...)
+	}
+	if len(tail) > 0 {
+		if len(buf) == 1 {
+			tail = tail[1:]
+		}
+		buf = append(buf, tail...)
+	}
+	return append(buf, ']')
 }
 
 // toolError is the error EncodeTools returns for tool name.
@@ -235,34 +363,6 @@ func (e *encoder) providerTools(provider []ProviderTool) ([]byte, error) {
 		}
 	}
 	return tail, nil
-}
-
-// appendTools appends to buf the tools array of dialect d: the encoded
-// function tools frags (for Gemini, inside one functionDeclarations entry,
-// left out when there are none), then tail, the provider tools, each
-// preceded by a comma.
-func appendTools(buf []byte, d Dialect, frags [][]byte, tail []byte) []byte {
-	buf = append(buf, '[')
-	start := len(buf)
-	if d == DialectGemini && len(frags) > 0 {
-		buf = append(buf, `{"functionDeclarations":[`...)
-	}
-	for i, f := range frags {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, f...)
-	}
-	if d == DialectGemini && len(frags) > 0 {
-		buf = append(buf, "]}"...)
-	}
-	if len(tail) > 0 {
-		if len(buf) == start {
-			tail = tail[1:]
-		}
-		buf = append(buf, tail...)
-	}
-	return append(buf, ']')
 }
 
 // EncodeCatalog returns the Catalog for call (enabled tools whose gate is
@@ -310,6 +410,8 @@ type openAIFunction struct {
 type openAIResponsesTool struct {
 	Type string `json:"type"`
 	openAIFunction
+	DeferLoading bool            `json:"defer_loading,omitempty"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 }
 
 type anthropicTool struct {
@@ -317,6 +419,8 @@ type anthropicTool struct {
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
 	Strict      bool            `json:"strict,omitempty"`
+	// DeferLoading: see Tool.DeferLoading.
+	DeferLoading bool `json:"defer_loading,omitempty"`
 }
 
 // geminiFunction is a FunctionDeclaration
@@ -415,7 +519,7 @@ func (e *encoder) tool(t *Tool) encodedTool {
 	if err != nil {
 		return encodedTool{err: err}
 	}
-	var out encodedTool
+	out := encodedTool{deferred: t.DeferLoading, search: t.search != nil}
 	if st, ok := item.(anthropicStrictTool); ok {
 		if out.alt, err = marshalCompact(st.plain); err != nil {
 			return encodedTool{err: err}
@@ -474,10 +578,16 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		if e.d == DialectOpenAIChat {
 			return openAIChatTool{Type: "function", Function: f}, nil
 		}
-		return openAIResponsesTool{Type: "function", openAIFunction: f}, nil
+		rt := openAIResponsesTool{Type: "function", openAIFunction: f, DeferLoading: t.DeferLoading}
+		if e.opts.OpenAIOutputSchema {
+			if rt.OutputSchema, err = objectJSON(t.ResultSchema); err != nil {
+				return nil, fmt.Errorf("result schema: %w", err)
+			}
+		}
+		return rt, nil
 
 	case DialectAnthropic:
-		plain := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params}
+		plain := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params, DeferLoading: t.DeferLoading}
 		if !e.opts.Strict {
 			return plain, nil
 		}
@@ -661,5 +771,22 @@ func object(head []member, rest map[string]any) (json.RawMessage, error) {
 		}
 	}
 	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// objectJSON returns raw compacted when it is a JSON object, and nil when
+// it is empty; anything else is an error.
+func objectJSON(raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if raw[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, err
+	}
 	return buf.Bytes(), nil
 }

@@ -177,9 +177,11 @@ func Parallelize(t *Tool, opts ParallelizeOptions) (*Tool, error) {
 		Gate:        t.Gate,
 		GateMessage: t.GateMessage,
 		Flags:       t.Flags,
-		Decode:      b.decode,
-		Label:       b.label,
-		Execute:     b.execute,
+		// A deferred tool's batch is found through tool search too.
+		DeferLoading: t.DeferLoading,
+		Decode:       b.decode,
+		Label:        b.label,
+		Execute:      b.execute,
 	}
 	// Permission stays nil: the pipeline asks t's permission and the host's
 	// policy for every item (see wrapping).

@@ -85,6 +85,16 @@ type Tool struct {
 	// start from DefaultFlags when building a Tool by hand.
 	Flags Flags
 
+	// DeferLoading marks a tool of a large catalog whose definition the
+	// model loads on demand, through tool search, instead of reading it in
+	// every request. OpenAI Responses and Anthropic get it with
+	// "defer_loading": true and their native tool-search tool added to the
+	// catalog; the other dialects leave it out of a catalog that shows a
+	// portable tool-search tool (NewToolSearch), which finds it. Calls are
+	// dispatched as for any tool: deferring changes what the model is
+	// shown first, never the pipeline.
+	DeferLoading bool
+
 	// Decode parses the raw JSON arguments into the tool's argument value,
 	// applying defaults, and validates them. It reports every violation in a
 	// *ValidationError. On error it still returns the value as far as it
@@ -120,6 +130,8 @@ type Tool struct {
 	// Parallelize): the pipeline asks steps 4–6 about the wrapped tool too
 	// (see wrapper.go).
 	wrap *wrapping
+	// search is set on a portable tool-search tool (NewToolSearch).
+	search *toolSearch
 }
 
 // DecodeMode tunes how Tool.DecodeWith reads arguments. The zero value

@@ -21,12 +21,14 @@ import (
 var (
 	moduleKeys = []string{
 		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http", "targets", "mcp",
+		"defer_loading",
 	}
 	toolKeys = []string{
 		"name", "go_name", "description", "kind", "params", "required", "additionalProperties",
 		"status", "status_fallback", "gate", "gate_message",
 		"enabled", "read_only", "destructive", "idempotent", "open_world", "concurrency_safe",
 		"requires_approval", "permission_check", "result", "batch", "prompt", "http", "mcp",
+		"defer_loading",
 	}
 	batchKeys = []string{
 		"name", "description", "max_items", "max_concurrency", "max_result_bytes",
@@ -199,6 +201,9 @@ func (p *parser) module(root *yaml.Node) *File {
 
 	if v := m.val("initialisms"); v != nil {
 		p.initialisms(v, f)
+	}
+	if v := m.val("defer_loading"); v != nil {
+		f.DeferLoading, _ = p.boolean(v, "defer_loading at module level")
 	}
 	if v := m.val("http"); v != nil {
 		f.HTTP = p.httpModule(v)

@@ -77,6 +77,9 @@ type File struct {
 	// time (`targets:`, see targets.go), in file order; nil means all of
 	// Dialects (TargetDialects).
 	Targets []Target
+	// DeferLoading is the module's default for its tools' DeferLoading
+	// (`defer_loading:`, default false).
+	DeferLoading bool
 	// Keys holds where each module-level key was written (see KeyPos).
 	Keys map[string]Pos
 }
@@ -126,6 +129,11 @@ type Tool struct {
 	GateMessage string
 
 	Flags Flags
+
+	// DeferLoading marks a tool of a large catalog that the model finds
+	// through tool search instead of reading it in every request
+	// (`defer_loading:`, default the module's): runtime.Tool.DeferLoading.
+	DeferLoading bool
 
 	// Result is the optional typed result schema (`result:`). Agent tools
 	// have none: the sub-agent's response is their result.

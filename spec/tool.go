@@ -108,6 +108,10 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 
 	p.gate(m, t, f, in)
 	p.flags(m, t, in)
+	t.DeferLoading = f.DeferLoading
+	if v := m.val("defer_loading"); v != nil {
+		t.DeferLoading, _ = p.boolean(v, "defer_loading "+in)
+	}
 
 	if e, ok := m.get("result"); ok {
 		if t.Kind == KindAgent {

@@ -1,0 +1,182 @@
+package sdkcheck
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// deferredRegistry registers module m with every tool deferred but the
+// first, every gate open, the portable provider tools and extra.
+func deferredRegistry(t *testing.T, m *runtime.Module, extra ...*runtime.Tool) *runtime.Registry {
+	t.Helper()
+	for i, tool := range m.Tools {
+		tool.DeferLoading = i > 0
+	}
+	reg := runtime.NewRegistry(runtime.Options{Gates: runtime.GatesFunc(func(context.Context, *runtime.Call, string) (bool, error) {
+		return true, nil
+	})})
+	if err := reg.AddModule(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Add(extra...); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.AddProvider(runtime.ProviderTool{Name: runtime.WebSearch}, runtime.ProviderTool{Name: runtime.CodeExecution}); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func items(t *testing.T, raw []byte) []json.RawMessage {
+	t.Helper()
+	var out []json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameThroughSDK checks that each item decodes into dialect d's SDK param
+// type and encodes back to the same JSON.
+func sameThroughSDK(t *testing.T, d runtime.Dialect, list []json.RawMessage) {
+	t.Helper()
+	for _, item := range list {
+		back, err := roundTrip(d, item)
+		if err != nil {
+			t.Fatalf("the SDK does not take %s: %v", item, err)
+		}
+		dropZero := d == runtime.DialectGemini || d == runtime.DialectMCP
+		if got, want := normalize(t, back, dropZero), normalize(t, item, dropZero); !reflect.DeepEqual(got, want) {
+			t.Errorf("the SDK reads it otherwise:\n sent %s\n SDK  %s", item, back)
+		}
+	}
+}
+
+// TestSDKDeferred: with deferred tools, OpenAI Responses' function tools
+// decode with FunctionToolParam.DeferLoading set and the added tool search
+// as ToolUnionParam.OfToolSearch; Anthropic's as ToolParam.DeferLoading and
+// OfToolSearchToolBm25_20251119; each re-encodes to the same JSON.
+func TestSDKDeferred(t *testing.T) {
+	ctx := context.Background()
+	for name, m := range modules() {
+		reg := deferredRegistry(t, m)
+		for _, mode := range modes {
+			if mode.d != runtime.DialectOpenAI && mode.d != runtime.DialectAnthropic {
+				continue
+			}
+			t.Run(name+"/"+mode.name, func(t *testing.T) {
+				raw, err := reg.EncodeCatalog(ctx, nil, mode.d, mode.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				list := items(t, raw)
+				sameThroughSDK(t, mode.d, list)
+				deferred, searches := 0, 0
+				for _, item := range list {
+					switch mode.d {
+					case runtime.DialectOpenAI:
+						var p responses.ToolUnionParam
+						if err := json.Unmarshal(item, &p); err != nil {
+							t.Fatal(err)
+						}
+						switch {
+						case p.OfFunction != nil && p.OfFunction.DeferLoading.Value:
+							deferred++
+						case p.OfToolSearch != nil:
+							searches++
+						}
+					case runtime.DialectAnthropic:
+						var p anthropic.ToolUnionParam
+						if err := json.Unmarshal(item, &p); err != nil {
+							t.Fatal(err)
+						}
+						switch {
+						case p.OfTool != nil && p.OfTool.DeferLoading.Value:
+							deferred++
+						case p.OfToolSearchToolBm25_20251119 != nil:
+							searches++
+						}
+					}
+				}
+				want := 0 // a module of one tool defers nothing
+				if len(m.Tools) > 1 {
+					want = 1
+				}
+				if deferred != len(m.Tools)-1 || searches != want {
+					t.Errorf("%d deferred tools and %d tool searches, want %d and %d", deferred, searches, len(m.Tools)-1, want)
+				}
+			})
+		}
+	}
+}
+
+// TestSDKToolSearch: on Chat Completions, Gemini and MCP, a catalog with
+// the portable tool search and what a search returns decode into the
+// SDK's param types and re-encode to the same JSON.
+func TestSDKToolSearch(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range []runtime.Dialect{runtime.DialectOpenAIChat, runtime.DialectGemini, runtime.DialectMCP} {
+		search, err := runtime.NewToolSearch(runtime.ToolSearchOptions{Dialect: d, MaxResults: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := deferredRegistry(t, modules()["stripe"], search)
+		raw, err := reg.EncodeCatalog(ctx, nil, d, runtime.EncodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameThroughSDK(t, d, items(t, raw))
+		out, err := reg.Dispatch(ctx, &runtime.Call{UserID: "u"}, runtime.ToolCall{Name: runtime.ToolSearchName,
+			Arguments: json.RawMessage(`{"query":"customers"}`)})
+		if err != nil || out.Status != runtime.StatusOK {
+			t.Fatalf("%s: %v %+v", d, err, out)
+		}
+		found := items(t, []byte(out.Result.String()))
+		if len(found) == 0 {
+			t.Fatalf("%s: nothing found for customers", d)
+		}
+		sameThroughSDK(t, d, found)
+	}
+}
+
+// TestSDKOutputSchema: with EncodeOptions.OpenAIOutputSchema, a tool with a
+// typed result decodes with FunctionToolParam.OutputSchema holding it.
+func TestSDKOutputSchema(t *testing.T) {
+	total := 0
+	defer func() {
+		if total == 0 {
+			t.Error("no module has a typed result")
+		}
+	}()
+	for name, m := range modules() {
+		typed := 0
+		for _, tool := range m.Tools {
+			if len(tool.ResultSchema) > 0 {
+				typed++
+			}
+		}
+		list := catalog(t, m, runtime.DialectOpenAI, runtime.EncodeOptions{OpenAIOutputSchema: true})
+		sameThroughSDK(t, runtime.DialectOpenAI, list)
+		got := 0
+		for _, item := range list {
+			var p responses.ToolUnionParam
+			if err := json.Unmarshal(item, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.OfFunction != nil && p.OfFunction.OutputSchema != nil {
+				got++
+			}
+		}
+		total += got
+		if got != typed {
+			t.Errorf("%s: %d tools with output_schema, want the %d with a typed result", name, got, typed)
+		}
+	}
+}
