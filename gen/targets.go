@@ -27,7 +27,13 @@ import (
 //     properties, 10 levels, 1,000 enum values, 120,000 characters);
 //   - a keyword the dialect's rewrite drops or moves into the description,
 //     found by comparing the schema the encoder sent with the generated one,
-//     is a warning at the keyword, with the note the model reads instead.
+//     is a warning at the keyword, with the note the model reads instead;
+//   - the limits of a request (runtime.CheckLimits: OpenAI's 128 tools and
+//     1,024-character descriptions, Gemini's 128 declarations, Anthropic
+//     strict's 20 tools, 24 optional and 16 union parameters), counted as
+//     if all of the module's tools went into one request, are warnings at
+//     the first tool past them (at the description for its length): a
+//     host sends the tools a call needs and may send fewer.
 //
 // The tool's decoder still enforces every keyword; a warning says only that
 // the model is shown less.
@@ -76,8 +82,9 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 	var errs spec.ErrorList
 	var issues []*targetIssue
 	index := map[string]*targetIssue{}
+	named := len(f.Targets) > 0
 	warn := func(pos spec.Pos, label, msg string) {
-		if len(f.Targets) == 0 {
+		if !named {
 			return // warnings only for the dialects a module names
 		}
 		k := pos.String() + "\x00" + msg
@@ -91,17 +98,20 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 		index[k] = is
 		issues = append(issues, is)
 	}
-	for _, t := range f.Tools {
+	tools := make([]*runtime.Tool, len(f.Tools))
+	for i, t := range f.Tools {
 		schema, err := SchemaJSON(t.Params)
 		if err != nil {
 			return nil, err
 		}
+		tools[i] = &runtime.Tool{Name: t.Name, Description: t.Description, Schema: schema}
+		c := toolCheck{t: t, rt: tools[i], warn: warn, errs: &errs}
 		for _, dialect := range f.TargetDialects() {
 			for _, m := range targetModes(dialect) {
-				if m.opts != (runtime.EncodeOptions{}) && len(f.Targets) == 0 {
+				if m.opts != (runtime.EncodeOptions{}) && !named {
 					continue // warnings only for the dialects a module names
 				}
-				checkTarget(t, schema, m, &errs, warn)
+				c.check(m, named)
 			}
 		}
 	}
@@ -109,9 +119,13 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 		errs.Sort()
 		return nil, errs
 	}
-	if slices.ContainsFunc(f.Targets, func(t spec.Target) bool { return t.Dialect == string(runtime.DialectAnthropic) }) {
-		if err := anthropicBudget(f, warn); err != nil {
-			return nil, err
+	if named {
+		for _, dialect := range f.TargetDialects() {
+			for _, m := range targetModes(dialect) {
+				if err := checkLimits(f, tools, m, warn); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	slices.SortStableFunc(issues, func(a, b *targetIssue) int {
@@ -129,26 +143,42 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 	return warnings, nil
 }
 
-// checkTarget encodes tool t (schema is its generated argument schema) in
-// mode m and reports what the encoder refused or weakened.
-func checkTarget(t *spec.Tool, schema []byte, m targetMode, errs *spec.ErrorList, warn func(spec.Pos, string, string)) {
-	if m.opts == (runtime.EncodeOptions{}) {
-		// The name alone, then the schema under a name every dialect takes,
-		// so that each refusal is located where it belongs.
+// toolCheck is one tool under check, with what its modes share.
+type toolCheck struct {
+	t    *spec.Tool
+	rt   *runtime.Tool // t as the runtime sees it, with its generated argument schema
+	in   any           // that schema, parsed once, for compare
+	warn func(spec.Pos, string, string)
+	errs *spec.ErrorList
+}
+
+// check encodes the tool in mode m and reports what the encoder refused
+// and, when the module names its targets, what it weakened.
+func (c *toolCheck) check(m targetMode, named bool) {
+	t, schema := c.t, c.rt.Schema
+	raw, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{c.rt}, nil, m.opts)
+	if err != nil {
+		if m.opts != (runtime.EncodeOptions{}) {
+			return // reported by the plain mode
+		}
+		// The name alone, then the schema under a name every dialect
+		// takes, so that each refusal is located where it belongs.
 		if _, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{{Name: t.Name}}, nil, m.opts); err != nil {
-			*errs = append(*errs, &spec.Error{Pos: t.KeyPos("name"),
+			*c.errs = append(*c.errs, &spec.Error{Pos: t.KeyPos("name"),
 				Msg: fmt.Sprintf("%s cannot take the tool name %q: %s", m.label, t.Name, reason(err))})
 			return
 		}
 		if _, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{{Name: "t", Schema: schema}}, nil, m.opts); err != nil {
 			pos, what := locate(t, err)
-			*errs = append(*errs, &spec.Error{Pos: pos, Msg: fmt.Sprintf("%s cannot take %s of tool %q: %s", m.label, what, t.Name, reason(err))})
-			return
+			*c.errs = append(*c.errs, &spec.Error{Pos: pos, Msg: fmt.Sprintf("%s cannot take %s of tool %q: %s", m.label, what, t.Name, reason(err))})
 		}
+		return
 	}
-	raw, err := runtime.EncodeTools(m.dialect, []*runtime.Tool{{Name: t.Name, Description: t.Description, Schema: schema}}, nil, m.opts)
-	if err != nil {
-		return // reported by the plain mode
+	if !named {
+		return // nothing refused; weakening is reported for named targets only
+	}
+	if m.opts == (runtime.EncodeOptions{}) && m.dialect != runtime.DialectGemini {
+		return // sent as generated: nothing weakened
 	}
 	sent, strict := sentSchema(m.dialect, raw)
 	if sent == nil {
@@ -163,15 +193,14 @@ func checkTarget(t *spec.Tool, schema []byte, m targetMode, errs *spec.ErrorList
 		}
 		if rerr != nil {
 			pos, what := locate(t, rerr)
-			warn(pos, m.label, fmt.Sprintf("tool %q is sent without strict on {on}: %s cannot be strict (%s)", t.Name, what, reason(rerr)))
+			c.warn(pos, m.label, fmt.Sprintf("tool %q is sent without strict on {on}: %s cannot be strict (%s)", t.Name, what, reason(rerr)))
 		}
 		return
 	}
-	var in any
-	if json.Unmarshal(schema, &in) != nil {
+	if c.in == nil && json.Unmarshal(schema, &c.in) != nil {
 		return
 	}
-	compare(t, t.Params, "", in, sent, m.label, warn)
+	compare(t, t.Params, "", c.in, sent, m.label, c.warn)
 }
 
 // sentSchema is the argument schema in the one-tool catalog raw, and
@@ -381,40 +410,48 @@ func sortedMapKeys(m map[string]any) []string {
 	return keys
 }
 
-// anthropicBudget encodes all of f's tools as one strict Anthropic request
-// and warns at each tool that the schema rewrite accepts but the encoder
-// still sends without strict: it would take the request over Anthropic's
-// per-request strict limits (see runtime.EncodeOptions.Strict). A host that
-// sends fewer of the tools together may stay within them.
-func anthropicBudget(f *spec.File, warn func(spec.Pos, string, string)) error {
-	tools := make([]*runtime.Tool, len(f.Tools))
-	schemas := make([][]byte, len(f.Tools))
-	for i, t := range f.Tools {
-		schema, err := SchemaJSON(t.Params)
-		if err != nil {
-			return err
-		}
-		schemas[i] = schema
-		tools[i] = &runtime.Tool{Name: t.Name, Description: t.Description, Schema: schema}
-	}
-	raw, err := runtime.EncodeTools(runtime.DialectAnthropic, tools, nil, runtime.EncodeOptions{Strict: true})
-	if err != nil {
-		return nil // a refusal is reported per tool
-	}
-	var list []struct {
-		Strict bool `json:"strict"`
-	}
-	if json.Unmarshal(raw, &list) != nil || len(list) != len(f.Tools) {
+// checkLimits reports at f's tools the per-request and description limits
+// (runtime.CheckLimits) that mode m's dialect would see if every tool of
+// the module went into one request: a warning, since a host sends the
+// tools a call needs, and may send fewer. The limits are the plain mode's,
+// and for Anthropic the strict mode's budget.
+func checkLimits(f *spec.File, tools []*runtime.Tool, m targetMode, warn func(spec.Pos, string, string)) error {
+	if m.opts.GeminiJSONSchema || m.strict && m.dialect != runtime.DialectAnthropic {
 		return nil
 	}
-	for i, t := range f.Tools {
-		if list[i].Strict {
-			continue
+	issues, err := runtime.CheckLimits(m.dialect, tools, m.opts)
+	if err != nil {
+		return err
+	}
+	pastCount := 0 // tools past Anthropic's strict tool count, after the first
+	for _, is := range issues {
+		if is.Limit == "strict_tools" {
+			pastCount++
 		}
-		if _, err := runtime.AnthropicStrictSchema(schemas[i]); err != nil {
-			continue // warned about per tool
+	}
+	for _, is := range issues {
+		t := f.Tools[is.Tool]
+		switch is.Limit {
+		case "description":
+			warn(t.KeyPos("description"), m.label, fmt.Sprintf("the description of tool %q may be refused by {on}: %s", t.Name, is.Msg))
+		case "tools":
+			warn(t.KeyPos("name"), m.label, fmt.Sprintf("{on} would refuse a request with all of the module's tools: %s (tool %q is the first past the limit)", is.Msg, t.Name))
+		case "strict_tools":
+			if pastCount < 0 {
+				continue // one warning, at the first tool past the count
+			}
+			msg := fmt.Sprintf("tool %q is sent without strict on {on} when all of the module's tools go in one request: %s", t.Name, is.Msg)
+			switch {
+			case pastCount == 2:
+				msg += "; so is the one tool after it that could be strict"
+			case pastCount > 2:
+				msg += fmt.Sprintf("; so are the %d tools after it that could be strict", pastCount-1)
+			}
+			warn(t.KeyPos("name"), m.label, msg)
+			pastCount = -1
+		default: // the other strict budgets
+			warn(t.KeyPos("name"), m.label, fmt.Sprintf("tool %q is sent without strict on {on} when all of the module's tools go in one request: %s", t.Name, is.Msg))
 		}
-		warn(t.KeyPos("name"), "anthropic (strict)", fmt.Sprintf("tool %q is sent without strict on {on} when all of the module's tools go in one request: it would exceed the per-request limits on strict tools, optional parameters or union parameters", t.Name))
 	}
 	return nil
 }

@@ -221,8 +221,10 @@ const (
 	anthropicStrictMaxUnions   = 16
 )
 
-// add shows tool t (encoded without error).
-func (w *catalogWriter) add(t *encodedTool) {
+// add shows tool t (encoded without error). When t could be strict but
+// is shown without, it says why: the per-request limit t would pass (see
+// strictOverflow).
+func (w *catalogWriter) add(t *encodedTool) (limit string) {
 	if t.deferred {
 		w.deferred++
 	}
@@ -231,14 +233,14 @@ func (w *catalogWriter) add(t *encodedTool) {
 	}
 	frag := t.frag
 	if t.alt != nil {
-		if w.strict+1 > anthropicStrictMaxTools || w.optional+t.optional > anthropicStrictMaxOptional ||
-			w.unions+t.unions > anthropicStrictMaxUnions {
+		if limit = w.strictOverflow(t); limit != "" {
 			frag = t.alt
 		} else {
 			w.strict, w.optional, w.unions = w.strict+1, w.optional+t.optional, w.unions+t.unions
 		}
 	}
 	w.shown = append(w.shown, shownTool{frag: frag, deferred: t.deferred, search: t.search})
+	return limit
 }
 
 // The native tool-search tools the catalog adds when it shows a deferred

@@ -296,6 +296,9 @@ type rewrite struct {
 	depth, objects      int // where the walk is
 	props, enums, chars int // totals so far, for OpenAI's limits
 	optional, unions    int // totals so far, for Anthropic strict's per-request limits
+
+	// Where each total first passed OpenAI strict's limit (see passed).
+	propsAt, enumsAt, charsAt string
 }
 
 // schemaNode is one subschema as the walk sees it.
@@ -442,13 +445,24 @@ func (r *rewrite) properties(n *schemaNode, v any) (map[string]any, error) {
 	for _, name := range sortedKeys(props) {
 		r.props++
 		r.chars += utf8.RuneCountInString(name)
-		sub, err := r.sub(props[name], &schemaPath{up: n.path, kind: '.', name: name}, !n.isReq[name])
+		p := &schemaPath{up: n.path, kind: '.', name: name}
+		passed(&r.propsAt, r.props, strictMaxProperties, p)
+		passed(&r.charsAt, r.chars, strictMaxChars, p)
+		sub, err := r.sub(props[name], p, !n.isReq[name])
 		if err != nil {
 			return nil, err
 		}
 		out[name] = sub
 	}
 	return out, nil
+}
+
+// passed records p in *at when total has just passed limit, so that an
+// error can name where: the first subschema past it.
+func passed(at *string, total, limit int, p *schemaPath) {
+	if total > limit && *at == "" {
+		*at = p.String()
+	}
 }
 
 // OpenAI strict mode
@@ -543,13 +557,18 @@ func strictRoot(root map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Located at the subschema that passes the limit.
+	over := func(at string, n int, what string, limit int) error {
+		return fmt.Errorf("%w: at %s: %d %s in one schema, more than %d; this one passes the limit",
+			ErrUnsupportedSchema, at, n, what, limit)
+	}
 	switch {
 	case r.props > strictMaxProperties:
-		return nil, unsupported(nil, "%d properties, more than %d", r.props, strictMaxProperties)
+		return nil, over(r.propsAt, r.props, "properties", strictMaxProperties)
 	case r.enums > strictMaxEnumValues:
-		return nil, unsupported(nil, "%d enum values, more than %d", r.enums, strictMaxEnumValues)
+		return nil, over(r.enumsAt, r.enums, "enum values", strictMaxEnumValues)
 	case r.chars > strictMaxChars:
-		return nil, unsupported(nil, "%d characters of property names and enum values, more than %d", r.chars, strictMaxChars)
+		return nil, over(r.charsAt, r.chars, "characters of property names and enum values", strictMaxChars)
 	}
 	return out, nil
 }
@@ -611,6 +630,8 @@ func strictFinish(r *rewrite, n *schemaNode) error {
 			}
 		}
 		r.chars += chars
+		passed(&r.enumsAt, r.enums, strictMaxEnumValues, n.path)
+		passed(&r.charsAt, r.chars, strictMaxChars, n.path)
 		if strs > strictLargeEnum && chars > strictLargeEnumChars {
 			return unsupported(n.path, "an enum of %d strings with %d characters in all, more than %d", strs, chars, strictLargeEnumChars)
 		}
