@@ -29,6 +29,7 @@ var (
 		"enabled", "read_only", "destructive", "idempotent", "open_world", "concurrency_safe",
 		"requires_approval", "permission_check", "result", "batch", "prompt", "http", "mcp",
 		"defer_loading",
+		"examples",
 	}
 	batchKeys = []string{
 		"name", "description", "max_items", "max_concurrency", "max_result_bytes",

@@ -621,3 +621,50 @@ tools:
 		t.Errorf("mode enum %v default %v", m.Enum, m.Default)
 	}
 }
+
+func TestLoadExamples(t *testing.T) {
+	src := `toolgen: 1
+provider: demo
+tools:
+  - name: demo_find
+    description: Find things.
+    params:
+      q: {type: string, trim: true, minLength: 1}
+      n: {type: number, maximum: 10}
+      at: {type: string, format: date-time}
+      extra: {type: object, additionalProperties: true}
+    required: [q]
+    examples:
+      - {q: "  spaced  ", n: 2}
+      - q: x
+        at: 2024-01-31T09:30:00Z
+        extra: {any: [1, null]}
+  - name: demo_none
+    description: No examples.
+`
+	f, err := Parse("ex.tools.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := tool(t, f, "demo_find").Examples
+	if len(ex) != 2 {
+		t.Fatalf("%d examples, want 2", len(ex))
+	}
+	// As written: the string keeps its white space (the decoder trims
+	// it), numbers are int64 as YAML wrote them, the timestamp a string.
+	want := []map[string]any{
+		{"q": "  spaced  ", "n": int64(2)},
+		{"q": "x", "at": "2024-01-31T09:30:00Z", "extra": map[string]any{"any": []any{int64(1), nil}}},
+	}
+	for i := range want {
+		if !reflect.DeepEqual(ex[i].Value, want[i]) {
+			t.Errorf("example %d = %#v, want %#v", i+1, ex[i].Value, want[i])
+		}
+	}
+	if p := ex[1].Pos; p.Line != 14 || p.Col != 9 {
+		t.Errorf("example 2 at %v, want line 14 col 9", p)
+	}
+	if ex := tool(t, f, "demo_none").Examples; ex != nil {
+		t.Errorf("a tool without examples has %v", ex)
+	}
+}

@@ -139,6 +139,10 @@ type Tool struct {
 	// have none: the sub-agent's response is their result.
 	Result *Schema
 
+	// Examples are example argument objects (`examples:`), in file order,
+	// each checked against Params (see Example); nil when there are none.
+	Examples []*Example
+
 	// Batch asks for a batch wrapper tool (`batch:`); nil if not asked.
 	Batch *Batch
 	// Prompt is the prompt template of an agent tool (`prompt:`, kind agent

@@ -122,6 +122,9 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 			t.Result = p.schema(e.Val, subject{kind: "result", tool: t.Name})
 		}
 	}
+	if v := m.val("examples"); v != nil {
+		p.examples(v, t, in)
+	}
 	if v := m.val("batch"); v != nil {
 		t.Batch = p.batch(v, t, in)
 	}

@@ -113,6 +113,7 @@ func follow(s *Schema) (*Schema, bool) {
 type problem struct {
 	at  string
 	msg string
+	key string // an unknown property's name (at is its object)
 }
 
 func (pr *problem) String() string {
@@ -133,6 +134,31 @@ func at(base, seg string) string {
 // type (int64 for integer, float64 for number). skipEnum leaves out the
 // enum check, for checking the enum values themselves.
 func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
+	mode := checkMode(0)
+	if skipEnum {
+		mode = modeSkipEnum
+	}
+	return check(s, v, path, mode)
+}
+
+// checkMode tunes check.
+type checkMode uint8
+
+const (
+	// modeSkipEnum leaves out the enum check at the top (not in nested
+	// values), for checking the enum values themselves.
+	modeSkipEnum checkMode = 1 << iota
+	// modeArgs judges v as the generated decoder judges arguments sent to
+	// the tool: a string of a trim: true schema is trimmed before it is
+	// checked (where a default or enum value must be written trimmed), and
+	// the checked value holds the trimmed string.
+	modeArgs
+)
+
+// check is checkValue in a mode.
+func check(s *Schema, v any, path string, mode checkMode) (any, *problem) {
+	skipEnum := mode&modeSkipEnum != 0
+	nested := mode &^ modeSkipEnum
 	r, nullable := follow(s)
 	if r == nil {
 		return v, nil // unresolved: reported elsewhere
@@ -155,7 +181,9 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 		if !ok {
 			return fail("%s is not a string", fmtValue(v))
 		}
-		if t := strings.TrimSpace(str); r.Trim && t != str {
+		if t := strings.TrimSpace(str); r.Trim && t != str && mode&modeArgs != 0 {
+			str, v = t, t
+		} else if r.Trim && t != str {
 			return fail("%s begins or ends with white space, which trim: true removes from every value before it is checked; write %s", fmtValue(v), fmtValue(t))
 		}
 		n := utf8.RuneCountInString(str)
@@ -223,7 +251,7 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 		out := make([]any, len(list))
 		seen := map[string]int{}
 		for i, item := range list {
-			cv, pr := checkValue(r.Items, item, fmt.Sprintf("%s[%d]", path, i), false)
+			cv, pr := check(r.Items, item, fmt.Sprintf("%s[%d]", path, i), nested)
 			if pr != nil {
 				return nil, pr
 			}
@@ -251,7 +279,7 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 				}
 				continue
 			}
-			cv, pr := checkValue(prop.Schema, pv, at(path, "."+prop.Name), false)
+			cv, pr := check(prop.Schema, pv, at(path, "."+prop.Name), nested)
 			if pr != nil {
 				return nil, pr
 			}
@@ -267,12 +295,14 @@ func checkValue(s *Schema, v any, path string, skipEnum bool) (any, *problem) {
 				continue
 			}
 			if !r.AdditionalProperties {
-				return fail("unknown property %q (additionalProperties is false)", k)
+				_, pr := fail("unknown property %q (additionalProperties is false)", k)
+				pr.key = k
+				return nil, pr
 			}
 			cv := obj[k]
 			if r.AdditionalPropertiesSchema != nil {
 				var pr *problem
-				if cv, pr = checkValue(r.AdditionalPropertiesSchema, cv, at(path, "."+k), false); pr != nil {
+				if cv, pr = check(r.AdditionalPropertiesSchema, cv, at(path, "."+k), nested); pr != nil {
 					return nil, pr
 				}
 			}
