@@ -31,8 +31,10 @@ func makeEncodeKey(d Dialect, opts EncodeOptions) encodeKey {
 	switch d {
 	case DialectOpenAI:
 		k.Strict, k.OpenAIOutputSchema = opts.Strict, opts.OpenAIOutputSchema
-	case DialectOpenAIChat, DialectAnthropic:
+	case DialectOpenAIChat:
 		k.Strict = opts.Strict
+	case DialectAnthropic:
+		k.Strict, k.OmitExamples = opts.Strict, opts.OmitExamples
 	case DialectGemini:
 		k.GeminiJSONSchema = opts.GeminiJSONSchema
 	case DialectMCP:

@@ -58,6 +58,10 @@ type EncodeOptions struct {
 	// fits is strict again. Optional parameters stay optional.
 	//
 	// Gemini and MCP ignore it.
+	//
+	// A strict tool keeps its Examples: the strict schema only moves
+	// constraints into the description, so an example of the tool's own
+	// schema fits it.
 	Strict bool
 	// GeminiJSONSchema sends each Gemini function's schema as
 	// parametersJsonSchema (full JSON Schema) instead of converting it to
@@ -79,6 +83,14 @@ type EncodeOptions struct {
 	// TypedExecuteJSON writes it). Off by default: it is prompt text the
 	// model reads in every request. Other dialects ignore it.
 	OpenAIOutputSchema bool
+	// OmitExamples leaves the tools' Examples out of an Anthropic catalog
+	// (input_examples), for a platform that refuses the field: it is
+	// generally available on the Claude API, with no beta header (it was
+	// the beta advanced-tool-use-2025-11-20 when it came), but a Claude
+	// model served elsewhere (Amazon Bedrock, Google Vertex AI) may answer
+	// "Extra inputs are not permitted". Other dialects ignore it: they
+	// have no place for examples and never send them.
+	OmitExamples bool
 }
 
 // EncodeTools returns the tool list dialect d's API takes in a request's
@@ -99,7 +111,10 @@ type EncodeOptions struct {
 //     {"type":native,…config}; code_interpreter gets
 //     "container":{"type":"auto"} unless its config sets a container.
 //   - DialectAnthropic: tools with input_schema (and "strict": true, see
-//     EncodeOptions.Strict), then server tools as
+//     EncodeOptions.Strict), and their Examples as input_examples
+//     (https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools,
+//     "Providing tool use examples"; see EncodeOptions.OmitExamples),
+//     then server tools as
 //     {"type":native,"name":…,…config}. The name is config's "name" if set,
 //     else the portable name (web_search), else the registered name without
 //     a "_YYYYMMDD" version suffix (computer_20250124 → computer).
@@ -122,13 +137,19 @@ type EncodeOptions struct {
 //     the static Flags, not ReadOnlyFor. Provider tools are not MCP tools
 //     and are left out.
 //
+// A tool's Examples go to Anthropic alone: OpenAI's function tools,
+// Gemini's FunctionDeclaration and MCP's Tool (through protocol revision
+// 2026-07-28) have no field for them, so those catalogs leave them out
+// and read the same with or without them.
+//
 // Config is passed through raw (its field names are not portable); on
 // OpenAI and Anthropic a "type" key in it is an error, since the encoder
 // writes the type (Gemini takes config inside the entry). A tool
 // with a nil Schema is sent as taking an empty object.
 //
 // EncodeTools returns an error, naming the tool, for a schema that is not a
-// JSON object of "type":"object", a name the dialect's API rejects (OpenAI
+// JSON object of "type":"object", an Anthropic example that is not a JSON
+// object, a name the dialect's API rejects (OpenAI
 // and Anthropic: ^[a-zA-Z0-9_-]{1,64}$; Gemini: a letter or underscore,
 // then letters, digits, "_", ".", ":" or "-", 64 at most), a name given
 // twice, a config that cannot be encoded, or an unknown dialect.
@@ -376,7 +397,7 @@ func (e *encoder) providerTools(provider []ProviderTool) ([]byte, error) {
 // once, the first time the registry encodes a catalog for that dialect and
 // those options; a request then only filters the tools for call and copies
 // their prepared bytes. Registering or removing a tool starts afresh. A
-// tool's Name, Description, Schema, ResultSchema and static Flags must
+// tool's Name, Description, Schema, ResultSchema, Examples and static Flags must
 // therefore not change once it is registered (Enabled may: it is read on
 // every request).
 func (r *Registry) EncodeCatalog(ctx context.Context, call *Call, d Dialect, opts EncodeOptions) (json.RawMessage, error) {
@@ -417,10 +438,11 @@ type openAIResponsesTool struct {
 }
 
 type anthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	Strict      bool            `json:"strict,omitempty"`
+	Name          string            `json:"name"`
+	Description   string            `json:"description,omitempty"`
+	InputSchema   json.RawMessage   `json:"input_schema"`
+	Strict        bool              `json:"strict,omitempty"`
+	InputExamples []json.RawMessage `json:"input_examples,omitempty"`
 	// DeferLoading: see Tool.DeferLoading.
 	DeferLoading bool `json:"defer_loading,omitempty"`
 }
@@ -590,6 +612,11 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 
 	case DialectAnthropic:
 		plain := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params, DeferLoading: t.DeferLoading}
+		if !e.opts.OmitExamples {
+			if plain.InputExamples, err = compactExamples(t.Examples); err != nil {
+				return nil, err
+			}
+		}
 		if !e.opts.Strict {
 			return plain, nil
 		}
@@ -656,6 +683,26 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		}
 		return m, nil
 	}
+}
+
+// compactExamples is examples compacted, each checked to be a JSON object
+// (nil for none).
+func compactExamples(examples []json.RawMessage) ([]json.RawMessage, error) {
+	if len(examples) == 0 {
+		return nil, nil
+	}
+	out := make([]json.RawMessage, len(examples))
+	for i, ex := range examples {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, ex); err != nil {
+			return nil, fmt.Errorf("example %d: %v", i+1, err)
+		}
+		if buf.Len() == 0 || buf.Bytes()[0] != '{' {
+			return nil, fmt.Errorf("example %d is not a JSON object: an example is an argument object", i+1)
+		}
+		out[i] = buf.Bytes()
+	}
+	return out, nil
 }
 
 // providerTool encodes one provider tool, or returns nil when dialect d has

@@ -49,8 +49,13 @@ func goldenRegistry(t testing.TB) *Registry {
 	})})
 	create := encodeTestTool("create_ticket", "Open a ticket in the tracker.", createTicketSchema, DefaultFlags())
 	create.Gate = "tickets"
+	create.Examples = []json.RawMessage{
+		json.RawMessage(`{"assignee": null, "title": "Printer on fire"}`),
+		json.RawMessage(`{"assignee":"ada@example.com","priority":1,"subtasks":[{"name":"Find the extinguisher"}],"title":"Printer on fire"}`),
+	}
 	list := encodeTestTool("list_tickets", "List recent tickets.", listTicketsSchema,
 		Flags{Enabled: true, ReadOnly: true, Idempotent: true, OpenWorld: true, ConcurrencySafe: true})
+	list.Examples = []json.RawMessage{json.RawMessage(`{"limit":5}`)}
 	del := encodeTestTool("delete_ticket", "Delete a ticket for good.", deleteTicketSchema,
 		Flags{Enabled: true, Destructive: true, Idempotent: true, OpenWorld: true, RequiresApproval: true})
 	closed := encodeTestTool("billing_refund", "Refund a charge.", deleteTicketSchema, DefaultFlags())

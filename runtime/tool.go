@@ -72,6 +72,11 @@ type Tool struct {
 	Schema json.RawMessage
 	// ResultSchema is the JSON Schema of a typed result, if the tool has one.
 	ResultSchema json.RawMessage
+	// Examples are example argument objects (JSON objects the tool's
+	// Decode accepts), shown to the model where the dialect has a place
+	// for them: Anthropic's input_examples (see EncodeTools). Generated
+	// tools carry the spec's examples:, compact and canonical.
+	Examples []json.RawMessage
 
 	// Gate names the connection the tool needs ("" = none). Tools whose gate
 	// is closed for the caller are left out of the catalog, and a direct call
