@@ -62,6 +62,10 @@ type (
 		BatchRow    *catalogToolRow // the batch tool's row in the tools table
 		Params      []catalogRow
 		Result      *catalogNamedType
+		// Examples are the tool's examples, one line of JSON each, in a
+		// block fenced by ExampleFence.
+		Examples     []string
+		ExampleFence string
 	}
 	// catalogToolRow is a row of the tools table for a tool with no section
 	// of its own (a batch tool): it links to Anchor, its tool's section.
@@ -162,6 +166,7 @@ func catalogToolView(t *spec.Tool) catalogTool {
 		r := catalogTypeView("", t.Result)
 		ct.Result = &r
 	}
+	ct.ExampleFence, ct.Examples = catalogExamples(t) // examples.go
 	return ct
 }
 

@@ -126,6 +126,7 @@ func (g *generator) toolDecls(t *toolIR) []jen.Code {
 	out = append(out, g.labelFunc(t)...)
 	out = append(out, g.promptFunc(t)...)
 	out = append(out, g.schemaConsts(t)...)
+	out = append(out, g.examplesDecl(t.tool)...)
 	if t.result != nil && !t.result.shared {
 		out = append(out, g.typeDecls(t.result, nil)...)
 	}

@@ -29,6 +29,10 @@ const (
 	FileStubs
 	// FileCatalog is `<name>_tools.md`: toolgen's Markdown tool catalog.
 	FileCatalog
+	// FileTest is `<name>_tools.gen_test.go`: toolgen's test decoding
+	// every example of the spec (examples:), written when a tool has
+	// examples.
+	FileTest
 )
 
 func (k FileKind) String() string {
@@ -39,6 +43,8 @@ func (k FileKind) String() string {
 		return "stubs"
 	case FileCatalog:
 		return "catalog"
+	case FileTest:
+		return "test"
 	}
 	return fmt.Sprintf("FileKind(%d)", int(k))
 }
@@ -61,8 +67,8 @@ type Output struct {
 	// Spec is the spec file's path.
 	Spec string
 	// Files are the generated code, the stubs file (absent when the package
-	// needs none: every method exists elsewhere) and the catalog, in that
-	// order.
+	// needs none: every method exists elsewhere), the catalog and the
+	// examples test (absent when no tool has examples), in that order.
 	Files []OutFile
 	// Warnings are located notes for the developer, such as an executor
 	// method whose tool left the spec. They do not stop generation.
@@ -80,21 +86,31 @@ type Output struct {
 // still declares the package's Module, and nothing regenerates it. toolgen
 // never deletes it; `toolgen check` counts it as stale.
 type Orphan struct {
-	// Path is the generated file; Catalog is its Markdown catalog, or ""
-	// when there is none.
-	Path, Catalog string
+	// Path is the generated file; Catalog is its Markdown catalog and
+	// Test its examples test, or "" when there is none.
+	Path, Catalog, Test string
 	// Spec is the file name of the spec it was generated from, as its
 	// first line says ("old.tools.yaml").
 	Spec string
+	// Why says what is gone, when it is not the spec: an examples test
+	// whose spec has no examples any more.
+	Why string
 }
 
 // String is a located warning: the file, what happened, what to do.
 func (o Orphan) String() string {
 	del := "delete it"
-	if o.Catalog != "" {
-		del += " and " + o.Catalog
+	switch {
+	case o.Catalog != "" && o.Test != "":
+		del += ", " + o.Catalog + " and " + o.Test
+	case o.Catalog != "" || o.Test != "":
+		del += " and " + o.Catalog + o.Test
 	}
-	return fmt.Sprintf("%s:1: generated from %s, which is not in this directory any more; %s", o.Path, o.Spec, del)
+	why := o.Why
+	if why == "" {
+		why = "which is not in this directory any more"
+	}
+	return fmt.Sprintf("%s:1: generated from %s, %s; %s", o.Path, o.Spec, why, del)
 }
 
 // SpecName returns the name of a spec file path ("dir/example.tools.yaml"
@@ -141,6 +157,10 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	test, err := ExamplesTest(f) // examples.go
+	if err != nil {
+		return nil, err
+	}
 	targetWarnings, err := checkTargets(f) // targets.go
 	if err != nil {
 		return nil, err
@@ -165,6 +185,11 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		out.Files = append(out.Files, OutFile{Path: stubsPath, Content: stubs.content, Kind: FileStubs, NewStubs: stubs.added})
 	}
 	out.Files = append(out.Files, OutFile{Path: catPath, Content: catalog, Kind: FileCatalog})
+	if test != nil {
+		out.Files = append(out.Files, OutFile{Path: filepath.Join(dir, TestFileName(base)), Content: test, Kind: FileTest})
+	} else if o := staleTest(dir, f.Path); o != nil {
+		out.Orphans = append(out.Orphans, *o)
+	}
 	return out, nil
 }
 
@@ -202,25 +227,15 @@ func checkOneSpec(specPath, dir string) error {
 // must be missing from dir.
 func Orphans(dir, keep string) []Orphan {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*_tools.gen.go"))
-	prefix, suffix, _ := strings.Cut(GeneratedHeader("\x00"), "\x00")
 	var out []Orphan
 	for _, m := range matches {
 		if keep != "" && samePath(m, keep) {
 			continue
 		}
-		head := make([]byte, 200)
-		fh, err := os.Open(m)
-		if err != nil {
-			continue
-		}
-		n, _ := fh.Read(head)
-		fh.Close()
-		line, _, _ := strings.Cut(string(head[:n]), "\n")
-		from, ok := strings.CutPrefix(line, "// "+prefix)
+		from, ok := generatedFrom(m)
 		if !ok {
 			continue
 		}
-		from = strings.TrimSuffix(from, suffix)
 		if _, err := os.Stat(filepath.Join(dir, from)); err == nil {
 			continue // its spec is there: not an orphan (two specs are an error of their own)
 		}
@@ -228,9 +243,32 @@ func Orphans(dir, keep string) []Orphan {
 		if cat := strings.TrimSuffix(m, "_tools.gen.go") + "_tools.md"; fileExists(cat) {
 			o.Catalog = cat
 		}
+		if test := strings.TrimSuffix(m, ".go") + "_test.go"; fileExists(test) {
+			o.Test = test
+		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// generatedFrom gives the file name of the spec that the file at path
+// was generated from, as its first line (toolgen's header) says, and
+// whether it has that line.
+func generatedFrom(path string) (string, bool) {
+	prefix, suffix, _ := strings.Cut(GeneratedHeader("\x00"), "\x00")
+	head := make([]byte, 200)
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	n, _ := fh.Read(head)
+	fh.Close()
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	from, ok := strings.CutPrefix(line, "// "+prefix)
+	if !ok {
+		return "", false
+	}
+	return strings.TrimSuffix(from, suffix), true
 }
 
 func fileExists(path string) bool {

@@ -240,6 +240,9 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 	if t.Result != nil {
 		lines = append(lines, jen.Id("ResultSchema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower+"ResultSchema")))
 	}
+	if len(t.Examples) > 0 {
+		lines = append(lines, jen.Id("Examples").Op(":").Id(examplesFunc(t)).Call())
+	}
 	if t.Gate != "" {
 		f := g.f
 		gate, msg := jen.Lit(t.Gate), jen.Lit(t.GateMessage)

@@ -125,6 +125,9 @@ func build(f *spec.File) (*generator, error) {
 		g.declare(ti.goLower+"Label", "the label function of tool "+t.Name)
 		g.declare(toolFunc(ti), "the constructor of tool "+t.Name)
 		g.declare(ti.goLower+"Schema", "the schema constant of tool "+t.Name)
+		if len(t.Examples) > 0 {
+			g.declare(examplesFunc(t), "the examples function of tool "+t.Name)
+		}
 		if isAgent(t) && t.Prompt != "" {
 			g.declare(promptName(ti), "the prompt function of tool "+t.Name)
 		}

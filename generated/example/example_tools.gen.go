@@ -201,6 +201,7 @@ func newListTool(impl Executor) *runtime.Tool {
 		Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(listSchema),
+		Examples:    listExamples(),
 		Flags: runtime.Flags{
 			Enabled:         true,
 			ReadOnly:        true,
@@ -231,6 +232,15 @@ func listLabel(args any) string {
 // listSchema is the JSON Schema of the arguments of the tasks_list tool
 // (compact, canonical).
 const listSchema = `{"additionalProperties":false,"properties":{"limit":{"default":10,"description":"Max tasks to return (1-50).","maximum":50,"minimum":1,"type":"integer"},"query":{"description":"Only tasks whose title contains this text (case-insensitive).","maxLength":100,"minLength":1,"type":"string"},"status":{"description":"Only tasks with this status.","enum":["open","done"],"type":"string"}},"type":"object"}`
+
+// listExamples returns the examples of the tasks_list tool's arguments
+// (examples: in the spec), compact and canonical: its runtime.Tool's Examples.
+func listExamples() []json.RawMessage {
+	return []json.RawMessage{
+		json.RawMessage(`{}`),
+		json.RawMessage(`{"limit":5,"query":"milk","status":"open"}`),
+	}
+}
 
 // -------- tasks_add --------
 
@@ -432,6 +442,7 @@ func newAddTool(impl Executor) *runtime.Tool {
 		Description: "Add a task to the list and return it with its id.",
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(addSchema),
+		Examples:    addExamples(),
 		Flags:       runtime.Flags{Enabled: true},
 		Decode:      runtime.TypedDecode(DecodeAddArgs),
 		DecodeWith:  wire.DecodeWith((*AddArgs).decode),
@@ -457,6 +468,15 @@ func addLabel(args any) string {
 // addSchema is the JSON Schema of the arguments of the tasks_add tool (compact,
 // canonical).
 const addSchema = `{"additionalProperties":false,"properties":{"due":{"description":"Optional due date (YYYY-MM-DD).","format":"date","type":"string"},"priority":{"default":"normal","description":"How urgent the task is.","enum":["low","normal","high"],"type":"string"},"tags":{"description":"Up to five labels.","items":{"maxLength":20,"minLength":1,"type":"string"},"maxItems":5,"type":"array","uniqueItems":true},"title":{"description":"What needs doing.","maxLength":120,"minLength":1,"type":"string"}},"required":["title"],"type":"object"}`
+
+// addExamples returns the examples of the tasks_add tool's arguments (examples:
+// in the spec), compact and canonical: its runtime.Tool's Examples.
+func addExamples() []json.RawMessage {
+	return []json.RawMessage{
+		json.RawMessage(`{"title":"Buy milk"}`),
+		json.RawMessage(`{"due":"2026-04-30","priority":"high","tags":["home","money"],"title":"File the tax return"}`),
+	}
+}
 
 // -------- tasks_complete --------
 

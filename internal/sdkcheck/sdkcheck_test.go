@@ -213,3 +213,53 @@ func TestSDKRoundTripFails(t *testing.T) {
 		}
 	}
 }
+
+// TestSDKInputExamples: the example module's tools with examples: reach
+// the Anthropic SDK's ToolParam.InputExamples, strict or not, as the
+// generated Tool holds them; OmitExamples leaves them out.
+func TestSDKInputExamples(t *testing.T) {
+	want := map[string][]json.RawMessage{}
+	for _, tl := range example.Module(example.New()).Tools {
+		if len(tl.Examples) > 0 {
+			want[tl.Name] = tl.Examples
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the example module has no examples")
+	}
+	for _, opts := range []runtime.EncodeOptions{{}, {Strict: true}, {OmitExamples: true}} {
+		got := map[string][]json.RawMessage{}
+		for _, item := range catalog(t, example.Module(example.New()), runtime.DialectAnthropic, opts) {
+			var p anthropic.ToolUnionParam
+			if err := json.Unmarshal(item, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.OfTool == nil {
+				continue // a server tool
+			}
+			for _, ex := range p.OfTool.InputExamples {
+				b, err := json.Marshal(ex)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[p.OfTool.Name] = append(got[p.OfTool.Name], b)
+			}
+		}
+		w := want
+		if opts.OmitExamples {
+			w = map[string][]json.RawMessage{}
+		}
+		if !reflect.DeepEqual(normalize(t, mustJSON(t, got), false), normalize(t, mustJSON(t, w), false)) {
+			t.Errorf("%+v: the SDK reads input_examples %s, want %s", opts, mustJSON(t, got), mustJSON(t, w))
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
