@@ -107,7 +107,7 @@ func TestExamplesTestRuns(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the examples test passes with an invalid example:\n%s", b)
 	}
-	if want := "examples.tools.yaml:42:9: example 3 of shop_quote does not decode"; !strings.Contains(b, want) {
+	if want := "examples.tools.yaml:49:9: example 3 of shop_quote does not decode"; !strings.Contains(b, want) {
 		t.Errorf("the failure does not say %q:\n%s", want, b)
 	}
 }

@@ -520,15 +520,16 @@ func fixedValues(r *Schema) []any {
 }
 
 // checkUnionValue checks v against the union schema r: against each
-// alternative in order; for oneOf exactly one must accept it.
-func checkUnionValue(r *Schema, v any, path string) (any, *problem) {
+// alternative in order (in mode, without modeSkipEnum); for oneOf exactly
+// one must accept it.
+func checkUnionValue(r *Schema, v any, path string, mode checkMode) (any, *problem) {
 	u := r.Union
 	var first *problem
 	firstAt := 0
 	var out any
 	matched := -1
 	for i, a := range u.Alts {
-		cv, pr := checkValue(a, v, path, false)
+		cv, pr := check(a, v, path, mode)
 		if pr != nil {
 			if first == nil {
 				first, firstAt = pr, i

@@ -173,7 +173,7 @@ func check(s *Schema, v any, path string, mode checkMode) (any, *problem) {
 		return fail("null is not allowed: the schema is not nullable")
 	}
 	if r.Union != nil {
-		return checkUnionValue(r, v, path)
+		return checkUnionValue(r, v, path, nested)
 	}
 	switch r.Type {
 	case TypeString:
