@@ -225,6 +225,8 @@ func catalogRows(s *spec.Schema, prefix string) []catalogRow {
 			continue
 		}
 		switch {
+		case ps.Union != nil:
+			rows = append(rows, catalogUnionRows(ps, name)...) // union.go
 		case ps.Type == spec.TypeObject:
 			rows = append(rows, catalogRows(ps, name+".")...)
 		case ps.Type == spec.TypeArray && ps.Items != nil && ps.Items.Ref == "" && ps.Items.Type == spec.TypeObject:
@@ -248,7 +250,7 @@ func catalogTypeOf(s *spec.Schema) string {
 		}
 		t = "[" + catalogCode(name) + "](#" + catalogAnchor("type "+name) + ")"
 	case s.Union != nil:
-		t = catalogUnion(s, false) // union.go
+		return catalogUnion(s, s.Nullable) // union.go
 	case s.Type == spec.TypeArray:
 		t = "array of " + catalogTypeOf(s.Items)
 	default:

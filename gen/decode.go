@@ -147,7 +147,7 @@ func (g *generator) decodeExtra(t *goType) []jen.Code {
 	}
 	extra := func() *jen.Statement { return jen.Id("x").Dot(t.extraName) }
 	valueType := g.typeExpr(t.extra)
-	if t.extraPtr {
+	if t.extraPtr && t.extra.kind != kUnion { // an interface is nil for null
 		valueType = jen.Op("*").Add(valueType)
 	}
 	read := g.decodeInto(t.extra, func() *jen.Statement { return jen.Id("v") }, t.extraPtr, 1)

@@ -452,7 +452,7 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 		}
 		if t.extra != nil {
 			elem := g.typeExpr(t.extra)
-			if t.extraPtr {
+			if t.extraPtr && t.extra.kind != kUnion {
 				elem = jen.Op("*").Add(elem)
 			}
 			fields = append(fields, doc(t.extraName, "",

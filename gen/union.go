@@ -625,7 +625,7 @@ func catalogUnion(r *spec.Schema, nullable bool) string {
 		switch ar := a.Resolved(); {
 		case a.Ref == "" && ar.Union != nil:
 			parts = append(parts, "("+catalogUnion(ar, a.Nullable)+")")
-		case a.Ref == "" && ar.Type == spec.TypeObject:
+		case a.Ref == "":
 			parts = append(parts, altLabel(a))
 		default:
 			parts = append(parts, catalogTypeOf(a))
@@ -656,8 +656,34 @@ func catalogUnionConstraints(r *spec.Schema) string {
 		}
 		return "chosen by " + catalogCode(d.Property) + ": " + strings.Join(vals, ", ")
 	}
+	how := "the first alternative that matches"
 	if u.Kind == spec.OneOf {
-		return "exactly one alternative matches"
+		how = "exactly one alternative matches"
 	}
-	return "the first alternative that matches"
+	// The constraints of inline scalar and array alternatives (objects
+	// have rows of their own, named types sections).
+	for _, a := range u.Alts {
+		if ar := a.Resolved(); a.Ref == "" && ar.Union == nil && ar.Type != spec.TypeObject {
+			if c := catalogConstraints(a); c != "" {
+				how += "; " + altLabel(a) + ": " + c
+			}
+		}
+	}
+	return how
+}
+
+// catalogUnionRows are the rows of the properties of a union's inline
+// object alternatives ("amount.cents"), each alternative's in turn.
+func catalogUnionRows(s *spec.Schema, name string) []catalogRow {
+	var rows []catalogRow
+	for _, a := range s.Union.Alts {
+		switch {
+		case a.Ref != "":
+		case a.Union != nil:
+			rows = append(rows, catalogUnionRows(a, name)...)
+		case a.Type == spec.TypeObject:
+			rows = append(rows, catalogRows(a, name+".")...)
+		}
+	}
+	return rows
 }

@@ -1,9 +1,9 @@
 // Package proptest holds the property-based, differential test of the
 // generated decoders: random specs over the whole subset toolgen supports
-// are generated, compiled and run, and every generated decoder is compared
-// with an independent JSON Schema 2020-12 validator
-// (santhosh-tekuri/jsonschema v6) on random and mutated instances, on
-// accept/reject and on the decoded value.
+// (unions too: union_test.go) are generated, compiled and run, and every
+// generated decoder is compared with an independent JSON Schema 2020-12
+// validator (santhosh-tekuri/jsonschema v6) on random and mutated
+// instances, on accept/reject and on the decoded value.
 //
 // make test runs a fixed budget of seeds (go test ./internal/proptest);
 // make proptest runs many more:
@@ -72,6 +72,7 @@ type testCase struct {
 // stats are what the test reports.
 type stats struct {
 	specs, tools, compiled, cases, accepted, rejected, strict int
+	unions                                                    int // oneOf and anyOf drawn
 }
 
 func TestRandomSpecs(t *testing.T) {
@@ -103,8 +104,8 @@ func TestRandomSpecs(t *testing.T) {
 		}
 		problems = append(problems, ps...)
 	}
-	t.Logf("random specs: %d drawn, %d compiled, %d tools; %d instances: %d accepted, %d rejected (%d of them by a deliberate strictness); %d disagreements",
-		st.specs, st.compiled, st.tools, st.cases, st.accepted, st.rejected, st.strict, len(problems))
+	t.Logf("random specs: %d drawn, %d compiled, %d tools, %d unions; %d instances: %d accepted, %d rejected (%d of them by a deliberate strictness); %d disagreements",
+		st.specs, st.compiled, st.tools, st.unions, st.cases, st.accepted, st.rejected, st.strict, len(problems))
 	for i, p := range problems {
 		if i == 20 {
 			t.Errorf("… and %d more", len(problems)-20)
@@ -121,6 +122,7 @@ func runRound(t *testing.T, work string, seed uint64, st *stats) []string {
 	d := &drawer{r: rand.New(rand.NewPCG(seed, 0x70726f70))}
 	text, drawn := d.drawFile(*flagTools)
 	st.specs++
+	st.unions += strings.Count(text, `"oneOf"`) + strings.Count(text, `"anyOf"`)
 	tag := "seed " + strconv.FormatUint(seed, 10) + ": "
 	path := filepath.Join(work, "p", "p.tools.yaml")
 	os.RemoveAll(filepath.Dir(path)) // stubs are only appended to: start afresh
@@ -377,6 +379,14 @@ func tooBig(s *spec.Schema, batch bool, v any, inexact ...bool) string {
 		return ""
 	}
 	r := s.Resolved()
+	if r.Union != nil {
+		for _, a := range r.Union.Alts {
+			if why := tooBig(a, false, v, inexact...); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
 	switch x := v.(type) {
 	case json.Number:
 		d, _ := new(big.Rat).SetString(string(x))
@@ -462,6 +472,9 @@ func expectBatch(s *spec.Schema, v any) any {
 // reference must see.
 func trimmed(s *spec.Schema, v any) any {
 	r := s.Resolved()
+	if r.Union != nil {
+		return v // alternatives hold no trim (union_test.go)
+	}
 	switch x := v.(type) {
 	case string:
 		if r.Type == spec.TypeString && r.Trim {
@@ -502,6 +515,12 @@ func expect(s *spec.Schema, v any) any {
 	r := s.Resolved()
 	if v == nil {
 		return nil
+	}
+	if r.Union != nil {
+		if a := chosen(r, v); a != nil {
+			return expect(a, v)
+		}
+		return v
 	}
 	switch r.Type {
 	case spec.TypeString:
@@ -584,6 +603,9 @@ func differ(s *spec.Schema, batch bool, want, got any) string {
 			return ""
 		}
 		return "null against non-null"
+	}
+	if r.Union != nil {
+		return differUnion(r, want, got)
 	}
 	switch r.Type {
 	case spec.TypeString:
@@ -756,6 +778,13 @@ func toRef(v any) any {
 				out[k] = props
 			case "items", "additionalProperties":
 				out[k] = toRef(e)
+			case "oneOf", "anyOf":
+				var alts []any
+				for _, a := range e.([]any) {
+					alts = append(alts, toRef(a))
+				}
+				out[k] = alts
+			case "discriminator": // OpenAPI's: the consts say it
 			default:
 				out[k] = e
 			}

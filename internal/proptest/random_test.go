@@ -27,6 +27,9 @@ type drawer struct {
 	r     *rand.Rand
 	types map[string]schema // named types, by name
 	names []string          // named types in declaration order
+	// force is the kind the next draw takes ("" for a random one): an
+	// alternative of a union (union_test.go).
+	force string
 }
 
 func (d *drawer) intn(n int) int        { return d.r.IntN(n) }
@@ -86,7 +89,7 @@ func (d *drawer) drawFile(tools int) (spec string, params map[string]schema) {
 		name := "T" + strconv.Itoa(i)
 		s := d.draw(2, true)
 		delete(s, "default") // a named type's own default is drawn below, checked
-		if d.chance(0.2) {
+		if d.chance(0.2) && !d.hasUnion(s) {
 			if v, ok := d.validDefault(s); ok {
 				s["default"] = v
 			}
@@ -145,8 +148,17 @@ func (d *drawer) draw(depth int, inType bool) schema {
 	if !inType && len(d.names) > 0 {
 		kinds = append(kinds, "ref")
 	}
+	if depth > 0 {
+		kinds = append(kinds, "union")
+	}
 	s := schema{}
 	k := kinds[d.intn(len(kinds))]
+	if d.force != "" {
+		k, d.force = d.force, ""
+	}
+	if k == "union" {
+		return d.drawUnion(depth)
+	}
 	typ := k
 	switch k {
 	case "ref":
@@ -154,7 +166,7 @@ func (d *drawer) draw(depth int, inType bool) schema {
 		if d.chance(0.2) {
 			s["nullable"] = true
 		}
-		if d.chance(0.15) {
+		if d.chance(0.15) && !d.hasUnion(s) {
 			if v, ok := d.validDefault(s); ok {
 				s["default"] = v
 			}
@@ -238,7 +250,7 @@ func (d *drawer) draw(depth int, inType bool) schema {
 	} else {
 		s["type"] = typ
 	}
-	if d.chance(0.15) && k != "free" {
+	if d.chance(0.15) && k != "free" && !d.hasUnion(s) {
 		if v, ok := d.validDefault(s); ok {
 			s["default"] = v
 		}
@@ -440,8 +452,17 @@ func untrimmed(d *drawer, s schema, v any) bool {
 // levels of free-form values.
 func (d *drawer) instance(s schema, depth int) any {
 	r, nullable := d.resolve(s)
+	if alts, null := alternatives(r); len(alts) > 0 {
+		if (nullable || null) && d.chance(0.15) {
+			return nil
+		}
+		return d.instance(alts[d.intn(len(alts))], depth)
+	}
 	if nullable && d.chance(0.15) {
 		return nil
+	}
+	if c, ok := r["const"]; ok && d.chance(0.8) {
+		return c
 	}
 	if e, ok := r["enum"].([]any); ok && d.chance(0.8) {
 		return e[d.intn(len(e))]
