@@ -89,6 +89,10 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 	var cases []jen.Code
 	for _, f := range t.fields {
 		hasVar := "has" + f.name
+		if read := g.fieldRead(f); read != nil {
+			cases = append(cases, jen.Case(jen.Lit(f.json)).Block(read))
+			continue
+		}
 		target := func() *jen.Statement { return jen.Id("x").Dot(f.name) }
 		read := g.decodeInto(f.typ, target, f.ptr, 0)
 		if f.nullable {
@@ -128,6 +132,88 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		jen.Func().Params(recv).Id("decode").Params(param).Block(body...),
 		jen.Line(),
 	}
+}
+
+// fieldRead is the read of field f as one call into wire (see
+// runtime/wire/read.go), for the common kinds: d.ReqString(&hasTitle,
+// "title", &x.Title, checkAddTitle). nil for what keeps the long form:
+// nullable and trimmed properties, named scalar types, arrays and maps.
+func (g *generator) fieldRead(f *field) jen.Code {
+	t := f.typ
+	if f.nullable || (t.schema != nil && t.schema.Trim) {
+		return nil
+	}
+	mode := "Opt"
+	switch {
+	case f.required && f.ptr:
+		return nil
+	case f.required:
+		mode = "Req"
+	}
+	ptr := ""
+	if f.ptr {
+		ptr = "Ptr"
+	}
+	args := func(rest ...jen.Code) []jen.Code {
+		return append([]jen.Code{jen.Op("&").Id("has" + f.name), jen.Lit(f.json), jen.Op("&").Id("x").Dot(f.name)}, rest...)
+	}
+	orNil := func(c jen.Code) jen.Code {
+		if t.check == "" {
+			return jen.Nil()
+		}
+		return c
+	}
+	switch t.kind {
+	case kString, kInt, kFloat, kBool:
+		if t.name != "" && !t.alias {
+			return nil // a named scalar is converted
+		}
+		kind := map[kind]string{kString: "String", kInt: "Int", kFloat: "Float", kBool: "Bool"}[t.kind]
+		check := orNil(jen.Id(t.check))
+		if t.kind == kInt || t.kind == kFloat {
+			check = orNil(jen.Op("&").Id(t.check)) // a wire.NumberRules value
+		}
+		return jen.Id("d").Dot(mode + kind + ptr).Call(args(check)...)
+	case kTime:
+		return jen.Id("d").Dot(mode + "DateTime" + ptr).Call(args()...)
+	case kEnum:
+		return jen.Qual(wirePkg, mode+"Enum"+ptr).Call(append([]jen.Code{dRef()}, args(jen.Id(ofName(t)), jen.Id(t.check))...)...)
+	case kStruct:
+		return jen.Qual(wirePkg, mode+"Object"+ptr).Call(append([]jen.Code{dRef()}, args(jen.Parens(jen.Op("*").Id(t.name)).Dot("decode"))...)...)
+	case kSlice:
+		return g.sliceRead(f, mode, args, orNil(jen.Id(t.check)))
+	}
+	return nil
+}
+
+// sliceRead is fieldRead for an array of strings, enums or objects (not
+// nullable, not unique by their JSON text): one call with the item's read,
+// maxItems, the item's check and the array's.
+func (g *generator) sliceRead(f *field, mode string, args func(...jen.Code) []jen.Code, check jen.Code) jen.Code {
+	t, e := f.typ, f.typ.elem
+	if f.ptr || (t.name != "" && !t.alias) || t.elemPtr || uniqueBySpans(t) || (e.schema != nil && e.schema.Trim) {
+		return nil
+	}
+	var max jen.Code = jen.Qual(wirePkg, "NoMaxItems")
+	if m := t.schema.MaxItems; m != nil {
+		max = jen.Lit(*m)
+	}
+	item := jen.Nil()
+	if e.check != "" {
+		item = jen.Id(e.check)
+	}
+	switch e.kind {
+	case kString:
+		if e.name != "" && !e.alias {
+			return nil
+		}
+		return jen.Id("d").Dot(mode+"Strings").Call(args(max, item, check)...)
+	case kEnum:
+		return jen.Qual(wirePkg, mode+"Enums").Call(append([]jen.Code{dRef()}, args(max, jen.Id(ofName(e)), item, check)...)...)
+	case kStruct:
+		return jen.Qual(wirePkg, mode+"Objects").Call(append([]jen.Code{dRef()}, args(max, jen.Parens(jen.Op("*").Id(e.name)).Dot("decode"), check)...)...)
+	}
+	return nil
 }
 
 // decodeExtra handles a key the struct does not name: a violation for a

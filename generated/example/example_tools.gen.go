@@ -91,30 +91,11 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if d.OptionalField(&hasQuery, "query") {
-				if v, ok := d.String(); ok {
-					checkListQuery(&d.Checker, v)
-					x.Query = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasQuery, "query", &x.Query, checkListQuery)
 		case "status":
-			if d.OptionalField(&hasStatus, "status") {
-				if b, ok := d.Bytes(); ok {
-					v := listStatusOf(b)
-					checkListStatus(&d.Checker, v)
-					x.Status = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasStatus, "status", &x.Status, listStatusOf, checkListStatus)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					listLimitRules.CheckInt(&d.Checker, v)
-					x.Limit = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasLimit, "limit", &x.Limit, &listLimitRules)
 		default:
 			d.Unknown("query", "status", "limit")
 		}
@@ -278,47 +259,13 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "title":
-			if d.Field(&hasTitle, "title") {
-				if v, ok := d.String(); ok {
-					checkAddTitle(&d.Checker, v)
-					x.Title = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasTitle, "title", &x.Title, checkAddTitle)
 		case "priority":
-			if d.OptionalField(&hasPriority, "priority") {
-				if b, ok := d.Bytes(); ok {
-					v := addPriorityOf(b)
-					checkAddPriority(&d.Checker, v)
-					x.Priority = v
-				}
-				d.Leave()
-			}
+			wire.OptEnum(d, &hasPriority, "priority", &x.Priority, addPriorityOf, checkAddPriority)
 		case "due":
-			if d.OptionalField(&hasDue, "due") {
-				if v, ok := d.String(); ok {
-					checkAddDue(&d.Checker, v)
-					x.Due = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDue, "due", &x.Due, checkAddDue)
 		case "tags":
-			if d.OptionalField(&hasTags, "tags") {
-				if d.BeginArray() {
-					x.Tags = []string{}
-					for i := 0; d.NextItemWithin(i, 5); i++ {
-						d.EnterIndex(i)
-						x.Tags = append(x.Tags, "")
-						if v1, ok := d.String(); ok {
-							checkAddTag(&d.Checker, v1)
-							x.Tags[i] = v1
-						}
-						d.Leave()
-					}
-					checkAddTags(&d.Checker, x.Tags)
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasTags, "tags", &x.Tags, 5, checkAddTag, checkAddTags)
 		default:
 			d.Unknown("title", "priority", "due", "tags")
 		}
@@ -508,13 +455,7 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.Field(&hasID, "id") {
-				if v, ok := d.Int(); ok {
-					completeIDRules.CheckInt(&d.Checker, v)
-					x.ID = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasID, "id", &x.ID, &completeIDRules)
 		default:
 			d.Unknown("id")
 		}
@@ -604,13 +545,7 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.Field(&hasID, "id") {
-				if v, ok := d.Int(); ok {
-					completeIDRules.CheckInt(&d.Checker, v)
-					x.ID = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasID, "id", &x.ID, &completeIDRules)
 		default:
 			d.Unknown("id")
 		}

@@ -85,30 +85,11 @@ func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "action":
-			if d.Field(&hasAction, "action") {
-				if v, ok := d.String(); ok {
-					checkWaitForApprovalAction(&d.Checker, v)
-					x.Action = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasAction, "action", &x.Action, checkWaitForApprovalAction)
 		case "details":
-			if d.OptionalField(&hasDetails, "details") {
-				if v, ok := d.String(); ok {
-					checkWaitForApprovalDetails(&d.Checker, v)
-					x.Details = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDetails, "details", &x.Details, checkWaitForApprovalDetails)
 		case "risk":
-			if d.OptionalField(&hasRisk, "risk") {
-				if b, ok := d.Bytes(); ok {
-					v := waitForApprovalRiskOf(b)
-					checkWaitForApprovalRisk(&d.Checker, v)
-					x.Risk = v
-				}
-				d.Leave()
-			}
+			wire.OptEnum(d, &hasRisk, "risk", &x.Risk, waitForApprovalRiskOf, checkWaitForApprovalRisk)
 		default:
 			d.Unknown("action", "details", "risk")
 		}

@@ -244,13 +244,7 @@ func (x *ListPaymentsArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "created_after":
-			if d.OptionalField(&hasCreatedAfter, "created_after") {
-				if v, ok := d.String(); ok {
-					checkListPaymentsCreatedAfter(&d.Checker, v)
-					x.CreatedAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCreatedAfter, "created_after", &x.CreatedAfter, checkListPaymentsCreatedAfter)
 		case "limit":
 			if d.OptionalField(&hasLimit, "limit") {
 				if v, ok := d.Int(); ok {
@@ -381,14 +375,7 @@ func (x *ListSubscriptionsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "status":
-			if d.OptionalField(&hasStatus, "status") {
-				if b, ok := d.Bytes(); ok {
-					v := listSubscriptionsStatusOf(b)
-					checkListSubscriptionsStatus(&d.Checker, v)
-					x.Status = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasStatus, "status", &x.Status, listSubscriptionsStatusOf, checkListSubscriptionsStatus)
 		case "customer":
 			if d.OptionalField(&hasCustomer, "customer") {
 				if v, ok := d.String(); ok {
@@ -593,27 +580,9 @@ func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "line_items":
-			if d.Field(&hasLineItems, "line_items") {
-				if d.BeginArray() {
-					x.LineItems = []PaymentLinkItem{}
-					for i := 0; d.NextItemWithin(i, 20); i++ {
-						d.EnterIndex(i)
-						x.LineItems = append(x.LineItems, PaymentLinkItem{})
-						x.LineItems[i].decode(d)
-						d.Leave()
-					}
-					checkCreatePaymentLinkLineItems(&d.Checker, x.LineItems)
-				}
-				d.Leave()
-			}
+			wire.ReqObjects(d, &hasLineItems, "line_items", &x.LineItems, 20, (*PaymentLinkItem).decode, checkCreatePaymentLinkLineItems)
 		case "after_completion_url":
-			if d.OptionalField(&hasAfterCompletionURL, "after_completion_url") {
-				if v, ok := d.String(); ok {
-					checkCreatePaymentLinkAfterCompletionURL(&d.Checker, v)
-					x.AfterCompletionURL = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasAfterCompletionURL, "after_completion_url", &x.AfterCompletionURL, checkCreatePaymentLinkAfterCompletionURL)
 		default:
 			d.Unknown("line_items", "after_completion_url")
 		}
@@ -770,13 +739,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "customer_name":
-			if d.OptionalField(&hasCustomerName, "customer_name") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceCustomerName(&d.Checker, v)
-					x.CustomerName = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCustomerName, "customer_name", &x.CustomerName, checkCreateInvoiceCustomerName)
 		case "currency":
 			if d.OptionalField(&hasCurrency, "currency") {
 				if v, ok := d.String(); ok {
@@ -786,42 +749,13 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "items":
-			if d.Field(&hasItems, "items") {
-				if d.BeginArray() {
-					x.Items = []InvoiceLine{}
-					for i := 0; d.NextItemWithin(i, 50); i++ {
-						d.EnterIndex(i)
-						x.Items = append(x.Items, InvoiceLine{})
-						x.Items[i].decode(d)
-						d.Leave()
-					}
-					checkCreateInvoiceItems(&d.Checker, x.Items)
-				}
-				d.Leave()
-			}
+			wire.ReqObjects(d, &hasItems, "items", &x.Items, 50, (*InvoiceLine).decode, checkCreateInvoiceItems)
 		case "memo":
-			if d.OptionalField(&hasMemo, "memo") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceMemo(&d.Checker, v)
-					x.Memo = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasMemo, "memo", &x.Memo, checkCreateInvoiceMemo)
 		case "days_until_due":
-			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
-				if v, ok := d.Int(); ok {
-					createInvoiceDaysUntilDueRules.CheckInt(&d.Checker, v)
-					x.DaysUntilDue = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasDaysUntilDue, "days_until_due", &x.DaysUntilDue, &createInvoiceDaysUntilDueRules)
 		case "send":
-			if d.OptionalField(&hasSend, "send") {
-				if v, ok := d.Bool(); ok {
-					x.Send = v
-				}
-				d.Leave()
-			}
+			d.OptBool(&hasSend, "send", &x.Send, nil)
 		default:
 			d.Unknown(
 				"customer_id",
@@ -1033,38 +967,13 @@ func (x *CreateSubscriptionArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
-					x.Quantity = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasQuantity, "quantity", &x.Quantity, &paymentLinkItemQuantityRules)
 		case "trial_period_days":
-			if d.OptionalField(&hasTrialPeriodDays, "trial_period_days") {
-				if v, ok := d.Int(); ok {
-					createSubscriptionTrialPeriodDaysRules.CheckInt(&d.Checker, v)
-					x.TrialPeriodDays = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasTrialPeriodDays, "trial_period_days", &x.TrialPeriodDays, &createSubscriptionTrialPeriodDaysRules)
 		case "collection_method":
-			if d.OptionalField(&hasCollectionMethod, "collection_method") {
-				if b, ok := d.Bytes(); ok {
-					v := createSubscriptionCollectionMethodOf(b)
-					checkCreateSubscriptionCollectionMethod(&d.Checker, v)
-					x.CollectionMethod = v
-				}
-				d.Leave()
-			}
+			wire.OptEnum(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, createSubscriptionCollectionMethodOf, checkCreateSubscriptionCollectionMethod)
 		case "days_until_due":
-			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
-				if v, ok := d.Int(); ok {
-					createInvoiceDaysUntilDueRules.CheckInt(&d.Checker, v)
-					x.DaysUntilDue = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasDaysUntilDue, "days_until_due", &x.DaysUntilDue, &createInvoiceDaysUntilDueRules)
 		default:
 			d.Unknown(
 				"customer",
@@ -1394,13 +1303,7 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "amount_minor":
-			if d.OptionalField(&hasAmountMinor, "amount_minor") {
-				if v, ok := d.Int(); ok {
-					paymentLinkItemAmountMinorRules.CheckInt(&d.Checker, v)
-					x.AmountMinor = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasAmountMinor, "amount_minor", &x.AmountMinor, &paymentLinkItemAmountMinorRules)
 		case "currency":
 			if d.OptionalField(&hasCurrency, "currency") {
 				if v, ok := d.String(); ok {
@@ -1410,21 +1313,9 @@ func (x *PaymentLinkItem) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "name":
-			if d.OptionalField(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPaymentLinkItemName(&d.Checker, v)
-					x.Name = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasName, "name", &x.Name, checkPaymentLinkItemName)
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
-					x.Quantity = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasQuantity, "quantity", &x.Quantity, &paymentLinkItemQuantityRules)
 		default:
 			d.Unknown("price", "amount_minor", "currency", "name", "quantity")
 		}
@@ -1498,29 +1389,11 @@ func (x *InvoiceLine) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.Field(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkInvoiceLineDescription(&d.Checker, v)
-					x.Description = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasDescription, "description", &x.Description, checkInvoiceLineDescription)
 		case "amount_minor":
-			if d.Field(&hasAmountMinor, "amount_minor") {
-				if v, ok := d.Int(); ok {
-					paymentLinkItemAmountMinorRules.CheckInt(&d.Checker, v)
-					x.AmountMinor = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasAmountMinor, "amount_minor", &x.AmountMinor, &paymentLinkItemAmountMinorRules)
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					paymentLinkItemQuantityRules.CheckInt(&d.Checker, v)
-					x.Quantity = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasQuantity, "quantity", &x.Quantity, &paymentLinkItemQuantityRules)
 		default:
 			d.Unknown("description", "amount_minor", "quantity")
 		}

@@ -123,86 +123,23 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
-			if d.Field(&hasEmail, "email") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceEmail(&d.Checker, v)
-					x.Email = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasEmail, "email", &x.Email, checkCreateInvoiceEmail)
 		case "customer_id":
-			if d.OptionalField(&hasCustomerID, "customer_id") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceCustomerID(&d.Checker, v)
-					x.CustomerID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCustomerID, "customer_id", &x.CustomerID, checkCreateInvoiceCustomerID)
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if b, ok := d.Bytes(); ok {
-					v := createInvoiceCurrencyOf(b)
-					checkCreateInvoiceCurrency(&d.Checker, v)
-					x.Currency = v
-				}
-				d.Leave()
-			}
+			wire.OptEnum(d, &hasCurrency, "currency", &x.Currency, createInvoiceCurrencyOf, checkCreateInvoiceCurrency)
 		case "due":
-			if d.OptionalField(&hasDue, "due") {
-				if b, ok := d.Bytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.Due = &v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
-			}
+			d.OptDateTimePtr(&hasDue, "due", &x.Due)
 		case "service_date":
-			if d.OptionalField(&hasServiceDate, "service_date") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceServiceDate(&d.Checker, v)
-					x.ServiceDate = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasServiceDate, "service_date", &x.ServiceDate, checkCreateInvoiceServiceDate)
 		case "memo":
-			if d.OptionalField(&hasMemo, "memo") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceMemo(&d.Checker, v)
-					x.Memo = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasMemo, "memo", &x.Memo, checkCreateInvoiceMemo)
 		case "discount_percent":
-			if d.OptionalField(&hasDiscountPercent, "discount_percent") {
-				if v, tok, ok := d.Number(); ok {
-					createInvoiceDiscountPercentRules.CheckFloat(&d.Checker, v, tok)
-					x.DiscountPercent = &v
-				}
-				d.Leave()
-			}
+			d.OptFloatPtr(&hasDiscountPercent, "discount_percent", &x.DiscountPercent, &createInvoiceDiscountPercentRules)
 		case "send":
-			if d.OptionalField(&hasSend, "send") {
-				if v, ok := d.Bool(); ok {
-					x.Send = v
-				}
-				d.Leave()
-			}
+			d.OptBool(&hasSend, "send", &x.Send, nil)
 		case "items":
-			if d.Field(&hasItems, "items") {
-				if d.BeginArray() {
-					x.Items = []CreateInvoiceItem{}
-					for i := 0; d.NextItemWithin(i, 20); i++ {
-						d.EnterIndex(i)
-						x.Items = append(x.Items, CreateInvoiceItem{})
-						x.Items[i].decode(d)
-						d.Leave()
-					}
-					checkCreateInvoiceItems(&d.Checker, x.Items)
-				}
-				d.Leave()
-			}
+			wire.ReqObjects(d, &hasItems, "items", &x.Items, 20, (*CreateInvoiceItem).decode, checkCreateInvoiceItems)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -231,13 +168,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "website":
-			if d.OptionalField(&hasWebsite, "website") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceWebsite(&d.Checker, v)
-					x.Website = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasWebsite, "website", &x.Website, checkCreateInvoiceWebsite)
 		case "reference":
 			if d.Field(&hasReference, "reference") {
 				if !d.Null() {
@@ -249,11 +180,7 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "attachments":
-			if d.OptionalField(&hasAttachments, "attachments") {
-				x.Attachments = new(CreateInvoiceAttachments)
-				x.Attachments.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAttachments, "attachments", &x.Attachments, (*CreateInvoiceAttachments).decode)
 		default:
 			d.Unknown(
 				"email",
@@ -455,26 +382,11 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.Field(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkCreateInvoiceItemDescription(&d.Checker, v)
-					x.Description = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasDescription, "description", &x.Description, checkCreateInvoiceItemDescription)
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					createInvoiceItemQuantityRules.CheckInt(&d.Checker, v)
-					x.Quantity = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasQuantity, "quantity", &x.Quantity, &createInvoiceItemQuantityRules)
 		case "unit_price":
-			if d.Field(&hasUnitPrice, "unit_price") {
-				x.UnitPrice.decode(d)
-				d.Leave()
-			}
+			wire.ReqObject(d, &hasUnitPrice, "unit_price", &x.UnitPrice, (*Money).decode)
 		case "tags":
 			if d.OptionalField(&hasTags, "tags") {
 				if d.BeginArray() {
@@ -493,12 +405,7 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "taxable":
-			if d.OptionalField(&hasTaxable, "taxable") {
-				if v, ok := d.Bool(); ok {
-					x.Taxable = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasTaxable, "taxable", &x.Taxable, nil)
 		default:
 			d.Unknown("description", "quantity", "unit_price", "tags", "taxable")
 		}
@@ -619,13 +526,7 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
-			if d.OptionalField(&hasCount, "count") {
-				if v, ok := d.Int(); ok {
-					createInvoiceAttachmentsCountRules.CheckInt(&d.Checker, v)
-					x.Count = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasCount, "count", &x.Count, &createInvoiceAttachmentsCountRules)
 		default:
 			k := string(d.Name())
 			if _, dup := x.Extra[k]; dup {
@@ -781,28 +682,11 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "query":
-			if d.Field(&hasQuery, "query") {
-				if v, ok := d.String(); ok {
-					checkSearchQuery(&d.Checker, v)
-					x.Query = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasQuery, "query", &x.Query, checkSearchQuery)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					searchLimitRules.CheckInt(&d.Checker, v)
-					x.Limit = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasLimit, "limit", &x.Limit, &searchLimitRules)
 		case "include_deleted":
-			if d.OptionalField(&hasIncludeDeleted, "include_deleted") {
-				if v, ok := d.Bool(); ok {
-					x.IncludeDeleted = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasIncludeDeleted, "include_deleted", &x.IncludeDeleted, nil)
 		default:
 			d.Unknown("query", "limit", "include_deleted")
 		}
@@ -977,22 +861,9 @@ func (x *Money) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.Field(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					moneyAmountRules.CheckInt(&d.Checker, v)
-					x.Amount = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasAmount, "amount", &x.Amount, &moneyAmountRules)
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if b, ok := d.Bytes(); ok {
-					v := moneyCurrencyOf(b)
-					checkMoneyCurrency(&d.Checker, v)
-					x.Currency = v
-				}
-				d.Leave()
-			}
+			wire.OptEnum(d, &hasCurrency, "currency", &x.Currency, moneyCurrencyOf, checkMoneyCurrency)
 		default:
 			d.Unknown("amount", "currency")
 		}

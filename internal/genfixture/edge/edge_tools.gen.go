@@ -118,20 +118,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flag":
-			if d.OptionalField(&hasFlag, "flag") {
-				if v, ok := d.Bool(); ok {
-					x.Flag = v
-				}
-				d.Leave()
-			}
+			d.OptBool(&hasFlag, "flag", &x.Flag, nil)
 		case "ratio":
-			if d.OptionalField(&hasRatio, "ratio") {
-				if v, tok, ok := d.Number(); ok {
-					allRatioRules.CheckFloat(&d.Checker, v, tok)
-					x.Ratio = v
-				}
-				d.Leave()
-			}
+			d.OptFloat(&hasRatio, "ratio", &x.Ratio, &allRatioRules)
 		case "prio":
 			if d.OptionalField(&hasPrio, "prio") {
 				if v, ok := d.Int(); ok {
@@ -141,27 +130,9 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "when":
-			if d.Field(&hasWhen, "when") {
-				if b, ok := d.Bytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.When = v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
-			}
+			d.ReqDateTime(&hasWhen, "when", &x.When)
 		case "start":
-			if d.OptionalField(&hasStart, "start") {
-				if b, ok := d.Bytes(); ok {
-					if v, ok := wire.ParseDateTime(b); ok {
-						x.Start = v
-					} else {
-						d.Add("must be an RFC 3339 date-time, such as \"2024-01-31T09:30:00Z\", got " + wire.Quote(string(b)))
-					}
-				}
-				d.Leave()
-			}
+			d.OptDateTime(&hasStart, "start", &x.Start)
 		case "labels":
 			if d.OptionalField(&hasLabels, "labels") {
 				if d.BeginArray() {
@@ -179,20 +150,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "tags":
-			if d.OptionalField(&hasTags, "tags") {
-				if d.BeginArray() {
-					x.Tags = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tags = append(x.Tags, "")
-						if v1, ok := d.String(); ok {
-							x.Tags[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasTags, "tags", &x.Tags, wire.NoMaxItems, nil, nil)
 		case "maybe_tags":
 			if d.OptionalField(&hasMaybeTags, "maybe_tags") {
 				if d.BeginArray() {
@@ -233,10 +191,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "origin":
-			if d.OptionalField(&hasOrigin, "origin") {
-				x.Origin.decode(d)
-				d.Leave()
-			}
+			wire.OptObject(d, &hasOrigin, "origin", &x.Origin, (*Point).decode)
 		case "counts":
 			if d.OptionalField(&hasCounts, "counts") {
 				if d.BeginObject() {
@@ -314,32 +269,13 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "open":
-			if d.OptionalField(&hasOpen, "open") {
-				x.Open = new(AllOpen)
-				x.Open.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasOpen, "open", &x.Open, (*AllOpen).decode)
 		case "nothing":
-			if d.OptionalField(&hasNothing, "nothing") {
-				x.Nothing = new(AllNothing)
-				x.Nothing.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasNothing, "nothing", &x.Nothing, (*AllNothing).decode)
 		case "empty_default":
-			if d.OptionalField(&hasEmptyDefault, "empty_default") {
-				if v, ok := d.String(); ok {
-					x.EmptyDefault = v
-				}
-				d.Leave()
-			}
+			d.OptString(&hasEmptyDefault, "empty_default", &x.EmptyDefault, nil)
 		case "big":
-			if d.OptionalField(&hasBig, "big") {
-				if v, ok := d.Int(); ok {
-					allBigRules.CheckInt(&d.Checker, v)
-					x.Big = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasBig, "big", &x.Big, &allBigRules)
 		case "nullable_with_default":
 			if d.Field(&hasNullableWithDefault, "nullable_with_default") {
 				if !d.Null() {
@@ -533,12 +469,7 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "id":
-			if d.OptionalField(&hasID, "id") {
-				if v, ok := d.String(); ok {
-					x.ID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasID, "id", &x.ID, nil)
 		default:
 			k := string(d.Name())
 			if _, dup := x.Extra[k]; dup {
@@ -845,11 +776,7 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "nested":
-			if d.OptionalField(&hasNested, "nested") {
-				x.Nested = new(TrimNested)
-				x.Nested.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasNested, "nested", &x.Nested, (*TrimNested).decode)
 		case "items":
 			if d.OptionalField(&hasItems, "items") {
 				if d.BeginArray() {
@@ -895,12 +822,7 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "kept":
-			if d.OptionalField(&hasKept, "kept") {
-				if v, ok := d.String(); ok {
-					x.Kept = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasKept, "kept", &x.Kept, nil)
 		default:
 			d.Unknown(
 				"q",
@@ -1236,19 +1158,9 @@ func (x *Point) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "x":
-			if d.Field(&hasX, "x") {
-				if v, ok := d.Float(); ok {
-					x.X = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasX, "x", &x.X, nil)
 		case "y":
-			if d.OptionalField(&hasY, "y") {
-				if v, ok := d.Float(); ok {
-					x.Y = v
-				}
-				d.Leave()
-			}
+			d.OptFloat(&hasY, "y", &x.Y, nil)
 		default:
 			d.Unknown("x", "y")
 		}

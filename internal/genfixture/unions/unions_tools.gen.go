@@ -89,34 +89,13 @@ func (x *DrawArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "circle":
-			if d.Field(&hasCircle, "circle") {
-				x.Circle.decode(d)
-				d.Leave()
-			}
+			wire.ReqObject(d, &hasCircle, "circle", &x.Circle, (*Circle).decode)
 		case "version":
-			if d.Field(&hasVersion, "version") {
-				if v, ok := d.Int(); ok {
-					drawVersionRules.CheckInt(&d.Checker, v)
-					x.Version = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasVersion, "version", &x.Version, &drawVersionRules)
 		case "ratio":
-			if d.OptionalField(&hasRatio, "ratio") {
-				if v, tok, ok := d.Number(); ok {
-					drawRatioRules.CheckFloat(&d.Checker, v, tok)
-					x.Ratio = &v
-				}
-				d.Leave()
-			}
+			d.OptFloatPtr(&hasRatio, "ratio", &x.Ratio, &drawRatioRules)
 		case "confirm":
-			if d.OptionalField(&hasConfirm, "confirm") {
-				if v, ok := d.Bool(); ok {
-					checkDrawConfirm(&d.Checker, v)
-					x.Confirm = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasConfirm, "confirm", &x.Confirm, checkDrawConfirm)
 		case "label":
 			if d.Field(&hasLabel, "label") {
 				if !d.Null() {
@@ -128,11 +107,7 @@ func (x *DrawArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "style":
-			if d.OptionalField(&hasStyle, "style") {
-				x.Style = new(DrawStyle)
-				x.Style.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasStyle, "style", &x.Style, (*DrawStyle).decode)
 		default:
 			d.Unknown("circle", "version", "ratio", "confirm", "label", "style")
 		}
@@ -215,29 +190,11 @@ func (x *DrawStyle) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "opacity":
-			if d.OptionalField(&hasOpacity, "opacity") {
-				if v, tok, ok := d.Number(); ok {
-					drawStyleOpacityRules.CheckFloat(&d.Checker, v, tok)
-					x.Opacity = &v
-				}
-				d.Leave()
-			}
+			d.OptFloatPtr(&hasOpacity, "opacity", &x.Opacity, &drawStyleOpacityRules)
 		case "stroke":
-			if d.Field(&hasStroke, "stroke") {
-				if b, ok := d.Bytes(); ok {
-					v := drawStyleStrokeOf(b)
-					checkDrawStyleStroke(&d.Checker, v)
-					x.Stroke = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasStroke, "stroke", &x.Stroke, drawStyleStrokeOf, checkDrawStyleStroke)
 		case "fill":
-			if d.OptionalField(&hasFill, "fill") {
-				if v, ok := d.String(); ok {
-					x.Fill = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFill, "fill", &x.Fill, nil)
 		default:
 			d.Unknown("opacity", "stroke", "fill")
 		}
@@ -1519,36 +1476,13 @@ func (x *Circle) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkNamedName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasName, "name", &x.Name, checkNamedName)
 		case "note":
-			if d.OptionalField(&hasNote, "note") {
-				if v, ok := d.String(); ok {
-					x.Note = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasNote, "note", &x.Note, nil)
 		case "kind":
-			if d.Field(&hasKind, "kind") {
-				if v, ok := d.String(); ok {
-					checkCircleKind(&d.Checker, v)
-					x.Kind = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasKind, "kind", &x.Kind, checkCircleKind)
 		case "radius":
-			if d.Field(&hasRadius, "radius") {
-				if v, tok, ok := d.Number(); ok {
-					circleRadiusRules.CheckFloat(&d.Checker, v, tok)
-					x.Radius = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasRadius, "radius", &x.Radius, &circleRadiusRules)
 		default:
 			d.Unknown("name", "note", "kind", "radius")
 		}

@@ -173,68 +173,19 @@ func (x *GetCustomersArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "email":
-			if d.OptionalField(&hasEmail, "email") {
-				if v, ok := d.String(); ok {
-					checkGetCustomersEmail(&d.Checker, v)
-					x.Email = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEmail, "email", &x.Email, checkGetCustomersEmail)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "test_clock":
-			if d.OptionalField(&hasTestClock, "test_clock") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.TestClock = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTestClock, "test_clock", &x.TestClock, checkAddressCity)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"email",
@@ -489,78 +440,23 @@ func (x *PostCustomersArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if d.OptionalField(&hasAddress, "address") {
-				x.Address = new(PostCustomersAddress)
-				x.Address.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAddress, "address", &x.Address, (*PostCustomersAddress).decode)
 		case "balance":
-			if d.OptionalField(&hasBalance, "balance") {
-				if v, ok := d.Int(); ok {
-					x.Balance = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasBalance, "balance", &x.Balance, nil)
 		case "cash_balance":
-			if d.OptionalField(&hasCashBalance, "cash_balance") {
-				x.CashBalance = new(PostCustomersCashBalance)
-				x.CashBalance.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCashBalance, "cash_balance", &x.CashBalance, (*PostCustomersCashBalance).decode)
 		case "coupon":
-			if d.OptionalField(&hasCoupon, "coupon") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Coupon = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCoupon, "coupon", &x.Coupon, checkAddressCity)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAddressCity)
 		case "email":
-			if d.OptionalField(&hasEmail, "email") {
-				if v, ok := d.String(); ok {
-					checkGetCustomersEmail(&d.Checker, v)
-					x.Email = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEmail, "email", &x.Email, checkGetCustomersEmail)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "invoice_prefix":
-			if d.OptionalField(&hasInvoicePrefix, "invoice_prefix") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.InvoicePrefix = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasInvoicePrefix, "invoice_prefix", &x.InvoicePrefix, checkAddressCity)
 		case "invoice_settings":
-			if d.OptionalField(&hasInvoiceSettings, "invoice_settings") {
-				x.InvoiceSettings = new(PostCustomersInvoiceSettings)
-				x.InvoiceSettings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasInvoiceSettings, "invoice_settings", &x.InvoiceSettings, (*PostCustomersInvoiceSettings).decode)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -588,110 +484,29 @@ func (x *PostCustomersArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "name":
-			if d.OptionalField(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersName(&d.Checker, v)
-					x.Name = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasName, "name", &x.Name, checkPostCustomersName)
 		case "next_invoice_sequence":
-			if d.OptionalField(&hasNextInvoiceSequence, "next_invoice_sequence") {
-				if v, ok := d.Int(); ok {
-					x.NextInvoiceSequence = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasNextInvoiceSequence, "next_invoice_sequence", &x.NextInvoiceSequence, nil)
 		case "payment_method":
-			if d.OptionalField(&hasPaymentMethod, "payment_method") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PaymentMethod = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPaymentMethod, "payment_method", &x.PaymentMethod, checkAddressCity)
 		case "phone":
-			if d.OptionalField(&hasPhone, "phone") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersPhone(&d.Checker, v)
-					x.Phone = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPhone, "phone", &x.Phone, checkPostCustomersPhone)
 		case "preferred_locales":
-			if d.OptionalField(&hasPreferredLocales, "preferred_locales") {
-				if d.BeginArray() {
-					x.PreferredLocales = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.PreferredLocales = append(x.PreferredLocales, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.PreferredLocales[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasPreferredLocales, "preferred_locales", &x.PreferredLocales, wire.NoMaxItems, checkAddressCity, nil)
 		case "promotion_code":
-			if d.OptionalField(&hasPromotionCode, "promotion_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PromotionCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPromotionCode, "promotion_code", &x.PromotionCode, checkAddressCity)
 		case "shipping":
-			if d.OptionalField(&hasShipping, "shipping") {
-				x.Shipping = new(PostCustomersShipping)
-				x.Shipping.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShipping, "shipping", &x.Shipping, (*PostCustomersShipping).decode)
 		case "source":
-			if d.OptionalField(&hasSource, "source") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Source = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasSource, "source", &x.Source, checkAddressCity)
 		case "tax":
-			if d.OptionalField(&hasTax, "tax") {
-				x.Tax = new(PostCustomersTax)
-				x.Tax.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTax, "tax", &x.Tax, (*PostCustomersTax).decode)
 		case "tax_exempt":
-			if d.OptionalField(&hasTaxExempt, "tax_exempt") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersTaxExemptOf(b)
-					checkPostCustomersTaxExempt(&d.Checker, v)
-					x.TaxExempt = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxExempt, "tax_exempt", &x.TaxExempt, postCustomersTaxExemptOf, checkPostCustomersTaxExempt)
 		case "tax_id_data":
-			if d.OptionalField(&hasTaxIDData, "tax_id_data") {
-				if d.BeginArray() {
-					x.TaxIDData = []PostCustomersTaxIDDataItem{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.TaxIDData = append(x.TaxIDData, PostCustomersTaxIDDataItem{})
-						x.TaxIDData[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasTaxIDData, "tax_id_data", &x.TaxIDData, wire.NoMaxItems, (*PostCustomersTaxIDDataItem).decode, nil)
 		case "test_clock":
-			if d.OptionalField(&hasTestClock, "test_clock") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.TestClock = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTestClock, "test_clock", &x.TestClock, checkAddressCity)
 		default:
 			d.Unknown(
 				"address",
@@ -822,53 +637,17 @@ func (x *PostCustomersAddress) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "city":
-			if d.OptionalField(&hasCity, "city") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.City = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCity, "city", &x.City, checkAddressCity)
 		case "country":
-			if d.OptionalField(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCountry, "country", &x.Country, checkAddressCity)
 		case "line1":
-			if d.OptionalField(&hasLine1, "line1") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line1 = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasLine1, "line1", &x.Line1, checkAddressCity)
 		case "line2":
-			if d.OptionalField(&hasLine2, "line2") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Line2 = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasLine2, "line2", &x.Line2, checkAddressCity)
 		case "postal_code":
-			if d.OptionalField(&hasPostalCode, "postal_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PostalCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPostalCode, "postal_code", &x.PostalCode, checkAddressCity)
 		case "state":
-			if d.OptionalField(&hasState, "state") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.State = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasState, "state", &x.State, checkAddressCity)
 		default:
 			d.Unknown(
 				"city",
@@ -917,11 +696,7 @@ func (x *PostCustomersCashBalance) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "settings":
-			if d.OptionalField(&hasSettings, "settings") {
-				x.Settings = new(PostCustomersCashBalanceSettings)
-				x.Settings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasSettings, "settings", &x.Settings, (*PostCustomersCashBalanceSettings).decode)
 		default:
 			d.Unknown("settings")
 		}
@@ -961,14 +736,7 @@ func (x *PostCustomersCashBalanceSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "reconciliation_mode":
-			if d.OptionalField(&hasReconciliationMode, "reconciliation_mode") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersCashBalanceSettingsReconciliationModeOf(b)
-					checkPostCustomersCashBalanceSettingsReconciliationMode(&d.Checker, v)
-					x.ReconciliationMode = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasReconciliationMode, "reconciliation_mode", &x.ReconciliationMode, postCustomersCashBalanceSettingsReconciliationModeOf, checkPostCustomersCashBalanceSettingsReconciliationMode)
 		default:
 			d.Unknown("reconciliation_mode")
 		}
@@ -1058,40 +826,13 @@ func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostCustomersInvoiceSettingsCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostCustomersInvoiceSettingsCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostCustomersInvoiceSettingsCustomField).decode, nil)
 		case "default_payment_method":
-			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultPaymentMethod = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultPaymentMethod, "default_payment_method", &x.DefaultPaymentMethod, checkAddressCity)
 		case "footer":
-			if d.OptionalField(&hasFooter, "footer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Footer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
 		case "rendering_options":
-			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
-				x.RenderingOptions = new(PostCustomersInvoiceSettingsRenderingOptions)
-				x.RenderingOptions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRenderingOptions, "rendering_options", &x.RenderingOptions, (*PostCustomersInvoiceSettingsRenderingOptions).decode)
 		default:
 			d.Unknown(
 				"custom_fields",
@@ -1150,21 +891,9 @@ func (x *PostCustomersInvoiceSettingsCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasName, "name", &x.Name, checkPostCustomersInvoiceSettingsCustomFieldName)
 		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersInvoiceSettingsCustomFieldName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasValue, "value", &x.Value, checkPostCustomersInvoiceSettingsCustomFieldName)
 		default:
 			d.Unknown("name", "value")
 		}
@@ -1217,14 +946,7 @@ func (x *PostCustomersInvoiceSettingsRenderingOptions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
-					checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-					x.AmountTaxDisplay = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasAmountTaxDisplay, "amount_tax_display", &x.AmountTaxDisplay, postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
 		default:
 			d.Unknown("amount_tax_display")
 		}
@@ -1329,26 +1051,11 @@ func (x *PostCustomersShipping) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "address":
-			if d.Field(&hasAddress, "address") {
-				x.Address.decode(d)
-				d.Leave()
-			}
+			wire.ReqObject(d, &hasAddress, "address", &x.Address, (*PostCustomersShippingAddress).decode)
 		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
 		case "phone":
-			if d.OptionalField(&hasPhone, "phone") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Phone = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPhone, "phone", &x.Phone, checkAddressCity)
 		default:
 			d.Unknown("address", "name", "phone")
 		}
@@ -1401,21 +1108,9 @@ func (x *PostCustomersTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "ip_address":
-			if d.OptionalField(&hasIPAddress, "ip_address") {
-				if v, ok := d.String(); ok {
-					x.IPAddress = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasIPAddress, "ip_address", &x.IPAddress, nil)
 		case "validate_location":
-			if d.OptionalField(&hasValidateLocation, "validate_location") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersTaxValidateLocationOf(b)
-					checkPostCustomersTaxValidateLocation(&d.Checker, v)
-					x.ValidateLocation = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasValidateLocation, "validate_location", &x.ValidateLocation, postCustomersTaxValidateLocationOf, checkPostCustomersTaxValidateLocation)
 		default:
 			d.Unknown("ip_address", "validate_location")
 		}
@@ -1543,21 +1238,9 @@ func (x *PostCustomersTaxIDDataItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersTaxIDDataItemTypeOf(b)
-					checkPostCustomersTaxIDDataItemType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasType, "type", &x.Type, postCustomersTaxIDDataItemTypeOf, checkPostCustomersTaxIDDataItemType)
 		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					x.Value = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasValue, "value", &x.Value, nil)
 		default:
 			d.Unknown("type", "value")
 		}
@@ -1992,29 +1675,9 @@ func (x *GetCustomersCustomerArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if d.Field(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		default:
 			d.Unknown("customer", "expand")
 		}
@@ -2202,118 +1865,33 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if d.Field(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		case "address":
-			if d.OptionalField(&hasAddress, "address") {
-				x.Address = new(PostCustomersCustomerAddress)
-				x.Address.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAddress, "address", &x.Address, (*PostCustomersCustomerAddress).decode)
 		case "balance":
-			if d.OptionalField(&hasBalance, "balance") {
-				if v, ok := d.Int(); ok {
-					x.Balance = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasBalance, "balance", &x.Balance, nil)
 		case "cash_balance":
-			if d.OptionalField(&hasCashBalance, "cash_balance") {
-				x.CashBalance = new(PostCustomersCustomerCashBalance)
-				x.CashBalance.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCashBalance, "cash_balance", &x.CashBalance, (*PostCustomersCustomerCashBalance).decode)
 		case "coupon":
-			if d.OptionalField(&hasCoupon, "coupon") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Coupon = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCoupon, "coupon", &x.Coupon, checkAddressCity)
 		case "default_alipay_account":
-			if d.OptionalField(&hasDefaultAlipayAccount, "default_alipay_account") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.DefaultAlipayAccount = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultAlipayAccount, "default_alipay_account", &x.DefaultAlipayAccount, checkPaymentIntentMetadataValue)
 		case "default_bank_account":
-			if d.OptionalField(&hasDefaultBankAccount, "default_bank_account") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.DefaultBankAccount = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultBankAccount, "default_bank_account", &x.DefaultBankAccount, checkPaymentIntentMetadataValue)
 		case "default_card":
-			if d.OptionalField(&hasDefaultCard, "default_card") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.DefaultCard = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultCard, "default_card", &x.DefaultCard, checkPaymentIntentMetadataValue)
 		case "default_source":
-			if d.OptionalField(&hasDefaultSource, "default_source") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.DefaultSource = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultSource, "default_source", &x.DefaultSource, checkPaymentIntentMetadataValue)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAddressCity)
 		case "email":
-			if d.OptionalField(&hasEmail, "email") {
-				if v, ok := d.String(); ok {
-					checkGetCustomersEmail(&d.Checker, v)
-					x.Email = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEmail, "email", &x.Email, checkGetCustomersEmail)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "invoice_prefix":
-			if d.OptionalField(&hasInvoicePrefix, "invoice_prefix") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.InvoicePrefix = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasInvoicePrefix, "invoice_prefix", &x.InvoicePrefix, checkAddressCity)
 		case "invoice_settings":
-			if d.OptionalField(&hasInvoiceSettings, "invoice_settings") {
-				x.InvoiceSettings = new(PostCustomersCustomerInvoiceSettings)
-				x.InvoiceSettings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasInvoiceSettings, "invoice_settings", &x.InvoiceSettings, (*PostCustomersCustomerInvoiceSettings).decode)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -2341,81 +1919,23 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "name":
-			if d.OptionalField(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersName(&d.Checker, v)
-					x.Name = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasName, "name", &x.Name, checkPostCustomersName)
 		case "next_invoice_sequence":
-			if d.OptionalField(&hasNextInvoiceSequence, "next_invoice_sequence") {
-				if v, ok := d.Int(); ok {
-					x.NextInvoiceSequence = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasNextInvoiceSequence, "next_invoice_sequence", &x.NextInvoiceSequence, nil)
 		case "phone":
-			if d.OptionalField(&hasPhone, "phone") {
-				if v, ok := d.String(); ok {
-					checkPostCustomersPhone(&d.Checker, v)
-					x.Phone = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPhone, "phone", &x.Phone, checkPostCustomersPhone)
 		case "preferred_locales":
-			if d.OptionalField(&hasPreferredLocales, "preferred_locales") {
-				if d.BeginArray() {
-					x.PreferredLocales = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.PreferredLocales = append(x.PreferredLocales, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.PreferredLocales[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasPreferredLocales, "preferred_locales", &x.PreferredLocales, wire.NoMaxItems, checkAddressCity, nil)
 		case "promotion_code":
-			if d.OptionalField(&hasPromotionCode, "promotion_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PromotionCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPromotionCode, "promotion_code", &x.PromotionCode, checkAddressCity)
 		case "shipping":
-			if d.OptionalField(&hasShipping, "shipping") {
-				x.Shipping = new(PostCustomersCustomerShipping)
-				x.Shipping.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShipping, "shipping", &x.Shipping, (*PostCustomersCustomerShipping).decode)
 		case "source":
-			if d.OptionalField(&hasSource, "source") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Source = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasSource, "source", &x.Source, checkAddressCity)
 		case "tax":
-			if d.OptionalField(&hasTax, "tax") {
-				x.Tax = new(PostCustomersCustomerTax)
-				x.Tax.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTax, "tax", &x.Tax, (*PostCustomersCustomerTax).decode)
 		case "tax_exempt":
-			if d.OptionalField(&hasTaxExempt, "tax_exempt") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersTaxExemptOf(b)
-					checkPostCustomersTaxExempt(&d.Checker, v)
-					x.TaxExempt = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxExempt, "tax_exempt", &x.TaxExempt, postCustomersTaxExemptOf, checkPostCustomersTaxExempt)
 		default:
 			d.Unknown(
 				"customer",
@@ -2740,13 +2260,7 @@ func (x *DeleteCustomersCustomerArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if d.Field(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		default:
 			d.Unknown("customer")
 		}
@@ -2894,75 +2408,21 @@ func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "customer":
-			if d.OptionalField(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "invoice":
-			if d.OptionalField(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "pending":
-			if d.OptionalField(&hasPending, "pending") {
-				if v, ok := d.Bool(); ok {
-					x.Pending = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasPending, "pending", &x.Pending, nil)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"customer",
@@ -3212,79 +2672,21 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.OptionalField(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasAmount, "amount", &x.Amount, nil)
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
 		case "customer":
-			if d.Field(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAddressCity)
 		case "discountable":
-			if d.OptionalField(&hasDiscountable, "discountable") {
-				if v, ok := d.Bool(); ok {
-					x.Discountable = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasDiscountable, "discountable", &x.Discountable, nil)
 		case "discounts":
-			if d.OptionalField(&hasDiscounts, "discounts") {
-				if d.BeginArray() {
-					x.Discounts = []PostInvoiceitemsDiscount{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Discounts = append(x.Discounts, PostInvoiceitemsDiscount{})
-						x.Discounts[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasDiscounts, "discounts", &x.Discounts, wire.NoMaxItems, (*PostInvoiceitemsDiscount).decode, nil)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "invoice":
-			if d.OptionalField(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -3312,86 +2714,25 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "period":
-			if d.OptionalField(&hasPeriod, "period") {
-				x.Period = new(PostInvoiceitemsPeriod)
-				x.Period.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPeriod, "period", &x.Period, (*PostInvoiceitemsPeriod).decode)
 		case "price":
-			if d.OptionalField(&hasPrice, "price") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Price = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasPrice, "price", &x.Price, checkAddressCity)
 		case "price_data":
-			if d.OptionalField(&hasPriceData, "price_data") {
-				x.PriceData = new(PostInvoiceitemsPriceData)
-				x.PriceData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPriceData, "price_data", &x.PriceData, (*PostInvoiceitemsPriceData).decode)
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					x.Quantity = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasQuantity, "quantity", &x.Quantity, nil)
 		case "subscription":
-			if d.OptionalField(&hasSubscription, "subscription") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Subscription = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasSubscription, "subscription", &x.Subscription, checkAddressCity)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "tax_code":
-			if d.OptionalField(&hasTaxCode, "tax_code") {
-				if v, ok := d.String(); ok {
-					x.TaxCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, nil)
 		case "tax_rates":
-			if d.OptionalField(&hasTaxRates, "tax_rates") {
-				if d.BeginArray() {
-					x.TaxRates = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.TaxRates = append(x.TaxRates, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.TaxRates[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasTaxRates, "tax_rates", &x.TaxRates, wire.NoMaxItems, checkAddressCity, nil)
 		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
 			d.Unknown(
 				"amount",
@@ -3494,21 +2835,9 @@ func (x *PostInvoiceitemsDiscount) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "coupon":
-			if d.OptionalField(&hasCoupon, "coupon") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Coupon = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCoupon, "coupon", &x.Coupon, checkAddressCity)
 		case "discount":
-			if d.OptionalField(&hasDiscount, "discount") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Discount = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDiscount, "discount", &x.Discount, checkAddressCity)
 		default:
 			d.Unknown("coupon", "discount")
 		}
@@ -3551,19 +2880,9 @@ func (x *PostInvoiceitemsPeriod) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "end":
-			if d.Field(&hasEnd, "end") {
-				if v, ok := d.Int(); ok {
-					x.End = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasEnd, "end", &x.End, nil)
 		case "start":
-			if d.Field(&hasStart, "start") {
-				if v, ok := d.Int(); ok {
-					x.Start = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasStart, "start", &x.Start, nil)
 		default:
 			d.Unknown("end", "start")
 		}
@@ -3612,43 +2931,15 @@ func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "currency":
-			if d.Field(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCurrency, "currency", &x.Currency, nil)
 		case "product":
-			if d.Field(&hasProduct, "product") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Product = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasProduct, "product", &x.Product, checkAddressCity)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
 			d.Unknown(
 				"currency",
@@ -3846,86 +3137,23 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "collection_method":
-			if d.OptionalField(&hasCollectionMethod, "collection_method") {
-				if b, ok := d.Bytes(); ok {
-					v := subscriptionCollectionMethodOf(b)
-					checkSubscriptionCollectionMethod(&d.Checker, v)
-					x.CollectionMethod = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, subscriptionCollectionMethodOf, checkSubscriptionCollectionMethod)
 		case "customer":
-			if d.OptionalField(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "status":
-			if d.OptionalField(&hasStatus, "status") {
-				if b, ok := d.Bytes(); ok {
-					v := invoiceStatusOf(b)
-					checkInvoiceStatus(&d.Checker, v)
-					x.Status = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasStatus, "status", &x.Status, invoiceStatusOf, checkInvoiceStatus)
 		case "subscription":
-			if d.OptionalField(&hasSubscription, "subscription") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Subscription = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasSubscription, "subscription", &x.Subscription, checkAddressCity)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"collection_method",
@@ -4250,182 +3478,43 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "account_tax_ids":
-			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
-				if d.BeginArray() {
-					x.AccountTaxIDs = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.AccountTaxIDs[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasAccountTaxIDs, "account_tax_ids", &x.AccountTaxIDs, wire.NoMaxItems, checkAddressCity, nil)
 		case "application_fee_amount":
-			if d.OptionalField(&hasApplicationFeeAmount, "application_fee_amount") {
-				if v, ok := d.Int(); ok {
-					x.ApplicationFeeAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasApplicationFeeAmount, "application_fee_amount", &x.ApplicationFeeAmount, nil)
 		case "auto_advance":
-			if d.OptionalField(&hasAutoAdvance, "auto_advance") {
-				if v, ok := d.Bool(); ok {
-					x.AutoAdvance = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasAutoAdvance, "auto_advance", &x.AutoAdvance, nil)
 		case "automatic_tax":
-			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
-				x.AutomaticTax = new(PostInvoicesAutomaticTax)
-				x.AutomaticTax.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostInvoicesAutomaticTax).decode)
 		case "collection_method":
-			if d.OptionalField(&hasCollectionMethod, "collection_method") {
-				if b, ok := d.Bytes(); ok {
-					v := subscriptionCollectionMethodOf(b)
-					checkSubscriptionCollectionMethod(&d.Checker, v)
-					x.CollectionMethod = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, subscriptionCollectionMethodOf, checkSubscriptionCollectionMethod)
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
 		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostInvoicesCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostInvoicesCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostInvoicesCustomField).decode, nil)
 		case "customer":
-			if d.OptionalField(&hasCustomer, "customer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Customer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCustomer, "customer", &x.Customer, checkAddressCity)
 		case "days_until_due":
-			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
-				if v, ok := d.Int(); ok {
-					x.DaysUntilDue = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasDaysUntilDue, "days_until_due", &x.DaysUntilDue, nil)
 		case "default_payment_method":
-			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultPaymentMethod = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultPaymentMethod, "default_payment_method", &x.DefaultPaymentMethod, checkAddressCity)
 		case "default_source":
-			if d.OptionalField(&hasDefaultSource, "default_source") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultSource = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultSource, "default_source", &x.DefaultSource, checkAddressCity)
 		case "default_tax_rates":
-			if d.OptionalField(&hasDefaultTaxRates, "default_tax_rates") {
-				if d.BeginArray() {
-					x.DefaultTaxRates = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.DefaultTaxRates = append(x.DefaultTaxRates, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.DefaultTaxRates[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasDefaultTaxRates, "default_tax_rates", &x.DefaultTaxRates, wire.NoMaxItems, checkAddressCity, nil)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesDescription(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostInvoicesDescription)
 		case "discounts":
-			if d.OptionalField(&hasDiscounts, "discounts") {
-				if d.BeginArray() {
-					x.Discounts = []PostInvoicesDiscount{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Discounts = append(x.Discounts, PostInvoicesDiscount{})
-						x.Discounts[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasDiscounts, "discounts", &x.Discounts, wire.NoMaxItems, (*PostInvoicesDiscount).decode, nil)
 		case "due_date":
-			if d.OptionalField(&hasDueDate, "due_date") {
-				if v, ok := d.Int(); ok {
-					x.DueDate = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasDueDate, "due_date", &x.DueDate, nil)
 		case "effective_at":
-			if d.OptionalField(&hasEffectiveAt, "effective_at") {
-				if v, ok := d.Int(); ok {
-					x.EffectiveAt = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasEffectiveAt, "effective_at", &x.EffectiveAt, nil)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "footer":
-			if d.OptionalField(&hasFooter, "footer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Footer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
 		case "from_invoice":
-			if d.OptionalField(&hasFromInvoice, "from_invoice") {
-				x.FromInvoice = new(PostInvoicesFromInvoice)
-				x.FromInvoice.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasFromInvoice, "from_invoice", &x.FromInvoice, (*PostInvoicesFromInvoice).decode)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -4453,67 +3542,23 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "on_behalf_of":
-			if d.OptionalField(&hasOnBehalfOf, "on_behalf_of") {
-				if v, ok := d.String(); ok {
-					x.OnBehalfOf = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasOnBehalfOf, "on_behalf_of", &x.OnBehalfOf, nil)
 		case "payment_settings":
-			if d.OptionalField(&hasPaymentSettings, "payment_settings") {
-				x.PaymentSettings = new(PostInvoicesPaymentSettings)
-				x.PaymentSettings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPaymentSettings, "payment_settings", &x.PaymentSettings, (*PostInvoicesPaymentSettings).decode)
 		case "pending_invoice_items_behavior":
-			if d.OptionalField(&hasPendingInvoiceItemsBehavior, "pending_invoice_items_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPendingInvoiceItemsBehaviorOf(b)
-					checkPostInvoicesPendingInvoiceItemsBehavior(&d.Checker, v)
-					x.PendingInvoiceItemsBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasPendingInvoiceItemsBehavior, "pending_invoice_items_behavior", &x.PendingInvoiceItemsBehavior, postInvoicesPendingInvoiceItemsBehaviorOf, checkPostInvoicesPendingInvoiceItemsBehavior)
 		case "rendering":
-			if d.OptionalField(&hasRendering, "rendering") {
-				x.Rendering = new(PostInvoicesRendering)
-				x.Rendering.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRendering, "rendering", &x.Rendering, (*PostInvoicesRendering).decode)
 		case "shipping_cost":
-			if d.OptionalField(&hasShippingCost, "shipping_cost") {
-				x.ShippingCost = new(PostInvoicesShippingCost)
-				x.ShippingCost.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingCost, "shipping_cost", &x.ShippingCost, (*PostInvoicesShippingCost).decode)
 		case "shipping_details":
-			if d.OptionalField(&hasShippingDetails, "shipping_details") {
-				x.ShippingDetails = new(PostInvoicesShippingDetails)
-				x.ShippingDetails.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingDetails, "shipping_details", &x.ShippingDetails, (*PostInvoicesShippingDetails).decode)
 		case "statement_descriptor":
-			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptor = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 		case "subscription":
-			if d.OptionalField(&hasSubscription, "subscription") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Subscription = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasSubscription, "subscription", &x.Subscription, checkAddressCity)
 		case "transfer_data":
-			if d.OptionalField(&hasTransferData, "transfer_data") {
-				x.TransferData = new(PostInvoicesTransferData)
-				x.TransferData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTransferData, "transfer_data", &x.TransferData, (*PostInvoicesTransferData).decode)
 		default:
 			d.Unknown(
 				"account_tax_ids",
@@ -4668,12 +3713,7 @@ func (x *PostInvoicesAutomaticTax) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
+			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
 		default:
 			d.Unknown("enabled")
 		}
@@ -4749,22 +3789,9 @@ func (x *PostInvoicesFromInvoice) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "action":
-			if d.Field(&hasAction, "action") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesFromInvoiceActionOf(b)
-					checkPostInvoicesFromInvoiceAction(&d.Checker, v)
-					x.Action = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasAction, "action", &x.Action, postInvoicesFromInvoiceActionOf, checkPostInvoicesFromInvoiceAction)
 		case "invoice":
-			if d.Field(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		default:
 			d.Unknown("action", "invoice")
 		}
@@ -4853,36 +3880,11 @@ func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "default_mandate":
-			if d.OptionalField(&hasDefaultMandate, "default_mandate") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultMandate = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultMandate, "default_mandate", &x.DefaultMandate, checkAddressCity)
 		case "payment_method_options":
-			if d.OptionalField(&hasPaymentMethodOptions, "payment_method_options") {
-				x.PaymentMethodOptions = new(PostInvoicesPaymentSettingsPaymentMethodOptions)
-				x.PaymentMethodOptions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPaymentMethodOptions, "payment_method_options", &x.PaymentMethodOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptions).decode)
 		case "payment_method_types":
-			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
-				if d.BeginArray() {
-					x.PaymentMethodTypes = []PostInvoicesPaymentSettingsPaymentMethodType{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := subscriptionsResourcePaymentSettingsPaymentMethodTypeOf(b)
-							checkSubscriptionsResourcePaymentSettingsPaymentMethodType(&d.Checker, v1)
-							x.PaymentMethodTypes[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, subscriptionsResourcePaymentSettingsPaymentMethodTypeOf, checkSubscriptionsResourcePaymentSettingsPaymentMethodType, nil)
 		default:
 			d.Unknown(
 				"default_mandate",
@@ -4947,29 +3949,13 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "acss_debit":
-			if d.OptionalField(&hasAcssDebit, "acss_debit") {
-				x.AcssDebit = new(PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit)
-				x.AcssDebit.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAcssDebit, "acss_debit", &x.AcssDebit, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit).decode)
 		case "bancontact":
-			if d.OptionalField(&hasBancontact, "bancontact") {
-				x.Bancontact = new(PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact)
-				x.Bancontact.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasBancontact, "bancontact", &x.Bancontact, (*PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact).decode)
 		case "card":
-			if d.OptionalField(&hasCard, "card") {
-				x.Card = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCard)
-				x.Card.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCard, "card", &x.Card, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCard).decode)
 		case "customer_balance":
-			if d.OptionalField(&hasCustomerBalance, "customer_balance") {
-				x.CustomerBalance = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance)
-				x.CustomerBalance.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCustomerBalance, "customer_balance", &x.CustomerBalance, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance).decode)
 		case "konbini":
 			if d.OptionalField(&hasKonbini, "konbini") {
 				if d.BeginObject() {
@@ -4997,11 +3983,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder
 				d.Leave()
 			}
 		case "us_bank_account":
-			if d.OptionalField(&hasUsBankAccount, "us_bank_account") {
-				x.UsBankAccount = new(PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount)
-				x.UsBankAccount.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasUsBankAccount, "us_bank_account", &x.UsBankAccount, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount).decode)
 		default:
 			d.Unknown(
 				"acss_debit",
@@ -5071,20 +4053,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "mandate_options":
-			if d.OptionalField(&hasMandateOptions, "mandate_options") {
-				x.MandateOptions = new(PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
-				x.MandateOptions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasMandateOptions, "mandate_options", &x.MandateOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).decode)
 		case "verification_method":
-			if d.OptionalField(&hasVerificationMethod, "verification_method") {
-				if b, ok := d.Bytes(); ok {
-					v := invoicePaymentMethodOptionsAcssDebitVerificationMethodOf(b)
-					checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
-					x.VerificationMethod = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasVerificationMethod, "verification_method", &x.VerificationMethod, invoicePaymentMethodOptionsAcssDebitVerificationMethodOf, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
 		default:
 			d.Unknown("mandate_options", "verification_method")
 		}
@@ -5126,14 +4097,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "transaction_type":
-			if d.OptionalField(&hasTransactionType, "transaction_type") {
-				if b, ok := d.Bytes(); ok {
-					v := invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf(b)
-					checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType(&d.Checker, v)
-					x.TransactionType = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTransactionType, "transaction_type", &x.TransactionType, invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf, checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType)
 		default:
 			d.Unknown("transaction_type")
 		}
@@ -5201,14 +4165,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wi
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "preferred_language":
-			if d.OptionalField(&hasPreferredLanguage, "preferred_language") {
-				if b, ok := d.Bytes(); ok {
-					v := invoicePaymentMethodOptionsBancontactPreferredLanguageOf(b)
-					checkInvoicePaymentMethodOptionsBancontactPreferredLanguage(&d.Checker, v)
-					x.PreferredLanguage = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasPreferredLanguage, "preferred_language", &x.PreferredLanguage, invoicePaymentMethodOptionsBancontactPreferredLanguageOf, checkInvoicePaymentMethodOptionsBancontactPreferredLanguage)
 		default:
 			d.Unknown("preferred_language")
 		}
@@ -5264,20 +4221,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Dec
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "installments":
-			if d.OptionalField(&hasInstallments, "installments") {
-				x.Installments = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments)
-				x.Installments.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasInstallments, "installments", &x.Installments, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).decode)
 		case "request_three_d_secure":
-			if d.OptionalField(&hasRequestThreeDSecure, "request_three_d_secure") {
-				if b, ok := d.Bytes(); ok {
-					v := subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf(b)
-					checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure(&d.Checker, v)
-					x.RequestThreeDSecure = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasRequestThreeDSecure, "request_three_d_secure", &x.RequestThreeDSecure, subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf, checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure)
 		default:
 			d.Unknown("installments", "request_three_d_secure")
 		}
@@ -5321,18 +4267,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.OptionalField(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasEnabled, "enabled", &x.Enabled, nil)
 		case "plan":
-			if d.OptionalField(&hasPlan, "plan") {
-				x.Plan = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan)
-				x.Plan.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPlan, "plan", &x.Plan, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).decode)
 		default:
 			d.Unknown("enabled", "plan")
 		}
@@ -5377,30 +4314,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) de
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "count":
-			if d.Field(&hasCount, "count") {
-				if v, ok := d.Int(); ok {
-					x.Count = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasCount, "count", &x.Count, nil)
 		case "interval":
-			if d.Field(&hasInterval, "interval") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval(&d.Checker, v)
-					x.Interval = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasInterval, "interval", &x.Interval, postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval)
 		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf(b)
-					checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasType, "type", &x.Type, postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType)
 		default:
 			d.Unknown("count", "interval", "type")
 		}
@@ -5547,18 +4465,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) decode(
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "bank_transfer":
-			if d.OptionalField(&hasBankTransfer, "bank_transfer") {
-				x.BankTransfer = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer)
-				x.BankTransfer.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasBankTransfer, "bank_transfer", &x.BankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).decode)
 		case "funding_type":
-			if d.OptionalField(&hasFundingType, "funding_type") {
-				if v, ok := d.String(); ok {
-					x.FundingType = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFundingType, "funding_type", &x.FundingType, nil)
 		default:
 			d.Unknown("bank_transfer", "funding_type")
 		}
@@ -5602,18 +4511,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "eu_bank_transfer":
-			if d.OptionalField(&hasEuBankTransfer, "eu_bank_transfer") {
-				x.EuBankTransfer = new(PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer)
-				x.EuBankTransfer.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasEuBankTransfer, "eu_bank_transfer", &x.EuBankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).decode)
 		case "type":
-			if d.OptionalField(&hasType, "type") {
-				if v, ok := d.String(); ok {
-					x.Type = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasType, "type", &x.Type, nil)
 		default:
 			d.Unknown("eu_bank_transfer", "type")
 		}
@@ -5655,13 +4555,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "country":
-			if d.Field(&hasCountry, "country") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Country = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCountry, "country", &x.Country, checkAddressCity)
 		default:
 			d.Unknown("country")
 		}
@@ -5703,20 +4597,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "financial_connections":
-			if d.OptionalField(&hasFinancialConnections, "financial_connections") {
-				x.FinancialConnections = new(PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections)
-				x.FinancialConnections.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasFinancialConnections, "financial_connections", &x.FinancialConnections, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).decode)
 		case "verification_method":
-			if d.OptionalField(&hasVerificationMethod, "verification_method") {
-				if b, ok := d.Bytes(); ok {
-					v := invoicePaymentMethodOptionsAcssDebitVerificationMethodOf(b)
-					checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod(&d.Checker, v)
-					x.VerificationMethod = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasVerificationMethod, "verification_method", &x.VerificationMethod, invoicePaymentMethodOptionsAcssDebitVerificationMethodOf, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
 		default:
 			d.Unknown("financial_connections", "verification_method")
 		}
@@ -5761,39 +4644,9 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "permissions":
-			if d.OptionalField(&hasPermissions, "permissions") {
-				if d.BeginArray() {
-					x.Permissions = []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Permissions = append(x.Permissions, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf(b)
-							checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(&d.Checker, v1)
-							x.Permissions[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptEnums(d, &hasPermissions, "permissions", &x.Permissions, wire.NoMaxItems, postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf, checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission, nil)
 		case "prefetch":
-			if d.OptionalField(&hasPrefetch, "prefetch") {
-				if d.BeginArray() {
-					x.Prefetch = []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Prefetch = append(x.Prefetch, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf(b)
-							checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem(&d.Checker, v1)
-							x.Prefetch[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptEnums(d, &hasPrefetch, "prefetch", &x.Prefetch, wire.NoMaxItems, invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf, checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem, nil)
 		default:
 			d.Unknown("permissions", "prefetch")
 		}
@@ -6026,20 +4879,9 @@ func (x *PostInvoicesRendering) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount_tax_display":
-			if d.OptionalField(&hasAmountTaxDisplay, "amount_tax_display") {
-				if b, ok := d.Bytes(); ok {
-					v := postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf(b)
-					checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay(&d.Checker, v)
-					x.AmountTaxDisplay = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasAmountTaxDisplay, "amount_tax_display", &x.AmountTaxDisplay, postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
 		case "pdf":
-			if d.OptionalField(&hasPDF, "pdf") {
-				x.PDF = new(PostInvoicesRenderingPDF)
-				x.PDF.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPDF, "pdf", &x.PDF, (*PostInvoicesRenderingPDF).decode)
 		default:
 			d.Unknown("amount_tax_display", "pdf")
 		}
@@ -6094,14 +4936,7 @@ func (x *PostInvoicesRenderingPDF) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "page_size":
-			if d.OptionalField(&hasPageSize, "page_size") {
-				if b, ok := d.Bytes(); ok {
-					v := invoiceRenderingPDFPageSizeOf(b)
-					checkInvoiceRenderingPDFPageSize(&d.Checker, v)
-					x.PageSize = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasPageSize, "page_size", &x.PageSize, invoiceRenderingPDFPageSizeOf, checkInvoiceRenderingPDFPageSize)
 		default:
 			d.Unknown("page_size")
 		}
@@ -6152,19 +4987,9 @@ func (x *PostInvoicesShippingCost) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "shipping_rate":
-			if d.OptionalField(&hasShippingRate, "shipping_rate") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.ShippingRate = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasShippingRate, "shipping_rate", &x.ShippingRate, checkAddressCity)
 		case "shipping_rate_data":
-			if d.OptionalField(&hasShippingRateData, "shipping_rate_data") {
-				x.ShippingRateData = new(PostInvoicesShippingCostShippingRateData)
-				x.ShippingRateData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingRateData, "shipping_rate_data", &x.ShippingRateData, (*PostInvoicesShippingCostShippingRateData).decode)
 		default:
 			d.Unknown("shipping_rate", "shipping_rate_data")
 		}
@@ -6218,25 +5043,11 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "delivery_estimate":
-			if d.OptionalField(&hasDeliveryEstimate, "delivery_estimate") {
-				x.DeliveryEstimate = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimate)
-				x.DeliveryEstimate.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasDeliveryEstimate, "delivery_estimate", &x.DeliveryEstimate, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).decode)
 		case "display_name":
-			if d.Field(&hasDisplayName, "display_name") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-					x.DisplayName = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasDisplayName, "display_name", &x.DisplayName, checkPostInvoicesShippingCostShippingRateDataDisplayName)
 		case "fixed_amount":
-			if d.OptionalField(&hasFixedAmount, "fixed_amount") {
-				x.FixedAmount = new(PostInvoicesShippingCostShippingRateDataFixedAmount)
-				x.FixedAmount.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasFixedAmount, "fixed_amount", &x.FixedAmount, (*PostInvoicesShippingCostShippingRateDataFixedAmount).decode)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -6264,30 +5075,11 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "tax_code":
-			if d.OptionalField(&hasTaxCode, "tax_code") {
-				if v, ok := d.String(); ok {
-					x.TaxCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, nil)
 		case "type":
-			if d.OptionalField(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesShippingCostShippingRateDataTypeOf(b)
-					checkPostInvoicesShippingCostShippingRateDataType(&d.Checker, v)
-					x.Type = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasType, "type", &x.Type, postInvoicesShippingCostShippingRateDataTypeOf, checkPostInvoicesShippingCostShippingRateDataType)
 		default:
 			d.Unknown(
 				"delivery_estimate",
@@ -6349,17 +5141,9 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				x.Maximum = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum)
-				x.Maximum.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasMaximum, "maximum", &x.Maximum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).decode)
 		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				x.Minimum = new(PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum)
-				x.Minimum.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasMinimum, "minimum", &x.Minimum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum).decode)
 		default:
 			d.Unknown("maximum", "minimum")
 		}
@@ -6407,21 +5191,9 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) decode
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "unit":
-			if d.Field(&hasUnit, "unit") {
-				if b, ok := d.Bytes(); ok {
-					v := postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf(b)
-					checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit(&d.Checker, v)
-					x.Unit = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasUnit, "unit", &x.Unit, postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf, checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit)
 		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.Int(); ok {
-					x.Value = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasValue, "value", &x.Value, nil)
 		default:
 			d.Unknown("unit", "value")
 		}
@@ -6559,19 +5331,9 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) decode(d *wire.Dec
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.Field(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasAmount, "amount", &x.Amount, nil)
 		case "currency":
-			if d.Field(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCurrency, "currency", &x.Currency, nil)
 		case "currency_options":
 			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
 				if d.BeginObject() {
@@ -6650,21 +5412,9 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.Field(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasAmount, "amount", &x.Amount, nil)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		default:
 			d.Unknown("amount", "tax_behavior")
 		}
@@ -6795,19 +5545,9 @@ func (x *PostInvoicesTransferData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "amount":
-			if d.OptionalField(&hasAmount, "amount") {
-				if v, ok := d.Int(); ok {
-					x.Amount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasAmount, "amount", &x.Amount, nil)
 		case "destination":
-			if d.Field(&hasDestination, "destination") {
-				if v, ok := d.String(); ok {
-					x.Destination = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasDestination, "destination", &x.Destination, nil)
 		default:
 			d.Unknown("amount", "destination")
 		}
@@ -6942,29 +5682,9 @@ func (x *GetInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if d.Field(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		default:
 			d.Unknown("invoice", "expand")
 		}
@@ -7166,169 +5886,39 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if d.Field(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		case "account_tax_ids":
-			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
-				if d.BeginArray() {
-					x.AccountTaxIDs = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.AccountTaxIDs[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasAccountTaxIDs, "account_tax_ids", &x.AccountTaxIDs, wire.NoMaxItems, checkAddressCity, nil)
 		case "application_fee_amount":
-			if d.OptionalField(&hasApplicationFeeAmount, "application_fee_amount") {
-				if v, ok := d.Int(); ok {
-					x.ApplicationFeeAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasApplicationFeeAmount, "application_fee_amount", &x.ApplicationFeeAmount, nil)
 		case "auto_advance":
-			if d.OptionalField(&hasAutoAdvance, "auto_advance") {
-				if v, ok := d.Bool(); ok {
-					x.AutoAdvance = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasAutoAdvance, "auto_advance", &x.AutoAdvance, nil)
 		case "automatic_tax":
-			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
-				x.AutomaticTax = new(PostInvoicesInvoiceAutomaticTax)
-				x.AutomaticTax.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostInvoicesInvoiceAutomaticTax).decode)
 		case "collection_method":
-			if d.OptionalField(&hasCollectionMethod, "collection_method") {
-				if b, ok := d.Bytes(); ok {
-					v := subscriptionCollectionMethodOf(b)
-					checkSubscriptionCollectionMethod(&d.Checker, v)
-					x.CollectionMethod = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, subscriptionCollectionMethodOf, checkSubscriptionCollectionMethod)
 		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostInvoicesInvoiceCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostInvoicesInvoiceCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostInvoicesInvoiceCustomField).decode, nil)
 		case "days_until_due":
-			if d.OptionalField(&hasDaysUntilDue, "days_until_due") {
-				if v, ok := d.Int(); ok {
-					x.DaysUntilDue = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasDaysUntilDue, "days_until_due", &x.DaysUntilDue, nil)
 		case "default_payment_method":
-			if d.OptionalField(&hasDefaultPaymentMethod, "default_payment_method") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultPaymentMethod = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultPaymentMethod, "default_payment_method", &x.DefaultPaymentMethod, checkAddressCity)
 		case "default_source":
-			if d.OptionalField(&hasDefaultSource, "default_source") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.DefaultSource = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDefaultSource, "default_source", &x.DefaultSource, checkAddressCity)
 		case "default_tax_rates":
-			if d.OptionalField(&hasDefaultTaxRates, "default_tax_rates") {
-				if d.BeginArray() {
-					x.DefaultTaxRates = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.DefaultTaxRates = append(x.DefaultTaxRates, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.DefaultTaxRates[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasDefaultTaxRates, "default_tax_rates", &x.DefaultTaxRates, wire.NoMaxItems, checkAddressCity, nil)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesDescription(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostInvoicesDescription)
 		case "discounts":
-			if d.OptionalField(&hasDiscounts, "discounts") {
-				if d.BeginArray() {
-					x.Discounts = []PostInvoicesInvoiceDiscount{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Discounts = append(x.Discounts, PostInvoicesInvoiceDiscount{})
-						x.Discounts[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasDiscounts, "discounts", &x.Discounts, wire.NoMaxItems, (*PostInvoicesInvoiceDiscount).decode, nil)
 		case "due_date":
-			if d.OptionalField(&hasDueDate, "due_date") {
-				if v, ok := d.Int(); ok {
-					x.DueDate = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasDueDate, "due_date", &x.DueDate, nil)
 		case "effective_at":
-			if d.OptionalField(&hasEffectiveAt, "effective_at") {
-				if v, ok := d.Int(); ok {
-					x.EffectiveAt = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasEffectiveAt, "effective_at", &x.EffectiveAt, nil)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "footer":
-			if d.OptionalField(&hasFooter, "footer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Footer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -7356,50 +5946,19 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "on_behalf_of":
-			if d.OptionalField(&hasOnBehalfOf, "on_behalf_of") {
-				if v, ok := d.String(); ok {
-					x.OnBehalfOf = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasOnBehalfOf, "on_behalf_of", &x.OnBehalfOf, nil)
 		case "payment_settings":
-			if d.OptionalField(&hasPaymentSettings, "payment_settings") {
-				x.PaymentSettings = new(PostInvoicesInvoicePaymentSettings)
-				x.PaymentSettings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPaymentSettings, "payment_settings", &x.PaymentSettings, (*PostInvoicesInvoicePaymentSettings).decode)
 		case "rendering":
-			if d.OptionalField(&hasRendering, "rendering") {
-				x.Rendering = new(PostInvoicesInvoiceRendering)
-				x.Rendering.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRendering, "rendering", &x.Rendering, (*PostInvoicesInvoiceRendering).decode)
 		case "shipping_cost":
-			if d.OptionalField(&hasShippingCost, "shipping_cost") {
-				x.ShippingCost = new(PostInvoicesInvoiceShippingCost)
-				x.ShippingCost.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingCost, "shipping_cost", &x.ShippingCost, (*PostInvoicesInvoiceShippingCost).decode)
 		case "shipping_details":
-			if d.OptionalField(&hasShippingDetails, "shipping_details") {
-				x.ShippingDetails = new(PostInvoicesInvoiceShippingDetails)
-				x.ShippingDetails.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingDetails, "shipping_details", &x.ShippingDetails, (*PostInvoicesInvoiceShippingDetails).decode)
 		case "statement_descriptor":
-			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptor = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 		case "transfer_data":
-			if d.OptionalField(&hasTransferData, "transfer_data") {
-				x.TransferData = new(PostInvoicesInvoiceTransferData)
-				x.TransferData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTransferData, "transfer_data", &x.TransferData, (*PostInvoicesInvoiceTransferData).decode)
 		default:
 			d.Unknown(
 				"invoice",
@@ -8110,13 +6669,7 @@ func (x *DeleteInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if d.Field(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		default:
 			d.Unknown("invoice")
 		}
@@ -8239,36 +6792,11 @@ func (x *PostInvoicesInvoiceFinalizeArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "invoice":
-			if d.Field(&hasInvoice, "invoice") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Invoice = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
 		case "auto_advance":
-			if d.OptionalField(&hasAutoAdvance, "auto_advance") {
-				if v, ok := d.Bool(); ok {
-					x.AutoAdvance = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasAutoAdvance, "auto_advance", &x.AutoAdvance, nil)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		default:
 			d.Unknown("invoice", "auto_advance", "expand")
 		}
@@ -8412,59 +6940,17 @@ func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"active",
@@ -8749,131 +7235,35 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "after_completion":
-			if d.OptionalField(&hasAfterCompletion, "after_completion") {
-				x.AfterCompletion = new(PostPaymentLinksAfterCompletion)
-				x.AfterCompletion.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAfterCompletion, "after_completion", &x.AfterCompletion, (*PostPaymentLinksAfterCompletion).decode)
 		case "allow_promotion_codes":
-			if d.OptionalField(&hasAllowPromotionCodes, "allow_promotion_codes") {
-				if v, ok := d.Bool(); ok {
-					x.AllowPromotionCodes = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasAllowPromotionCodes, "allow_promotion_codes", &x.AllowPromotionCodes, nil)
 		case "application_fee_amount":
-			if d.OptionalField(&hasApplicationFeeAmount, "application_fee_amount") {
-				if v, ok := d.Int(); ok {
-					x.ApplicationFeeAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasApplicationFeeAmount, "application_fee_amount", &x.ApplicationFeeAmount, nil)
 		case "application_fee_percent":
-			if d.OptionalField(&hasApplicationFeePercent, "application_fee_percent") {
-				if v, ok := d.Float(); ok {
-					x.ApplicationFeePercent = &v
-				}
-				d.Leave()
-			}
+			d.OptFloatPtr(&hasApplicationFeePercent, "application_fee_percent", &x.ApplicationFeePercent, nil)
 		case "automatic_tax":
-			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
-				x.AutomaticTax = new(PostPaymentLinksAutomaticTax)
-				x.AutomaticTax.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostPaymentLinksAutomaticTax).decode)
 		case "billing_address_collection":
-			if d.OptionalField(&hasBillingAddressCollection, "billing_address_collection") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkBillingAddressCollectionOf(b)
-					checkPaymentLinkBillingAddressCollection(&d.Checker, v)
-					x.BillingAddressCollection = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasBillingAddressCollection, "billing_address_collection", &x.BillingAddressCollection, paymentLinkBillingAddressCollectionOf, checkPaymentLinkBillingAddressCollection)
 		case "consent_collection":
-			if d.OptionalField(&hasConsentCollection, "consent_collection") {
-				x.ConsentCollection = new(PostPaymentLinksConsentCollection)
-				x.ConsentCollection.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasConsentCollection, "consent_collection", &x.ConsentCollection, (*PostPaymentLinksConsentCollection).decode)
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
 		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostPaymentLinksCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostPaymentLinksCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostPaymentLinksCustomField).decode, nil)
 		case "custom_text":
-			if d.OptionalField(&hasCustomText, "custom_text") {
-				x.CustomText = new(PostPaymentLinksCustomText)
-				x.CustomText.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCustomText, "custom_text", &x.CustomText, (*PostPaymentLinksCustomText).decode)
 		case "customer_creation":
-			if d.OptionalField(&hasCustomerCreation, "customer_creation") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkCustomerCreationOf(b)
-					checkPaymentLinkCustomerCreation(&d.Checker, v)
-					x.CustomerCreation = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasCustomerCreation, "customer_creation", &x.CustomerCreation, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "inactive_message":
-			if d.OptionalField(&hasInactiveMessage, "inactive_message") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.InactiveMessage = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasInactiveMessage, "inactive_message", &x.InactiveMessage, checkPaymentIntentMetadataValue)
 		case "invoice_creation":
-			if d.OptionalField(&hasInvoiceCreation, "invoice_creation") {
-				x.InvoiceCreation = new(PostPaymentLinksInvoiceCreation)
-				x.InvoiceCreation.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasInvoiceCreation, "invoice_creation", &x.InvoiceCreation, (*PostPaymentLinksInvoiceCreation).decode)
 		case "line_items":
-			if d.Field(&hasLineItems, "line_items") {
-				if d.BeginArray() {
-					x.LineItems = []PostPaymentLinksLineItem{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.LineItems = append(x.LineItems, PostPaymentLinksLineItem{})
-						x.LineItems[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.ReqObjects(d, &hasLineItems, "line_items", &x.LineItems, wire.NoMaxItems, (*PostPaymentLinksLineItem).decode, nil)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -8901,102 +7291,29 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "on_behalf_of":
-			if d.OptionalField(&hasOnBehalfOf, "on_behalf_of") {
-				if v, ok := d.String(); ok {
-					x.OnBehalfOf = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasOnBehalfOf, "on_behalf_of", &x.OnBehalfOf, nil)
 		case "payment_intent_data":
-			if d.OptionalField(&hasPaymentIntentData, "payment_intent_data") {
-				x.PaymentIntentData = new(PostPaymentLinksPaymentIntentData)
-				x.PaymentIntentData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPaymentIntentData, "payment_intent_data", &x.PaymentIntentData, (*PostPaymentLinksPaymentIntentData).decode)
 		case "payment_method_collection":
-			if d.OptionalField(&hasPaymentMethodCollection, "payment_method_collection") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkCustomerCreationOf(b)
-					checkPaymentLinkCustomerCreation(&d.Checker, v)
-					x.PaymentMethodCollection = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasPaymentMethodCollection, "payment_method_collection", &x.PaymentMethodCollection, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
 		case "payment_method_types":
-			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
-				if d.BeginArray() {
-					x.PaymentMethodTypes = []PostPaymentLinksPaymentMethodType{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := paymentLinkPaymentMethodTypeOf(b)
-							checkPaymentLinkPaymentMethodType(&d.Checker, v1)
-							x.PaymentMethodTypes[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, paymentLinkPaymentMethodTypeOf, checkPaymentLinkPaymentMethodType, nil)
 		case "phone_number_collection":
-			if d.OptionalField(&hasPhoneNumberCollection, "phone_number_collection") {
-				x.PhoneNumberCollection = new(PostPaymentLinksPhoneNumberCollection)
-				x.PhoneNumberCollection.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPhoneNumberCollection, "phone_number_collection", &x.PhoneNumberCollection, (*PostPaymentLinksPhoneNumberCollection).decode)
 		case "restrictions":
-			if d.OptionalField(&hasRestrictions, "restrictions") {
-				x.Restrictions = new(PostPaymentLinksRestrictions)
-				x.Restrictions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRestrictions, "restrictions", &x.Restrictions, (*PostPaymentLinksRestrictions).decode)
 		case "shipping_address_collection":
-			if d.OptionalField(&hasShippingAddressCollection, "shipping_address_collection") {
-				x.ShippingAddressCollection = new(PostPaymentLinksShippingAddressCollection)
-				x.ShippingAddressCollection.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingAddressCollection, "shipping_address_collection", &x.ShippingAddressCollection, (*PostPaymentLinksShippingAddressCollection).decode)
 		case "shipping_options":
-			if d.OptionalField(&hasShippingOptions, "shipping_options") {
-				if d.BeginArray() {
-					x.ShippingOptions = []PostPaymentLinksShippingOption{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.ShippingOptions = append(x.ShippingOptions, PostPaymentLinksShippingOption{})
-						x.ShippingOptions[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasShippingOptions, "shipping_options", &x.ShippingOptions, wire.NoMaxItems, (*PostPaymentLinksShippingOption).decode, nil)
 		case "submit_type":
-			if d.OptionalField(&hasSubmitType, "submit_type") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkSubmitTypeOf(b)
-					checkPaymentLinkSubmitType(&d.Checker, v)
-					x.SubmitType = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasSubmitType, "submit_type", &x.SubmitType, paymentLinkSubmitTypeOf, checkPaymentLinkSubmitType)
 		case "subscription_data":
-			if d.OptionalField(&hasSubscriptionData, "subscription_data") {
-				x.SubscriptionData = new(PostPaymentLinksSubscriptionData)
-				x.SubscriptionData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasSubscriptionData, "subscription_data", &x.SubscriptionData, (*PostPaymentLinksSubscriptionData).decode)
 		case "tax_id_collection":
-			if d.OptionalField(&hasTaxIDCollection, "tax_id_collection") {
-				x.TaxIDCollection = new(PostPaymentLinksTaxIDCollection)
-				x.TaxIDCollection.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTaxIDCollection, "tax_id_collection", &x.TaxIDCollection, (*PostPaymentLinksTaxIDCollection).decode)
 		case "transfer_data":
-			if d.OptionalField(&hasTransferData, "transfer_data") {
-				x.TransferData = new(PostPaymentLinksTransferData)
-				x.TransferData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTransferData, "transfer_data", &x.TransferData, (*PostPaymentLinksTransferData).decode)
 		default:
 			d.Unknown(
 				"after_completion",
@@ -9181,26 +7498,11 @@ func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "hosted_confirmation":
-			if d.OptionalField(&hasHostedConfirmation, "hosted_confirmation") {
-				x.HostedConfirmation = new(PostPaymentLinksAfterCompletionHostedConfirmation)
-				x.HostedConfirmation.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasHostedConfirmation, "hosted_confirmation", &x.HostedConfirmation, (*PostPaymentLinksAfterCompletionHostedConfirmation).decode)
 		case "redirect":
-			if d.OptionalField(&hasRedirect, "redirect") {
-				x.Redirect = new(PostPaymentLinksAfterCompletionRedirect)
-				x.Redirect.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRedirect, "redirect", &x.Redirect, (*PostPaymentLinksAfterCompletionRedirect).decode)
 		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinksResourceAfterCompletionTypeOf(b)
-					checkPaymentLinksResourceAfterCompletionType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceAfterCompletionTypeOf, checkPaymentLinksResourceAfterCompletionType)
 		default:
 			d.Unknown("hosted_confirmation", "redirect", "type")
 		}
@@ -9250,13 +7552,7 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) decode(d *wire.Decod
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_message":
-			if d.OptionalField(&hasCustomMessage, "custom_message") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.CustomMessage = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCustomMessage, "custom_message", &x.CustomMessage, checkPaymentIntentMetadataValue)
 		default:
 			d.Unknown("custom_message")
 		}
@@ -9293,13 +7589,7 @@ func (x *PostPaymentLinksAfterCompletionRedirect) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "url":
-			if d.Field(&hasURL, "url") {
-				if v, ok := d.String(); ok {
-					checkProductURL(&d.Checker, v)
-					x.URL = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasURL, "url", &x.URL, checkProductURL)
 		default:
 			d.Unknown("url")
 		}
@@ -9382,29 +7672,11 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_method_reuse_agreement":
-			if d.OptionalField(&hasPaymentMethodReuseAgreement, "payment_method_reuse_agreement") {
-				x.PaymentMethodReuseAgreement = new(PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement)
-				x.PaymentMethodReuseAgreement.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPaymentMethodReuseAgreement, "payment_method_reuse_agreement", &x.PaymentMethodReuseAgreement, (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).decode)
 		case "promotions":
-			if d.OptionalField(&hasPromotions, "promotions") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinksResourceConsentCollectionPromotionsOf(b)
-					checkPaymentLinksResourceConsentCollectionPromotions(&d.Checker, v)
-					x.Promotions = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasPromotions, "promotions", &x.Promotions, paymentLinksResourceConsentCollectionPromotionsOf, checkPaymentLinksResourceConsentCollectionPromotions)
 		case "terms_of_service":
-			if d.OptionalField(&hasTermsOfService, "terms_of_service") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinksResourceConsentCollectionTermsOfServiceOf(b)
-					checkPaymentLinksResourceConsentCollectionTermsOfService(&d.Checker, v)
-					x.TermsOfService = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTermsOfService, "terms_of_service", &x.TermsOfService, paymentLinksResourceConsentCollectionTermsOfServiceOf, checkPaymentLinksResourceConsentCollectionTermsOfService)
 		default:
 			d.Unknown(
 				"payment_method_reuse_agreement",
@@ -9451,14 +7723,7 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) decode(d 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "position":
-			if d.Field(&hasPosition, "position") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinksResourcePaymentMethodReuseAgreementPositionOf(b)
-					checkPaymentLinksResourcePaymentMethodReuseAgreementPosition(&d.Checker, v)
-					x.Position = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasPosition, "position", &x.Position, paymentLinksResourcePaymentMethodReuseAgreementPositionOf, checkPaymentLinksResourcePaymentMethodReuseAgreementPosition)
 		default:
 			d.Unknown("position")
 		}
@@ -9548,52 +7813,19 @@ func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "dropdown":
-			if d.OptionalField(&hasDropdown, "dropdown") {
-				x.Dropdown = new(PostPaymentLinksCustomFieldDropdown)
-				x.Dropdown.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasDropdown, "dropdown", &x.Dropdown, (*PostPaymentLinksCustomFieldDropdown).decode)
 		case "key":
-			if d.Field(&hasKey, "key") {
-				if v, ok := d.String(); ok {
-					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
-					x.Key = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasKey, "key", &x.Key, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 		case "label":
-			if d.Field(&hasLabel, "label") {
-				x.Label.decode(d)
-				d.Leave()
-			}
+			wire.ReqObject(d, &hasLabel, "label", &x.Label, (*PostPaymentLinksCustomFieldLabel).decode)
 		case "numeric":
-			if d.OptionalField(&hasNumeric, "numeric") {
-				x.Numeric = new(PostPaymentLinksCustomFieldNumeric)
-				x.Numeric.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasNumeric, "numeric", &x.Numeric, (*PostPaymentLinksCustomFieldNumeric).decode)
 		case "optional":
-			if d.OptionalField(&hasOptional, "optional") {
-				if v, ok := d.Bool(); ok {
-					x.Optional = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasOptional, "optional", &x.Optional, nil)
 		case "text":
-			if d.OptionalField(&hasText, "text") {
-				x.Text = new(PostPaymentLinksCustomFieldText)
-				x.Text.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasText, "text", &x.Text, (*PostPaymentLinksCustomFieldText).decode)
 		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinksResourceCustomFieldsTypeOf(b)
-					checkPaymentLinksResourceCustomFieldsType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceCustomFieldsTypeOf, checkPaymentLinksResourceCustomFieldsType)
 		default:
 			d.Unknown(
 				"dropdown",
@@ -9666,18 +7898,7 @@ func (x *PostPaymentLinksCustomFieldDropdown) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "options":
-			if d.Field(&hasOptions, "options") {
-				if d.BeginArray() {
-					x.Options = []PostPaymentLinksCustomFieldDropdownOption{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Options = append(x.Options, PostPaymentLinksCustomFieldDropdownOption{})
-						x.Options[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.ReqObjects(d, &hasOptions, "options", &x.Options, wire.NoMaxItems, (*PostPaymentLinksCustomFieldDropdownOption).decode, nil)
 		default:
 			d.Unknown("options")
 		}
@@ -9730,21 +7951,9 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "label":
-			if d.Field(&hasLabel, "label") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-					x.Label = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasLabel, "label", &x.Label, checkPostInvoicesShippingCostShippingRateDataDisplayName)
 		case "value":
-			if d.Field(&hasValue, "value") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesShippingCostShippingRateDataDisplayName(&d.Checker, v)
-					x.Value = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasValue, "value", &x.Value, checkPostInvoicesShippingCostShippingRateDataDisplayName)
 		default:
 			d.Unknown("label", "value")
 		}
@@ -9799,22 +8008,9 @@ func (x *PostPaymentLinksCustomFieldLabel) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom":
-			if d.Field(&hasCustom, "custom") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomFieldLabelCustom(&d.Checker, v)
-					x.Custom = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCustom, "custom", &x.Custom, checkPostPaymentLinksCustomFieldLabelCustom)
 		case "type":
-			if d.Field(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinksResourceCustomFieldsLabelTypeOf(b)
-					checkPaymentLinksResourceCustomFieldsLabelType(&d.Checker, v)
-					x.Type = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceCustomFieldsLabelTypeOf, checkPaymentLinksResourceCustomFieldsLabelType)
 		default:
 			d.Unknown("custom", "type")
 		}
@@ -9879,19 +8075,9 @@ func (x *PostPaymentLinksCustomFieldNumeric) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "maximum_length":
-			if d.OptionalField(&hasMaximumLength, "maximum_length") {
-				if v, ok := d.Int(); ok {
-					x.MaximumLength = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasMaximumLength, "maximum_length", &x.MaximumLength, nil)
 		case "minimum_length":
-			if d.OptionalField(&hasMinimumLength, "minimum_length") {
-				if v, ok := d.Int(); ok {
-					x.MinimumLength = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasMinimumLength, "minimum_length", &x.MinimumLength, nil)
 		default:
 			d.Unknown("maximum_length", "minimum_length")
 		}
@@ -9949,29 +8135,13 @@ func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "after_submit":
-			if d.OptionalField(&hasAfterSubmit, "after_submit") {
-				x.AfterSubmit = new(PostPaymentLinksCustomTextAfterSubmit)
-				x.AfterSubmit.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAfterSubmit, "after_submit", &x.AfterSubmit, (*PostPaymentLinksCustomTextAfterSubmit).decode)
 		case "shipping_address":
-			if d.OptionalField(&hasShippingAddress, "shipping_address") {
-				x.ShippingAddress = new(PostPaymentLinksCustomTextShippingAddress)
-				x.ShippingAddress.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingAddress, "shipping_address", &x.ShippingAddress, (*PostPaymentLinksCustomTextShippingAddress).decode)
 		case "submit":
-			if d.OptionalField(&hasSubmit, "submit") {
-				x.Submit = new(PostPaymentLinksCustomTextSubmit)
-				x.Submit.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasSubmit, "submit", &x.Submit, (*PostPaymentLinksCustomTextSubmit).decode)
 		case "terms_of_service_acceptance":
-			if d.OptionalField(&hasTermsOfServiceAcceptance, "terms_of_service_acceptance") {
-				x.TermsOfServiceAcceptance = new(PostPaymentLinksCustomTextTermsOfServiceAcceptance)
-				x.TermsOfServiceAcceptance.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTermsOfServiceAcceptance, "terms_of_service_acceptance", &x.TermsOfServiceAcceptance, (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).decode)
 		default:
 			d.Unknown(
 				"after_submit",
@@ -10032,13 +8202,7 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "message":
-			if d.Field(&hasMessage, "message") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksCustomTextAfterSubmitMessage(&d.Checker, v)
-					x.Message = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasMessage, "message", &x.Message, checkPostPaymentLinksCustomTextAfterSubmitMessage)
 		default:
 			d.Unknown("message")
 		}
@@ -10119,18 +8283,9 @@ func (x *PostPaymentLinksInvoiceCreation) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
+			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
 		case "invoice_data":
-			if d.OptionalField(&hasInvoiceData, "invoice_data") {
-				x.InvoiceData = new(PostPaymentLinksInvoiceCreationInvoiceData)
-				x.InvoiceData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasInvoiceData, "invoice_data", &x.InvoiceData, (*PostPaymentLinksInvoiceCreationInvoiceData).decode)
 		default:
 			d.Unknown("enabled", "invoice_data")
 		}
@@ -10184,50 +8339,13 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "account_tax_ids":
-			if d.OptionalField(&hasAccountTaxIDs, "account_tax_ids") {
-				if d.BeginArray() {
-					x.AccountTaxIDs = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.AccountTaxIDs = append(x.AccountTaxIDs, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.AccountTaxIDs[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasAccountTaxIDs, "account_tax_ids", &x.AccountTaxIDs, wire.NoMaxItems, checkAddressCity, nil)
 		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostPaymentLinksInvoiceCreationInvoiceDataCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostPaymentLinksInvoiceCreationInvoiceDataCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostPaymentLinksInvoiceCreationInvoiceDataCustomField).decode, nil)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesDescription(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostInvoicesDescription)
 		case "footer":
-			if d.OptionalField(&hasFooter, "footer") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Footer = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -10255,11 +8373,7 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "rendering_options":
-			if d.OptionalField(&hasRenderingOptions, "rendering_options") {
-				x.RenderingOptions = new(PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions)
-				x.RenderingOptions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRenderingOptions, "rendering_options", &x.RenderingOptions, (*PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions).decode)
 		default:
 			d.Unknown(
 				"account_tax_ids",
@@ -10358,26 +8472,11 @@ func (x *PostPaymentLinksLineItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "adjustable_quantity":
-			if d.OptionalField(&hasAdjustableQuantity, "adjustable_quantity") {
-				x.AdjustableQuantity = new(PostPaymentLinksLineItemAdjustableQuantity)
-				x.AdjustableQuantity.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAdjustableQuantity, "adjustable_quantity", &x.AdjustableQuantity, (*PostPaymentLinksLineItemAdjustableQuantity).decode)
 		case "price":
-			if d.Field(&hasPrice, "price") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Price = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasPrice, "price", &x.Price, checkAddressCity)
 		case "quantity":
-			if d.Field(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					x.Quantity = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasQuantity, "quantity", &x.Quantity, nil)
 		default:
 			d.Unknown("adjustable_quantity", "price", "quantity")
 		}
@@ -10429,26 +8528,11 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
+			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
 		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				if v, ok := d.Int(); ok {
-					x.Maximum = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasMaximum, "maximum", &x.Maximum, nil)
 		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				if v, ok := d.Int(); ok {
-					x.Minimum = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasMinimum, "minimum", &x.Minimum, nil)
 		default:
 			d.Unknown("enabled", "maximum", "minimum")
 		}
@@ -10498,22 +8582,9 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "capture_method":
-			if d.OptionalField(&hasCaptureMethod, "capture_method") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentIntentCaptureMethodOf(b)
-					checkPaymentIntentCaptureMethod(&d.Checker, v)
-					x.CaptureMethod = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasCaptureMethod, "capture_method", &x.CaptureMethod, paymentIntentCaptureMethodOf, checkPaymentIntentCaptureMethod)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksPaymentIntentDataDescription(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -10541,38 +8612,13 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "setup_future_usage":
-			if d.OptionalField(&hasSetupFutureUsage, "setup_future_usage") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentIntentSetupFutureUsageOf(b)
-					checkPaymentIntentSetupFutureUsage(&d.Checker, v)
-					x.SetupFutureUsage = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasSetupFutureUsage, "setup_future_usage", &x.SetupFutureUsage, paymentIntentSetupFutureUsageOf, checkPaymentIntentSetupFutureUsage)
 		case "statement_descriptor":
-			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptor = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 		case "statement_descriptor_suffix":
-			if d.OptionalField(&hasStatementDescriptorSuffix, "statement_descriptor_suffix") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptorSuffix = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptorSuffix, "statement_descriptor_suffix", &x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
 		case "transfer_group":
-			if d.OptionalField(&hasTransferGroup, "transfer_group") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.TransferGroup = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTransferGroup, "transfer_group", &x.TransferGroup, checkAddressCity)
 		default:
 			d.Unknown(
 				"capture_method",
@@ -10721,10 +8767,7 @@ func (x *PostPaymentLinksRestrictions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "completed_sessions":
-			if d.Field(&hasCompletedSessions, "completed_sessions") {
-				x.CompletedSessions.decode(d)
-				d.Leave()
-			}
+			wire.ReqObject(d, &hasCompletedSessions, "completed_sessions", &x.CompletedSessions, (*PostPaymentLinksRestrictionsCompletedSessions).decode)
 		default:
 			d.Unknown("completed_sessions")
 		}
@@ -10766,12 +8809,7 @@ func (x *PostPaymentLinksRestrictionsCompletedSessions) decode(d *wire.Decoder) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "limit":
-			if d.Field(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasLimit, "limit", &x.Limit, nil)
 		default:
 			d.Unknown("limit")
 		}
@@ -10810,22 +8848,7 @@ func (x *PostPaymentLinksShippingAddressCollection) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "allowed_countries":
-			if d.Field(&hasAllowedCountries, "allowed_countries") {
-				if d.BeginArray() {
-					x.AllowedCountries = []PostPaymentLinksShippingAddressCollectionAllowedCountry{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.AllowedCountries = append(x.AllowedCountries, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := paymentLinksResourceShippingAddressCollectionAllowedCountryOf(b)
-							checkPaymentLinksResourceShippingAddressCollectionAllowedCountry(&d.Checker, v1)
-							x.AllowedCountries[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.ReqEnums(d, &hasAllowedCountries, "allowed_countries", &x.AllowedCountries, wire.NoMaxItems, paymentLinksResourceShippingAddressCollectionAllowedCountryOf, checkPaymentLinksResourceShippingAddressCollectionAllowedCountry, nil)
 		default:
 			d.Unknown("allowed_countries")
 		}
@@ -11123,13 +9146,7 @@ func (x *PostPaymentLinksShippingOption) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "shipping_rate":
-			if d.OptionalField(&hasShippingRate, "shipping_rate") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.ShippingRate = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasShippingRate, "shipping_rate", &x.ShippingRate, checkAddressCity)
 		default:
 			d.Unknown("shipping_rate")
 		}
@@ -11190,13 +9207,7 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPaymentIntentMetadataValue)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -11224,18 +9235,9 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "trial_period_days":
-			if d.OptionalField(&hasTrialPeriodDays, "trial_period_days") {
-				if v, ok := d.Int(); ok {
-					x.TrialPeriodDays = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasTrialPeriodDays, "trial_period_days", &x.TrialPeriodDays, nil)
 		case "trial_settings":
-			if d.OptionalField(&hasTrialSettings, "trial_settings") {
-				x.TrialSettings = new(PostPaymentLinksSubscriptionDataTrialSettings)
-				x.TrialSettings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTrialSettings, "trial_settings", &x.TrialSettings, (*PostPaymentLinksSubscriptionDataTrialSettings).decode)
 		default:
 			d.Unknown(
 				"description",
@@ -11282,10 +9284,7 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) decode(d *wire.Decoder) 
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "end_behavior":
-			if d.Field(&hasEndBehavior, "end_behavior") {
-				x.EndBehavior.decode(d)
-				d.Leave()
-			}
+			wire.ReqObject(d, &hasEndBehavior, "end_behavior", &x.EndBehavior, (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).decode)
 		default:
 			d.Unknown("end_behavior")
 		}
@@ -11327,14 +9326,7 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wir
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "missing_payment_method":
-			if d.Field(&hasMissingPaymentMethod, "missing_payment_method") {
-				if b, ok := d.Bytes(); ok {
-					v := subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf(b)
-					checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod(&d.Checker, v)
-					x.MissingPaymentMethod = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasMissingPaymentMethod, "missing_payment_method", &x.MissingPaymentMethod, subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf, checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod)
 		default:
 			d.Unknown("missing_payment_method")
 		}
@@ -11500,29 +9492,9 @@ func (x *GetPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_link":
-			if d.Field(&hasPaymentLink, "payment_link") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PaymentLink = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasPaymentLink, "payment_link", &x.PaymentLink, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		default:
 			d.Unknown("payment_link", "expand")
 		}
@@ -11712,119 +9684,31 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_link":
-			if d.Field(&hasPaymentLink, "payment_link") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PaymentLink = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasPaymentLink, "payment_link", &x.PaymentLink, checkAddressCity)
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "after_completion":
-			if d.OptionalField(&hasAfterCompletion, "after_completion") {
-				x.AfterCompletion = new(PostPaymentLinksPaymentLinkAfterCompletion)
-				x.AfterCompletion.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAfterCompletion, "after_completion", &x.AfterCompletion, (*PostPaymentLinksPaymentLinkAfterCompletion).decode)
 		case "allow_promotion_codes":
-			if d.OptionalField(&hasAllowPromotionCodes, "allow_promotion_codes") {
-				if v, ok := d.Bool(); ok {
-					x.AllowPromotionCodes = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasAllowPromotionCodes, "allow_promotion_codes", &x.AllowPromotionCodes, nil)
 		case "automatic_tax":
-			if d.OptionalField(&hasAutomaticTax, "automatic_tax") {
-				x.AutomaticTax = new(PostPaymentLinksPaymentLinkAutomaticTax)
-				x.AutomaticTax.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostPaymentLinksPaymentLinkAutomaticTax).decode)
 		case "billing_address_collection":
-			if d.OptionalField(&hasBillingAddressCollection, "billing_address_collection") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkBillingAddressCollectionOf(b)
-					checkPaymentLinkBillingAddressCollection(&d.Checker, v)
-					x.BillingAddressCollection = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasBillingAddressCollection, "billing_address_collection", &x.BillingAddressCollection, paymentLinkBillingAddressCollectionOf, checkPaymentLinkBillingAddressCollection)
 		case "custom_fields":
-			if d.OptionalField(&hasCustomFields, "custom_fields") {
-				if d.BeginArray() {
-					x.CustomFields = []PostPaymentLinksPaymentLinkCustomField{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.CustomFields = append(x.CustomFields, PostPaymentLinksPaymentLinkCustomField{})
-						x.CustomFields[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostPaymentLinksPaymentLinkCustomField).decode, nil)
 		case "custom_text":
-			if d.OptionalField(&hasCustomText, "custom_text") {
-				x.CustomText = new(PostPaymentLinksPaymentLinkCustomText)
-				x.CustomText.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCustomText, "custom_text", &x.CustomText, (*PostPaymentLinksPaymentLinkCustomText).decode)
 		case "customer_creation":
-			if d.OptionalField(&hasCustomerCreation, "customer_creation") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkCustomerCreationOf(b)
-					checkPaymentLinkCustomerCreation(&d.Checker, v)
-					x.CustomerCreation = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasCustomerCreation, "customer_creation", &x.CustomerCreation, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "inactive_message":
-			if d.OptionalField(&hasInactiveMessage, "inactive_message") {
-				if v, ok := d.String(); ok {
-					checkPaymentIntentMetadataValue(&d.Checker, v)
-					x.InactiveMessage = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasInactiveMessage, "inactive_message", &x.InactiveMessage, checkPaymentIntentMetadataValue)
 		case "invoice_creation":
-			if d.OptionalField(&hasInvoiceCreation, "invoice_creation") {
-				x.InvoiceCreation = new(PostPaymentLinksPaymentLinkInvoiceCreation)
-				x.InvoiceCreation.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasInvoiceCreation, "invoice_creation", &x.InvoiceCreation, (*PostPaymentLinksPaymentLinkInvoiceCreation).decode)
 		case "line_items":
-			if d.OptionalField(&hasLineItems, "line_items") {
-				if d.BeginArray() {
-					x.LineItems = []PostPaymentLinksPaymentLinkLineItem{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.LineItems = append(x.LineItems, PostPaymentLinksPaymentLinkLineItem{})
-						x.LineItems[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasLineItems, "line_items", &x.LineItems, wire.NoMaxItems, (*PostPaymentLinksPaymentLinkLineItem).decode, nil)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -11852,55 +9736,17 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "payment_intent_data":
-			if d.OptionalField(&hasPaymentIntentData, "payment_intent_data") {
-				x.PaymentIntentData = new(PostPaymentLinksPaymentLinkPaymentIntentData)
-				x.PaymentIntentData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPaymentIntentData, "payment_intent_data", &x.PaymentIntentData, (*PostPaymentLinksPaymentLinkPaymentIntentData).decode)
 		case "payment_method_collection":
-			if d.OptionalField(&hasPaymentMethodCollection, "payment_method_collection") {
-				if b, ok := d.Bytes(); ok {
-					v := paymentLinkCustomerCreationOf(b)
-					checkPaymentLinkCustomerCreation(&d.Checker, v)
-					x.PaymentMethodCollection = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasPaymentMethodCollection, "payment_method_collection", &x.PaymentMethodCollection, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
 		case "payment_method_types":
-			if d.OptionalField(&hasPaymentMethodTypes, "payment_method_types") {
-				if d.BeginArray() {
-					x.PaymentMethodTypes = []PostPaymentLinksPaymentLinkPaymentMethodType{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.PaymentMethodTypes = append(x.PaymentMethodTypes, "")
-						if b, ok := d.Bytes(); ok {
-							v1 := paymentLinkPaymentMethodTypeOf(b)
-							checkPaymentLinkPaymentMethodType(&d.Checker, v1)
-							x.PaymentMethodTypes[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, paymentLinkPaymentMethodTypeOf, checkPaymentLinkPaymentMethodType, nil)
 		case "restrictions":
-			if d.OptionalField(&hasRestrictions, "restrictions") {
-				x.Restrictions = new(PostPaymentLinksPaymentLinkRestrictions)
-				x.Restrictions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRestrictions, "restrictions", &x.Restrictions, (*PostPaymentLinksPaymentLinkRestrictions).decode)
 		case "shipping_address_collection":
-			if d.OptionalField(&hasShippingAddressCollection, "shipping_address_collection") {
-				x.ShippingAddressCollection = new(PostPaymentLinksPaymentLinkShippingAddressCollection)
-				x.ShippingAddressCollection.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasShippingAddressCollection, "shipping_address_collection", &x.ShippingAddressCollection, (*PostPaymentLinksPaymentLinkShippingAddressCollection).decode)
 		case "subscription_data":
-			if d.OptionalField(&hasSubscriptionData, "subscription_data") {
-				x.SubscriptionData = new(PostPaymentLinksPaymentLinkSubscriptionData)
-				x.SubscriptionData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasSubscriptionData, "subscription_data", &x.SubscriptionData, (*PostPaymentLinksPaymentLinkSubscriptionData).decode)
 		default:
 			d.Unknown(
 				"payment_link",
@@ -12236,26 +10082,11 @@ func (x *PostPaymentLinksPaymentLinkLineItem) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "adjustable_quantity":
-			if d.OptionalField(&hasAdjustableQuantity, "adjustable_quantity") {
-				x.AdjustableQuantity = new(PostPaymentLinksPaymentLinkLineItemAdjustableQuantity)
-				x.AdjustableQuantity.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasAdjustableQuantity, "adjustable_quantity", &x.AdjustableQuantity, (*PostPaymentLinksPaymentLinkLineItemAdjustableQuantity).decode)
 		case "id":
-			if d.Field(&hasID, "id") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.ID = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasID, "id", &x.ID, checkAddressCity)
 		case "quantity":
-			if d.OptionalField(&hasQuantity, "quantity") {
-				if v, ok := d.Int(); ok {
-					x.Quantity = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasQuantity, "quantity", &x.Quantity, nil)
 		default:
 			d.Unknown("adjustable_quantity", "id", "quantity")
 		}
@@ -12315,13 +10146,7 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkPostPaymentLinksPaymentIntentDataDescription(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -12349,29 +10174,11 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "statement_descriptor":
-			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptor = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 		case "statement_descriptor_suffix":
-			if d.OptionalField(&hasStatementDescriptorSuffix, "statement_descriptor_suffix") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptorSuffix = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptorSuffix, "statement_descriptor_suffix", &x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
 		case "transfer_group":
-			if d.OptionalField(&hasTransferGroup, "transfer_group") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.TransferGroup = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTransferGroup, "transfer_group", &x.TransferGroup, checkAddressCity)
 		default:
 			d.Unknown(
 				"description",
@@ -12770,11 +10577,7 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "trial_settings":
-			if d.OptionalField(&hasTrialSettings, "trial_settings") {
-				x.TrialSettings = new(PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings)
-				x.TrialSettings.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTrialSettings, "trial_settings", &x.TrialSettings, (*PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings).decode)
 		default:
 			d.Unknown("metadata", "trial_settings")
 		}
@@ -12956,60 +10759,17 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment_link":
-			if d.Field(&hasPaymentLink, "payment_link") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.PaymentLink = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasPaymentLink, "payment_link", &x.PaymentLink, checkAddressCity)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"payment_link",
@@ -13222,105 +10982,27 @@ func (x *GetPricesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "currency":
-			if d.OptionalField(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "lookup_keys":
-			if d.OptionalField(&hasLookupKeys, "lookup_keys") {
-				if d.BeginArray() {
-					x.LookupKeys = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.LookupKeys = append(x.LookupKeys, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.LookupKeys[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasLookupKeys, "lookup_keys", &x.LookupKeys, wire.NoMaxItems, checkAddressCity, nil)
 		case "product":
-			if d.OptionalField(&hasProduct, "product") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Product = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasProduct, "product", &x.Product, checkAddressCity)
 		case "recurring":
-			if d.OptionalField(&hasRecurring, "recurring") {
-				x.Recurring = new(GetPricesRecurring)
-				x.Recurring.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRecurring, "recurring", &x.Recurring, (*GetPricesRecurring).decode)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "type":
-			if d.OptionalField(&hasType, "type") {
-				if b, ok := d.Bytes(); ok {
-					v := priceTypeOf(b)
-					checkPriceType(&d.Checker, v)
-					x.Type = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasType, "type", &x.Type, priceTypeOf, checkPriceType)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"active",
@@ -13400,23 +11082,9 @@ func (x *GetPricesRecurring) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "interval":
-			if d.OptionalField(&hasInterval, "interval") {
-				if b, ok := d.Bytes(); ok {
-					v := recurringIntervalOf(b)
-					checkRecurringInterval(&d.Checker, v)
-					x.Interval = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasInterval, "interval", &x.Interval, recurringIntervalOf, checkRecurringInterval)
 		case "usage_type":
-			if d.OptionalField(&hasUsageType, "usage_type") {
-				if b, ok := d.Bytes(); ok {
-					v := recurringUsageTypeOf(b)
-					checkRecurringUsageType(&d.Checker, v)
-					x.UsageType = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasUsageType, "usage_type", &x.UsageType, recurringUsageTypeOf, checkRecurringUsageType)
 		default:
 			d.Unknown("interval", "usage_type")
 		}
@@ -13682,28 +11350,11 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "billing_scheme":
-			if d.OptionalField(&hasBillingScheme, "billing_scheme") {
-				if b, ok := d.Bytes(); ok {
-					v := priceBillingSchemeOf(b)
-					checkPriceBillingScheme(&d.Checker, v)
-					x.BillingScheme = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasBillingScheme, "billing_scheme", &x.BillingScheme, priceBillingSchemeOf, checkPriceBillingScheme)
 		case "currency":
-			if d.Field(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCurrency, "currency", &x.Currency, nil)
 		case "currency_options":
 			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
 				if d.BeginObject() {
@@ -13729,35 +11380,11 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "custom_unit_amount":
-			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
-				x.CustomUnitAmount = new(PostPricesCustomUnitAmount)
-				x.CustomUnitAmount.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostPricesCustomUnitAmount).decode)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "lookup_key":
-			if d.OptionalField(&hasLookupKey, "lookup_key") {
-				if v, ok := d.String(); ok {
-					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
-					x.LookupKey = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasLookupKey, "lookup_key", &x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -13785,91 +11412,27 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "nickname":
-			if d.OptionalField(&hasNickname, "nickname") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Nickname = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasNickname, "nickname", &x.Nickname, checkAddressCity)
 		case "product":
-			if d.OptionalField(&hasProduct, "product") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Product = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasProduct, "product", &x.Product, checkAddressCity)
 		case "product_data":
-			if d.OptionalField(&hasProductData, "product_data") {
-				x.ProductData = new(PostPricesProductData)
-				x.ProductData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasProductData, "product_data", &x.ProductData, (*PostPricesProductData).decode)
 		case "recurring":
-			if d.OptionalField(&hasRecurring, "recurring") {
-				x.Recurring = new(PostPricesRecurring)
-				x.Recurring.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRecurring, "recurring", &x.Recurring, (*PostPricesRecurring).decode)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "tiers":
-			if d.OptionalField(&hasTiers, "tiers") {
-				if d.BeginArray() {
-					x.Tiers = []PostPricesTier{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tiers = append(x.Tiers, PostPricesTier{})
-						x.Tiers[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostPricesTier).decode, nil)
 		case "tiers_mode":
-			if d.OptionalField(&hasTiersMode, "tiers_mode") {
-				if b, ok := d.Bytes(); ok {
-					v := priceTiersModeOf(b)
-					checkPriceTiersMode(&d.Checker, v)
-					x.TiersMode = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTiersMode, "tiers_mode", &x.TiersMode, priceTiersModeOf, checkPriceTiersMode)
 		case "transfer_lookup_key":
-			if d.OptionalField(&hasTransferLookupKey, "transfer_lookup_key") {
-				if v, ok := d.Bool(); ok {
-					x.TransferLookupKey = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasTransferLookupKey, "transfer_lookup_key", &x.TransferLookupKey, nil)
 		case "transform_quantity":
-			if d.OptionalField(&hasTransformQuantity, "transform_quantity") {
-				x.TransformQuantity = new(PostPricesTransformQuantity)
-				x.TransformQuantity.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasTransformQuantity, "transform_quantity", &x.TransformQuantity, (*PostPricesTransformQuantity).decode)
 		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
 			d.Unknown(
 				"active",
@@ -14004,47 +11567,15 @@ func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "custom_unit_amount":
-			if d.OptionalField(&hasCustomUnitAmount, "custom_unit_amount") {
-				x.CustomUnitAmount = new(PostPricesCurrencyOptionsValueCustomUnitAmount)
-				x.CustomUnitAmount.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostPricesCurrencyOptionsValueCustomUnitAmount).decode)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "tiers":
-			if d.OptionalField(&hasTiers, "tiers") {
-				if d.BeginArray() {
-					x.Tiers = []PostPricesCurrencyOptionsValueTier{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Tiers = append(x.Tiers, PostPricesCurrencyOptionsValueTier{})
-						x.Tiers[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostPricesCurrencyOptionsValueTier).decode, nil)
 		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
 			d.Unknown(
 				"custom_unit_amount",
@@ -14107,33 +11638,13 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder)
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "enabled":
-			if d.Field(&hasEnabled, "enabled") {
-				if v, ok := d.Bool(); ok {
-					x.Enabled = v
-				}
-				d.Leave()
-			}
+			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
 		case "maximum":
-			if d.OptionalField(&hasMaximum, "maximum") {
-				if v, ok := d.Int(); ok {
-					x.Maximum = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasMaximum, "maximum", &x.Maximum, nil)
 		case "minimum":
-			if d.OptionalField(&hasMinimum, "minimum") {
-				if v, ok := d.Int(); ok {
-					x.Minimum = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasMinimum, "minimum", &x.Minimum, nil)
 		case "preset":
-			if d.OptionalField(&hasPreset, "preset") {
-				if v, ok := d.Int(); ok {
-					x.Preset = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasPreset, "preset", &x.Preset, nil)
 		default:
 			d.Unknown("enabled", "maximum", "minimum", "preset")
 		}
@@ -14189,33 +11700,13 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flat_amount":
-			if d.OptionalField(&hasFlatAmount, "flat_amount") {
-				if v, ok := d.Int(); ok {
-					x.FlatAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasFlatAmount, "flat_amount", &x.FlatAmount, nil)
 		case "flat_amount_decimal":
-			if d.OptionalField(&hasFlatAmountDecimal, "flat_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.FlatAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasFlatAmountDecimal, "flat_amount_decimal", &x.FlatAmountDecimal, nil)
 		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
 			d.Unknown(
 				"flat_amount",
@@ -14274,20 +11765,9 @@ func (x *PostPricesProductData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "id":
-			if d.OptionalField(&hasID, "id") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.ID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasID, "id", &x.ID, checkAddressCity)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -14315,37 +11795,13 @@ func (x *PostPricesProductData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
 		case "statement_descriptor":
-			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptor = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 		case "tax_code":
-			if d.OptionalField(&hasTaxCode, "tax_code") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.TaxCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, checkAddressCity)
 		case "unit_label":
-			if d.OptionalField(&hasUnitLabel, "unit_label") {
-				if v, ok := d.String(); ok {
-					checkPostPricesProductDataUnitLabel(&d.Checker, v)
-					x.UnitLabel = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitLabel, "unit_label", &x.UnitLabel, checkPostPricesProductDataUnitLabel)
 		default:
 			d.Unknown(
 				"active",
@@ -14412,39 +11868,13 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "aggregate_usage":
-			if d.OptionalField(&hasAggregateUsage, "aggregate_usage") {
-				if b, ok := d.Bytes(); ok {
-					v := recurringAggregateUsageOf(b)
-					checkRecurringAggregateUsage(&d.Checker, v)
-					x.AggregateUsage = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasAggregateUsage, "aggregate_usage", &x.AggregateUsage, recurringAggregateUsageOf, checkRecurringAggregateUsage)
 		case "interval":
-			if d.Field(&hasInterval, "interval") {
-				if b, ok := d.Bytes(); ok {
-					v := recurringIntervalOf(b)
-					checkRecurringInterval(&d.Checker, v)
-					x.Interval = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasInterval, "interval", &x.Interval, recurringIntervalOf, checkRecurringInterval)
 		case "interval_count":
-			if d.OptionalField(&hasIntervalCount, "interval_count") {
-				if v, ok := d.Int(); ok {
-					x.IntervalCount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasIntervalCount, "interval_count", &x.IntervalCount, nil)
 		case "usage_type":
-			if d.OptionalField(&hasUsageType, "usage_type") {
-				if b, ok := d.Bytes(); ok {
-					v := recurringUsageTypeOf(b)
-					checkRecurringUsageType(&d.Checker, v)
-					x.UsageType = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasUsageType, "usage_type", &x.UsageType, recurringUsageTypeOf, checkRecurringUsageType)
 		default:
 			d.Unknown(
 				"aggregate_usage",
@@ -14565,21 +11995,9 @@ func (x *PostPricesTransformQuantity) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "divide_by":
-			if d.Field(&hasDivideBy, "divide_by") {
-				if v, ok := d.Int(); ok {
-					x.DivideBy = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasDivideBy, "divide_by", &x.DivideBy, nil)
 		case "round":
-			if d.Field(&hasRound, "round") {
-				if b, ok := d.Bytes(); ok {
-					v := transformQuantityRoundOf(b)
-					checkTransformQuantityRound(&d.Checker, v)
-					x.Round = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasRound, "round", &x.Round, transformQuantityRoundOf, checkTransformQuantityRound)
 		default:
 			d.Unknown("divide_by", "round")
 		}
@@ -14719,29 +12137,9 @@ func (x *GetPricesPriceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "price":
-			if d.Field(&hasPrice, "price") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Price = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasPrice, "price", &x.Price, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		default:
 			d.Unknown("price", "expand")
 		}
@@ -14889,20 +12287,9 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "price":
-			if d.Field(&hasPrice, "price") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Price = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasPrice, "price", &x.Price, checkAddressCity)
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "currency_options":
 			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
 				if d.BeginObject() {
@@ -14928,29 +12315,9 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "lookup_key":
-			if d.OptionalField(&hasLookupKey, "lookup_key") {
-				if v, ok := d.String(); ok {
-					checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription(&d.Checker, v)
-					x.LookupKey = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasLookupKey, "lookup_key", &x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -14978,29 +12345,11 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "nickname":
-			if d.OptionalField(&hasNickname, "nickname") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Nickname = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasNickname, "nickname", &x.Nickname, checkAddressCity)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "transfer_lookup_key":
-			if d.OptionalField(&hasTransferLookupKey, "transfer_lookup_key") {
-				if v, ok := d.Bool(); ok {
-					x.TransferLookupKey = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasTransferLookupKey, "transfer_lookup_key", &x.TransferLookupKey, nil)
 		default:
 			d.Unknown(
 				"price",
@@ -15228,90 +12577,23 @@ func (x *GetProductsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "ending_before":
-			if d.OptionalField(&hasEndingBefore, "ending_before") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.EndingBefore = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "ids":
-			if d.OptionalField(&hasIDs, "ids") {
-				if d.BeginArray() {
-					x.IDs = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.IDs = append(x.IDs, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.IDs[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasIDs, "ids", &x.IDs, wire.NoMaxItems, checkAddressCity, nil)
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					x.Limit = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
 		case "shippable":
-			if d.OptionalField(&hasShippable, "shippable") {
-				if v, ok := d.Bool(); ok {
-					x.Shippable = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasShippable, "shippable", &x.Shippable, nil)
 		case "starting_after":
-			if d.OptionalField(&hasStartingAfter, "starting_after") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.StartingAfter = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
 		case "url":
-			if d.OptionalField(&hasURL, "url") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.URL = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasURL, "url", &x.URL, checkAddressCity)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getCustomersMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
 			d.Unknown(
 				"active",
@@ -15549,78 +12831,19 @@ func (x *PostProductsArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "active":
-			if d.OptionalField(&hasActive, "active") {
-				if v, ok := d.Bool(); ok {
-					x.Active = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
 		case "default_price_data":
-			if d.OptionalField(&hasDefaultPriceData, "default_price_data") {
-				x.DefaultPriceData = new(PostProductsDefaultPriceData)
-				x.DefaultPriceData.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasDefaultPriceData, "default_price_data", &x.DefaultPriceData, (*PostProductsDefaultPriceData).decode)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					checkAPIErrorsMessage(&d.Checker, v)
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAPIErrorsMessage)
 		case "expand":
-			if d.OptionalField(&hasExpand, "expand") {
-				if d.BeginArray() {
-					x.Expand = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Expand = append(x.Expand, "")
-						if v1, ok := d.String(); ok {
-							checkAddressCity(&d.Checker, v1)
-							x.Expand[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
 		case "features":
-			if d.OptionalField(&hasFeatures, "features") {
-				if d.BeginArray() {
-					x.Features = []PostProductsFeature{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Features = append(x.Features, PostProductsFeature{})
-						x.Features[i].decode(d)
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			wire.OptObjects(d, &hasFeatures, "features", &x.Features, wire.NoMaxItems, (*PostProductsFeature).decode, nil)
 		case "id":
-			if d.OptionalField(&hasID, "id") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.ID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasID, "id", &x.ID, checkAddressCity)
 		case "images":
-			if d.OptionalField(&hasImages, "images") {
-				if d.BeginArray() {
-					x.Images = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Images = append(x.Images, "")
-						if v1, ok := d.String(); ok {
-							x.Images[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasImages, "images", &x.Images, wire.NoMaxItems, nil, nil)
 		case "metadata":
 			if d.OptionalField(&hasMetadata, "metadata") {
 				if d.BeginObject() {
@@ -15648,57 +12871,19 @@ func (x *PostProductsArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
 		case "package_dimensions":
-			if d.OptionalField(&hasPackageDimensions, "package_dimensions") {
-				x.PackageDimensions = new(PostProductsPackageDimensions)
-				x.PackageDimensions.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasPackageDimensions, "package_dimensions", &x.PackageDimensions, (*PostProductsPackageDimensions).decode)
 		case "shippable":
-			if d.OptionalField(&hasShippable, "shippable") {
-				if v, ok := d.Bool(); ok {
-					x.Shippable = &v
-				}
-				d.Leave()
-			}
+			d.OptBoolPtr(&hasShippable, "shippable", &x.Shippable, nil)
 		case "statement_descriptor":
-			if d.OptionalField(&hasStatementDescriptor, "statement_descriptor") {
-				if v, ok := d.String(); ok {
-					checkPostInvoicesStatementDescriptor(&d.Checker, v)
-					x.StatementDescriptor = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 		case "tax_code":
-			if d.OptionalField(&hasTaxCode, "tax_code") {
-				if v, ok := d.String(); ok {
-					x.TaxCode = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, nil)
 		case "unit_label":
-			if d.OptionalField(&hasUnitLabel, "unit_label") {
-				if v, ok := d.String(); ok {
-					checkPostPricesProductDataUnitLabel(&d.Checker, v)
-					x.UnitLabel = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitLabel, "unit_label", &x.UnitLabel, checkPostPricesProductDataUnitLabel)
 		case "url":
-			if d.OptionalField(&hasURL, "url") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.URL = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasURL, "url", &x.URL, checkAddressCity)
 		default:
 			d.Unknown(
 				"active",
@@ -15798,12 +12983,7 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "currency":
-			if d.Field(&hasCurrency, "currency") {
-				if v, ok := d.String(); ok {
-					x.Currency = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasCurrency, "currency", &x.Currency, nil)
 		case "currency_options":
 			if d.OptionalField(&hasCurrencyOptions, "currency_options") {
 				if d.BeginObject() {
@@ -15829,34 +13009,13 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "recurring":
-			if d.OptionalField(&hasRecurring, "recurring") {
-				x.Recurring = new(PostProductsDefaultPriceDataRecurring)
-				x.Recurring.decode(d)
-				d.Leave()
-			}
+			wire.OptObjectPtr(d, &hasRecurring, "recurring", &x.Recurring, (*PostProductsDefaultPriceDataRecurring).decode)
 		case "tax_behavior":
-			if d.OptionalField(&hasTaxBehavior, "tax_behavior") {
-				if b, ok := d.Bytes(); ok {
-					v := currencyOptionTaxBehaviorOf(b)
-					checkCurrencyOptionTaxBehavior(&d.Checker, v)
-					x.TaxBehavior = &v
-				}
-				d.Leave()
-			}
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
 		case "unit_amount":
-			if d.OptionalField(&hasUnitAmount, "unit_amount") {
-				if v, ok := d.Int(); ok {
-					x.UnitAmount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
-			if d.OptionalField(&hasUnitAmountDecimal, "unit_amount_decimal") {
-				if v, ok := d.String(); ok {
-					x.UnitAmountDecimal = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
 			d.Unknown(
 				"currency",
@@ -15951,21 +13110,9 @@ func (x *PostProductsDefaultPriceDataRecurring) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "interval":
-			if d.Field(&hasInterval, "interval") {
-				if b, ok := d.Bytes(); ok {
-					v := recurringIntervalOf(b)
-					checkRecurringInterval(&d.Checker, v)
-					x.Interval = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasInterval, "interval", &x.Interval, recurringIntervalOf, checkRecurringInterval)
 		case "interval_count":
-			if d.OptionalField(&hasIntervalCount, "interval_count") {
-				if v, ok := d.Int(); ok {
-					x.IntervalCount = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasIntervalCount, "interval_count", &x.IntervalCount, nil)
 		default:
 			d.Unknown("interval", "interval_count")
 		}
@@ -16040,13 +13187,7 @@ func (x *PostProductsFeature) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
-			if d.Field(&hasName, "name") {
-				if v, ok := d.String(); ok {
-					checkAddressCity(&d.Checker, v)
-					x.Name = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
 		default:
 			d.Unknown("name")
 		}
@@ -16092,33 +13233,13 @@ func (x *PostProductsPackageDimensions) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "height":
-			if d.Field(&hasHeight, "height") {
-				if v, ok := d.Float(); ok {
-					x.Height = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasHeight, "height", &x.Height, nil)
 		case "length":
-			if d.Field(&hasLength, "length") {
-				if v, ok := d.Float(); ok {
-					x.Length = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasLength, "length", &x.Length, nil)
 		case "weight":
-			if d.Field(&hasWeight, "weight") {
-				if v, ok := d.Float(); ok {
-					x.Weight = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasWeight, "weight", &x.Weight, nil)
 		case "width":
-			if d.Field(&hasWidth, "width") {
-				if v, ok := d.Float(); ok {
-					x.Width = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasWidth, "width", &x.Width, nil)
 		default:
 			d.Unknown("height", "length", "weight", "width")
 		}

@@ -116,19 +116,9 @@ func (x *GetTasksArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "project_id":
-			if d.OptionalField(&hasProjectID, "project_id") {
-				if v, ok := d.String(); ok {
-					x.ProjectID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasProjectID, "project_id", &x.ProjectID, nil)
 		case "label":
-			if d.OptionalField(&hasLabel, "label") {
-				if v, ok := d.String(); ok {
-					x.Label = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasLabel, "label", &x.Label, nil)
 		case "cursor":
 			if d.Field(&hasCursor, "cursor") {
 				if !d.Null() {
@@ -139,21 +129,9 @@ func (x *GetTasksArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		case "limit":
-			if d.OptionalField(&hasLimit, "limit") {
-				if v, ok := d.Int(); ok {
-					getTasksLimitRules.CheckInt(&d.Checker, v)
-					x.Limit = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasLimit, "limit", &x.Limit, &getTasksLimitRules)
 		case "max_pages":
-			if d.OptionalField(&hasMaxPages, "max_pages") {
-				if v, ok := d.Int(); ok {
-					getTasksMaxPagesRules.CheckInt(&d.Checker, v)
-					x.MaxPages = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getTasksMaxPagesRules)
 		default:
 			d.Unknown("project_id", "label", "cursor", "limit", "max_pages")
 		}
@@ -304,65 +282,19 @@ func (x *CreateTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "content":
-			if d.Field(&hasContent, "content") {
-				if v, ok := d.String(); ok {
-					checkTaskContent(&d.Checker, v)
-					x.Content = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasContent, "content", &x.Content, checkTaskContent)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, nil)
 		case "due_string":
-			if d.OptionalField(&hasDueString, "due_string") {
-				if v, ok := d.String(); ok {
-					x.DueString = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDueString, "due_string", &x.DueString, nil)
 		case "labels":
-			if d.OptionalField(&hasLabels, "labels") {
-				if d.BeginArray() {
-					x.Labels = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Labels = append(x.Labels, "")
-						if v1, ok := d.String(); ok {
-							x.Labels[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasLabels, "labels", &x.Labels, wire.NoMaxItems, nil, nil)
 		case "priority":
-			if d.OptionalField(&hasPriority, "priority") {
-				if v, ok := d.Int(); ok {
-					taskPriorityRules.CheckInt(&d.Checker, v)
-					x.Priority = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasPriority, "priority", &x.Priority, &taskPriorityRules)
 		case "project_id":
-			if d.OptionalField(&hasProjectID, "project_id") {
-				if v, ok := d.String(); ok {
-					x.ProjectID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasProjectID, "project_id", &x.ProjectID, nil)
 		case "weight":
-			if d.OptionalField(&hasWeight, "weight") {
-				if v, tok, ok := d.Number(); ok {
-					createTaskWeightRules.CheckFloat(&d.Checker, v, tok)
-					x.Weight = &v
-				}
-				d.Leave()
-			}
+			d.OptFloatPtr(&hasWeight, "weight", &x.Weight, &createTaskWeightRules)
 		default:
 			d.Unknown(
 				"content",
@@ -517,12 +449,7 @@ func (x *GetTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if d.Field(&hasTaskID, "task_id") {
-				if v, ok := d.String(); ok {
-					x.TaskID = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
 		default:
 			d.Unknown("task_id")
 		}
@@ -644,72 +571,21 @@ func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if d.Field(&hasTaskID, "task_id") {
-				if v, ok := d.String(); ok {
-					x.TaskID = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
 		case "content":
-			if d.Field(&hasContent, "content") {
-				if v, ok := d.String(); ok {
-					checkTaskContent(&d.Checker, v)
-					x.Content = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasContent, "content", &x.Content, checkTaskContent)
 		case "description":
-			if d.OptionalField(&hasDescription, "description") {
-				if v, ok := d.String(); ok {
-					x.Description = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDescription, "description", &x.Description, nil)
 		case "due_string":
-			if d.OptionalField(&hasDueString, "due_string") {
-				if v, ok := d.String(); ok {
-					x.DueString = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasDueString, "due_string", &x.DueString, nil)
 		case "labels":
-			if d.OptionalField(&hasLabels, "labels") {
-				if d.BeginArray() {
-					x.Labels = []string{}
-					for i := 0; d.NextItem(); i++ {
-						d.EnterIndex(i)
-						x.Labels = append(x.Labels, "")
-						if v1, ok := d.String(); ok {
-							x.Labels[i] = v1
-						}
-						d.Leave()
-					}
-				}
-				d.Leave()
-			}
+			d.OptStrings(&hasLabels, "labels", &x.Labels, wire.NoMaxItems, nil, nil)
 		case "priority":
-			if d.OptionalField(&hasPriority, "priority") {
-				if v, ok := d.Int(); ok {
-					taskPriorityRules.CheckInt(&d.Checker, v)
-					x.Priority = v
-				}
-				d.Leave()
-			}
+			d.OptInt(&hasPriority, "priority", &x.Priority, &taskPriorityRules)
 		case "project_id":
-			if d.OptionalField(&hasProjectID, "project_id") {
-				if v, ok := d.String(); ok {
-					x.ProjectID = &v
-				}
-				d.Leave()
-			}
+			d.OptStringPtr(&hasProjectID, "project_id", &x.ProjectID, nil)
 		case "weight":
-			if d.OptionalField(&hasWeight, "weight") {
-				if v, tok, ok := d.Number(); ok {
-					createTaskWeightRules.CheckFloat(&d.Checker, v, tok)
-					x.Weight = &v
-				}
-				d.Leave()
-			}
+			d.OptFloatPtr(&hasWeight, "weight", &x.Weight, &createTaskWeightRules)
 		default:
 			d.Unknown(
 				"task_id",
@@ -841,12 +717,7 @@ func (x *DeleteTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if d.Field(&hasTaskID, "task_id") {
-				if v, ok := d.String(); ok {
-					x.TaskID = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
 		default:
 			d.Unknown("task_id")
 		}
@@ -945,12 +816,7 @@ func (x *CloseTaskArgs) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "task_id":
-			if d.Field(&hasTaskID, "task_id") {
-				if v, ok := d.String(); ok {
-					x.TaskID = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
 		default:
 			d.Unknown("task_id")
 		}
