@@ -207,7 +207,7 @@ func (g *generator) sliceRead(f *field, mode string, args func(...jen.Code) []je
 		if e.name != "" && !e.alias {
 			return nil
 		}
-		return jen.Id("d").Dot(mode+"Strings").Call(args(max, item, check)...)
+		return jen.Id("d").Dot(mode + "Strings").Call(args(max, item, check)...)
 	case kEnum:
 		return jen.Qual(wirePkg, mode+"Enums").Call(append([]jen.Code{dRef()}, args(max, jen.Id(ofName(e)), item, check)...)...)
 	case kStruct:
