@@ -559,13 +559,7 @@ func (x *PayAmountCents) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "cents":
-			if d.Field(&hasCents, "cents") {
-				if v, ok := d.Int(); ok {
-					payAmountCentsCentsRules.CheckInt(&d.Checker, v)
-					x.Cents = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasCents, "cents", &x.Cents, &payAmountCentsCentsRules)
 		default:
 			d.Unknown("cents")
 		}
@@ -610,13 +604,7 @@ func (x *PayAmountPercent) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "percent":
-			if d.Field(&hasPercent, "percent") {
-				if v, tok, ok := d.Number(); ok {
-					payAmountPercentPercentRules.CheckFloat(&d.Checker, v, tok)
-					x.Percent = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasPercent, "percent", &x.Percent, &payAmountPercentPercentRules)
 		default:
 			d.Unknown("percent")
 		}
@@ -1114,19 +1102,9 @@ func (x *PaySizeW) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "w":
-			if d.Field(&hasW, "w") {
-				if v, ok := d.Int(); ok {
-					x.W = v
-				}
-				d.Leave()
-			}
+			d.ReqInt(&hasW, "w", &x.W, nil)
 		case "h":
-			if d.OptionalField(&hasH, "h") {
-				if v, ok := d.Int(); ok {
-					x.H = &v
-				}
-				d.Leave()
-			}
+			d.OptIntPtr(&hasH, "h", &x.H, nil)
 		default:
 			d.Unknown("w", "h")
 		}
@@ -1163,12 +1141,7 @@ func (x *PaySizeR) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "r":
-			if d.Field(&hasR, "r") {
-				if v, ok := d.Float(); ok {
-					x.R = v
-				}
-				d.Leave()
-			}
+			d.ReqFloat(&hasR, "r", &x.R, nil)
 		default:
 			d.Unknown("r")
 		}
@@ -1233,21 +1206,9 @@ func (x *Card) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "method":
-			if d.Field(&hasMethod, "method") {
-				if v, ok := d.String(); ok {
-					checkCardMethod(&d.Checker, v)
-					x.Method = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasMethod, "method", &x.Method, checkCardMethod)
 		case "number":
-			if d.Field(&hasNumber, "number") {
-				if v, ok := d.String(); ok {
-					checkCardNumber(&d.Checker, v)
-					x.Number = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasNumber, "number", &x.Number, checkCardNumber)
 		default:
 			d.Unknown("method", "number")
 		}
@@ -1309,22 +1270,9 @@ func (x *Transfer) decode(d *wire.Decoder) {
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "method":
-			if d.Field(&hasMethod, "method") {
-				if b, ok := d.Bytes(); ok {
-					v := transferMethodOf(b)
-					checkTransferMethod(&d.Checker, v)
-					x.Method = v
-				}
-				d.Leave()
-			}
+			wire.ReqEnum(d, &hasMethod, "method", &x.Method, transferMethodOf, checkTransferMethod)
 		case "iban":
-			if d.Field(&hasIban, "iban") {
-				if v, ok := d.String(); ok {
-					checkTransferIban(&d.Checker, v)
-					x.Iban = v
-				}
-				d.Leave()
-			}
+			d.ReqString(&hasIban, "iban", &x.Iban, checkTransferIban)
 		default:
 			d.Unknown("method", "iban")
 		}
