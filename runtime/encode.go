@@ -147,9 +147,17 @@ type EncodeOptions struct {
 // writes the type (Gemini takes config inside the entry). A tool
 // with a nil Schema is sent as taking an empty object.
 //
+// Unions and references ($ref, $defs, anyOf, oneOf, discriminator, type
+// arrays) are rewritten per dialect as encode_union.go describes: a root
+// union of objects is flattened into one object for every dialect but MCP,
+// oneOf becomes anyOf where only anyOf is taken, and references are kept
+// where the dialect takes them and inlined (Gemini parameters) where not.
+//
 // EncodeTools returns an error, naming the tool, for a schema that is not a
-// JSON object of "type":"object", an Anthropic example that is not a JSON
-// object, a name the dialect's API rejects (OpenAI
+// JSON object of "type":"object" or a union of objects, a $ref that points
+// to nothing, outside the schema or round a cycle of references (with its
+// JSON path), an Anthropic example that is not a JSON object, a name the
+// dialect's API rejects (OpenAI
 // and Anthropic: ^[a-zA-Z0-9_-]{1,64}$; Gemini: a letter or underscore,
 // then letters, digits, "_", ".", ":" or "-", 64 at most), a name given
 // twice, a config that cannot be encoded, or an unknown dialect.
@@ -574,20 +582,34 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isObjectSchema(schema) {
-		return nil, errors.New(`invalid schema: the top level must be {"type":"object"}`)
+	var info refInfo
+	if bytes.Contains(raw, []byte(`"$ref"`)) {
+		if info, err = analyzeRefs(schema); err != nil {
+			return nil, err
+		}
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, raw); err != nil {
-		return nil, fmt.Errorf("invalid schema: %v", err)
+	var params json.RawMessage
+	if e.d == DialectMCP {
+		schema, params, err = mcpRoot(schema, info)
+	} else {
+		schema, params, err = objectRoot(schema, info)
 	}
-	params := json.RawMessage(compact.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	if params == nil {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, fmt.Errorf("invalid schema: %v", err)
+		}
+		params = compact.Bytes()
+	}
 
 	switch e.d {
 	case DialectOpenAI, DialectOpenAIChat:
 		strict := false
 		if e.opts.Strict {
-			out, err := strictRoot(schema)
+			out, err := strictRoot(schema, info)
 			switch {
 			case err == nil:
 				if params, err = marshalCompact(out); err != nil {
@@ -620,7 +642,7 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		if !e.opts.Strict {
 			return plain, nil
 		}
-		out, cost, err := anthropicStrictRoot(schema)
+		out, cost, err := anthropicStrictRoot(schema, info)
 		switch {
 		case errors.Is(err, ErrUnsupportedSchema):
 			return plain, nil
@@ -638,13 +660,13 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		g := geminiFunction{Name: t.Name, Description: t.Description}
 		if e.opts.GeminiJSONSchema {
 			if !noParameters(schema) {
-				if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params); err != nil {
+				if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params, info); err != nil {
 					return nil, err
 				}
 			}
 			return g, nil
 		}
-		out, err := geminiRoot(schema)
+		out, err := geminiRoot(schema, info)
 		switch {
 		case err == nil && out != nil:
 			if g.Parameters, err = marshalCompact(out); err != nil {
@@ -652,7 +674,7 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 			}
 		case err == nil: // no parameters
 		case errors.Is(err, ErrUnsupportedSchema):
-			if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params); err != nil {
+			if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params, info); err != nil {
 				return nil, err
 			}
 		default:
@@ -703,6 +725,58 @@ func compactExamples(examples []json.RawMessage) ([]json.RawMessage, error) {
 		out[i] = buf.Bytes()
 	}
 	return out, nil
+}
+
+// objectRoot returns schema as the dialects that take only an object at
+// the top level (all but MCP) need it, flattened by flattenRoot, and its
+// compact JSON when that changed it (nil: schema as written).
+func objectRoot(schema map[string]any, info refInfo) (map[string]any, json.RawMessage, error) {
+	flat, changed, err := flattenRoot(schema, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !isObjectSchema(flat) {
+		return nil, nil, errors.New(`invalid schema: the top level must be {"type":"object"} or a union of objects`)
+	}
+	if !changed {
+		return schema, nil, nil
+	}
+	params, err := marshalCompact(flat)
+	return flat, params, err
+}
+
+// mcpRoot is objectRoot for MCP, whose inputSchema must be "type":"object"
+// but may be a union: a root union of objects is kept, with
+// "type":"object" added when it has none; a root $ref is replaced by the
+// schema it names.
+func mcpRoot(schema map[string]any, info refInfo) (map[string]any, json.RawMessage, error) {
+	if isObjectSchema(schema) {
+		return schema, nil, nil
+	}
+	out, changed, err := resolveRootRef(schema, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	key, _, _, _, err := rootAlternatives(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	if key == "" && !isObjectSchema(out) {
+		return nil, nil, errors.New(`invalid schema: the top level must be {"type":"object"} or a union of objects`)
+	}
+	if _, hasType := out["type"]; !hasType {
+		typed := make(map[string]any, len(out)+1)
+		for k, v := range out {
+			typed[k] = v
+		}
+		typed["type"] = "object"
+		out, changed = typed, true
+	}
+	if !changed {
+		return out, nil, nil
+	}
+	params, err := marshalCompact(out)
+	return out, params, err
 }
 
 // providerTool encodes one provider tool, or returns nil when dialect d has

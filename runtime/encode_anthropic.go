@@ -59,26 +59,31 @@ type strictCost struct{ optional, unions int }
 // root that is not an object, or subschemas nested more than 64 deep.
 // EncodeTools then sends that tool without strict.
 func AnthropicStrictSchema(schema json.RawMessage) (json.RawMessage, error) {
-	root, err := parseSchema(schema)
+	root, info, err := prepareSchema(schema)
 	if err != nil {
 		return nil, err
 	}
-	out, _, err := anthropicStrictRoot(root)
+	out, _, err := anthropicStrictRoot(root, info)
 	if err != nil {
 		return nil, err
 	}
 	return marshalCompact(out)
 }
 
-func anthropicStrictRoot(root map[string]any) (map[string]any, strictCost, error) {
+func anthropicStrictRoot(root map[string]any, info refInfo) (map[string]any, strictCost, error) {
 	if !isObjectSchema(root) {
 		return nil, strictCost{}, unsupported(nil, `the top level must be {"type":"object"}`)
 	}
-	r := rewrite{keyword: anthropicStrictKeyword, finish: anthropicStrictFinish}
+	if info.recursive {
+		return nil, strictCost{}, unsupported(nil, "a recursive $ref (strict tool use takes no recursive schema)")
+	}
+	r := rewrite{keyword: anthropicStrictKeyword, finish: anthropicStrictFinish,
+		oneOf: oneOfAsAnyOf, refs: keepRefs, refSiblings: true, doc: root, info: info}
 	out, err := r.node(root, nil, false)
 	if err != nil {
 		return nil, strictCost{}, err
 	}
+	r.writeDefs(out)
 	return out, strictCost{optional: r.optional, unions: r.unions}, nil
 }
 
@@ -125,7 +130,7 @@ func anthropicStrictFinish(r *rewrite, n *schemaNode) error {
 			r.unions++
 		}
 	}
-	if _, ok := in["anyOf"]; ok {
+	if alts, _ := out["anyOf"].([]any); len(alts) > 1 {
 		r.unions++
 	}
 	if e, ok := in["enum"]; ok {

@@ -45,8 +45,9 @@ func geminiJSONFinish(_ *rewrite, n *schemaNode) error {
 // geminiJSONSchema returns params (schema, compacted) for
 // parametersJsonSchema: with the notes, or unchanged when the walk cannot
 // follow the schema (a subschema without a type, say).
-func geminiJSONSchema(schema map[string]any, params []byte) ([]byte, error) {
-	r := rewrite{keyword: geminiJSONKeyword, finish: geminiJSONFinish}
+func geminiJSONSchema(schema map[string]any, params []byte, info refInfo) ([]byte, error) {
+	r := rewrite{keyword: geminiJSONKeyword, finish: geminiJSONFinish,
+		oneOf: oneOfKeepNote, refs: keepRefs, recursion: true, doc: schema, info: info}
 	out, err := r.node(schema, nil, false)
 	switch {
 	case errors.Is(err, ErrUnsupportedSchema):
@@ -54,5 +55,6 @@ func geminiJSONSchema(schema map[string]any, params []byte) ([]byte, error) {
 	case err != nil:
 		return nil, err
 	}
+	r.writeDefs(out)
 	return marshalCompact(out)
 }

@@ -46,7 +46,7 @@ const maxSchemaDepth = 64
 // "$.a.anyOf[1]"), spelled out only when an error names it.
 type schemaPath struct {
 	up   *schemaPath
-	kind byte // '.': the property name; '[': the items; '|': anyOf alternative i
+	kind byte // '.': the property name; '[': the items; '|': alternative i of keyword name (anyOf when ""); '/': keyword name
 	name string
 	i    int
 }
@@ -60,8 +60,14 @@ func (p *schemaPath) String() string {
 		return p.up.String() + "." + p.name
 	case '[':
 		return p.up.String() + "[]"
+	case '/':
+		return p.up.String() + "." + p.name
 	}
-	return fmt.Sprintf("%s.anyOf[%d]", p.up.String(), p.i)
+	name := p.name
+	if name == "" {
+		name = "anyOf"
+	}
+	return fmt.Sprintf("%s.%s[%d]", p.up.String(), name, p.i)
 }
 
 func unsupported(p *schemaPath, format string, args ...any) error {
@@ -213,9 +219,9 @@ func (n notes) describe(out map[string]any, in map[string]any) {
 	if d, ok := in["description"].(string); ok && d != "" {
 		parts = append(parts, d)
 	}
-	for _, k := range [...]string{"enum", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
+	for _, k := range [...]string{"oneOf", "discriminator", "enum", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
 		"exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
-		"additionalProperties", "default"} {
+		"additionalProperties", "default", "cut"} {
 		if s, ok := n[k]; ok {
 			parts = append(parts, s)
 		}
@@ -266,6 +272,12 @@ func (n notes) add(keyword string, v any) {
 		n[keyword] = "Keys other than those listed are allowed."
 	case "default":
 		n[keyword] = "Default: " + literal(v) + "."
+	case "oneOf":
+		n[keyword] = "Exactly one of the alternatives (anyOf) must match."
+	case "discriminator":
+		n[keyword] = "The " + literal(v) + " property selects the alternative."
+	case "cut":
+		n[keyword] = "Deeper levels of " + fmt.Sprint(v) + " are accepted but not shown."
 	}
 }
 
@@ -292,6 +304,21 @@ type rewrite struct {
 	finish func(r *rewrite, n *schemaNode) error
 	// maxObjects is how many objects may nest, counting the root; 0: any.
 	maxObjects int
+	// Unions and references (see encode_union.go).
+	oneOf         oneOfRule // what becomes of oneOf
+	splitTypes    bool      // a type array of several types becomes an anyOf
+	nullableAnyOf bool      // a {"type":"null"} alternative becomes "nullable": true
+	refs          refMode
+	recursion     bool // keepRefs: a recursive $ref is kept (else the schema is unsupported)
+	refSiblings   bool // keepRefs: a $ref may have a description beside it
+	nullOptional  bool // an optional property is made nullable (OpenAI strict)
+	doc           map[string]any
+	info          refInfo
+	active        map[string]int            // inlineRefs: how often each $ref is being inlined on the path
+	defs          map[string]map[string]any // keepRefs: the rewritten schema of each $ref kept
+	walking       map[string]bool           // keepRefs: the $refs whose schema is being rewritten
+	defCost       map[string]strictCost     // keepRefs: what each kept $ref's schema spends (Anthropic strict)
+	nodes, budget int                       // inlineRefs: subschemas written, and how many may be
 
 	depth, objects      int // where the walk is
 	props, enums, chars int // totals so far, for OpenAI's limits
@@ -308,6 +335,7 @@ type schemaNode struct {
 	types    []string // the "type" names
 	hasType  bool
 	optional bool // a property its object does not require
+	nullable bool // a null alternative was dropped (nullableAnyOf)
 	required []string
 	isReq    map[string]bool // required as a set
 	notes    notes
@@ -322,15 +350,34 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 	}
 	r.depth++
 	defer func() { r.depth-- }()
+	if ref, ok := in["$ref"].(string); ok {
+		return r.ref(in, ref, p, optional)
+	}
+	if r.budget > 0 {
+		if r.nodes++; r.nodes > r.budget {
+			return nil, unsupported(p, "inlining its references would write more than %d subschemas", r.budget)
+		}
+	}
 	types, hasType, err := schemaTypes(in, p)
 	if err != nil {
 		return nil, err
 	}
+	if r.splitTypes && len(slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })) > 1 {
+		if _, ok := in["anyOf"]; ok {
+			return nil, unsupported(p, "a type array beside anyOf")
+		}
+		in, types, hasType = splitTypes(in, types), nil, false
+	}
 	if r.keyword("const") != ruleKeep {
 		in = constAsEnum(in)
 	}
-	if _, hasAnyOf := in["anyOf"]; !hasType && !hasAnyOf {
+	_, hasAnyOf := in["anyOf"]
+	_, hasOneOf := in["oneOf"]
+	if !hasType && !hasAnyOf && !hasOneOf {
 		return nil, unsupported(p, "a schema without a type")
+	}
+	if hasAnyOf && hasOneOf {
+		return nil, unsupported(p, "anyOf beside oneOf")
 	}
 	n := &schemaNode{in: in, out: make(map[string]any, len(in)+2), path: p,
 		types: types, hasType: hasType, optional: optional, notes: notes{}}
@@ -361,6 +408,7 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 					return nil, err
 				}
 			}
+		case "$defs", "definitions", "$comment", "discriminator": // rewritten where used (ref), by union, or dropped
 		case "items":
 			if !n.is("array") {
 				return nil, unsupported(p, `"items" on a schema that is not an array`)
@@ -368,18 +416,10 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 			if n.out[k], err = r.sub(v, &schemaPath{up: p, kind: '['}, false); err != nil {
 				return nil, err
 			}
-		case "anyOf":
-			list, ok := v.([]any)
-			if !ok {
-				return nil, malformed(p, `"anyOf" must be an array`)
+		case "anyOf", "oneOf":
+			if err := r.union(n, k, v); err != nil {
+				return nil, err
 			}
-			alts := make([]any, len(list))
-			for i, e := range list {
-				if alts[i], err = r.sub(e, &schemaPath{up: p, kind: '|', i: i}, false); err != nil {
-					return nil, err
-				}
-			}
-			n.out[k] = alts
 		default:
 			switch r.keyword(k) {
 			case ruleKeep:
@@ -442,6 +482,7 @@ func (r *rewrite) properties(n *schemaNode, v any) (map[string]any, error) {
 		return nil, malformed(n.path, `"properties" must be an object`)
 	}
 	out := make(map[string]any, len(props))
+	var cut []string
 	for _, name := range sortedKeys(props) {
 		r.props++
 		r.chars += utf8.RuneCountInString(name)
@@ -449,10 +490,17 @@ func (r *rewrite) properties(n *schemaNode, v any) (map[string]any, error) {
 		passed(&r.propsAt, r.props, strictMaxProperties, p)
 		passed(&r.charsAt, r.chars, strictMaxChars, p)
 		sub, err := r.sub(props[name], p, !n.isReq[name])
+		if isCut(err) && !n.isReq[name] {
+			cut = append(cut, name)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		out[name] = sub
+	}
+	if len(cut) > 0 {
+		n.notes.add("cut", strings.Join(cut, ", "))
 	}
 	return out, nil
 }
@@ -525,7 +573,10 @@ func strictKeyword(k string) keywordRule {
 // It returns an error wrapping ErrUnsupportedSchema when strict mode cannot
 // carry the schema: an object that allows other keys (additionalProperties
 // true or a schema, as for a map), a keyword outside the supported list
-// (allOf, $ref, not, …; a const is rewritten as a one-value enum), a root that is not an object, subschemas nested
+// (allOf, not, …; a const is rewritten as a one-value enum, oneOf as
+// anyOf with "exactly one" in the description, a discriminator as a
+// one-value enum in each alternative it names; $ref and $defs are kept,
+// recursion included), a root that is not an object, subschemas nested
 // more than 64 deep, or more than strict mode's limits: 10 nested objects,
 // 5000 properties, 1000 enum values (nulls included), 120,000 characters
 // of property names and enum strings, or 15,000 characters in one enum of
@@ -537,25 +588,32 @@ func strictKeyword(k string) keywordRule {
 // which reads those nulls as absent (see NullAsAbsent). A property that
 // was optional and nullable reads a null as null, not as absent.
 func OpenAIStrictSchema(schema json.RawMessage) (json.RawMessage, error) {
-	root, err := parseSchema(schema)
+	root, info, err := prepareSchema(schema)
 	if err != nil {
 		return nil, err
 	}
-	out, err := strictRoot(root)
+	out, err := strictRoot(root, info)
 	if err != nil {
 		return nil, err
 	}
 	return marshalCompact(out)
 }
 
-func strictRoot(root map[string]any) (map[string]any, error) {
+func strictRoot(root map[string]any, info refInfo) (map[string]any, error) {
 	if !isObjectSchema(root) {
 		return nil, unsupported(nil, `the top level must be {"type":"object"}`)
 	}
-	r := rewrite{keyword: strictKeyword, finish: strictFinish, maxObjects: strictMaxDepth}
+	r := rewrite{keyword: strictKeyword, finish: strictFinish, maxObjects: strictMaxDepth,
+		oneOf: oneOfAsAnyOf, refs: keepRefs, recursion: true, nullOptional: true, doc: root, info: info}
 	out, err := r.node(root, nil, false)
 	if err != nil {
 		return nil, err
+	}
+	r.writeDefs(out)
+	for ref := range r.defs {
+		name, _ := keptDef(ref)
+		r.chars += utf8.RuneCountInString(name[1])
+		passed(&r.charsAt, r.chars, strictMaxChars, nil)
 	}
 	// Located at the subschema that passes the limit.
 	over := func(at string, n int, what string, limit int) error {
@@ -714,22 +772,28 @@ func geminiKeyword(k string) keywordRule {
 // schema: Gemini wants parameters left out then. It returns an error
 // wrapping ErrUnsupportedSchema for what the subset cannot express: a
 // nested object without properties (a map, or an empty object), an array
-// without items, a union of several non-null types, subschemas nested more
-// than 64 deep, or any other keyword (allOf, $ref, not, …; a const is rewritten as a one-value enum). EncodeTools
-// then sends that tool's schema unchanged as parametersJsonSchema.
+// without items, subschemas nested more than 64 deep, a recursive $ref no
+// optional property or alternative can cut, references that would inline
+// to more than inlineBudgetFactor times the schema's size, or any other
+// keyword (allOf, not, …). A const is rewritten as a one-value enum; a
+// type array of several types and oneOf become anyOf (oneOf's "exactly
+// one" in the description), a null alternative "nullable": true, a
+// discriminator a one-value enum in each alternative; references are
+// inlined, a recursive one inlineRecursion levels deep. EncodeTools then
+// sends that tool's schema as parametersJsonSchema.
 func GeminiSchema(schema json.RawMessage) (json.RawMessage, error) {
-	root, err := parseSchema(schema)
+	root, info, err := prepareSchema(schema)
 	if err != nil {
 		return nil, err
 	}
-	out, err := geminiRoot(root)
+	out, err := geminiRoot(root, info)
 	if err != nil || out == nil {
 		return nil, err
 	}
 	return marshalCompact(out)
 }
 
-func geminiRoot(root map[string]any) (map[string]any, error) {
+func geminiRoot(root map[string]any, info refInfo) (map[string]any, error) {
 	if !isObjectSchema(root) {
 		return nil, unsupported(nil, `the top level must be {"type":"object"}`)
 	}
@@ -741,8 +805,16 @@ func geminiRoot(root map[string]any) (map[string]any, error) {
 	if noParameters(root) {
 		return nil, nil
 	}
-	r := rewrite{keyword: geminiKeyword, finish: geminiFinish}
-	return r.node(root, nil, false)
+	r := rewrite{keyword: geminiKeyword, finish: geminiFinish, oneOf: oneOfAsAnyOf, splitTypes: true,
+		nullableAnyOf: true, refs: inlineRefs, doc: root, info: info}
+	if info.refs {
+		r.budget = max(inlineBudgetFactor*info.nodes, minInlineBudget)
+	}
+	out, err := r.node(root, nil, false)
+	if c, ok := err.(*cutError); ok {
+		return nil, unsupported(nil, "the recursive $ref %q cannot be cut within %d levels: no optional property or alternative leads to it", clip(c.ref), inlineRecursion)
+	}
+	return out, err
 }
 
 func geminiFormat(typ string, f any) bool {
@@ -776,6 +848,20 @@ func geminiFinish(_ *rewrite, n *schemaNode) error {
 	if n.hasType && typ == "" {
 		return unsupported(n.path, "a schema whose only type is null")
 	}
+	if alts, ok := out["anyOf"].([]any); ok && !n.hasType {
+		switch len(alts) {
+		case 0:
+			return unsupported(n.path, "a union whose only alternative is null")
+		case 1: // anyOf [A, null]: A, nullable
+			delete(out, "anyOf")
+			for k, v := range alts[0].(map[string]any) {
+				if _, ok := out[k]; !ok || k == "nullable" {
+					out[k] = v
+				}
+			}
+		}
+	}
+	nullable = nullable || n.nullable
 	if typ != "" {
 		out["type"] = strings.ToUpper(typ)
 	}

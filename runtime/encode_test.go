@@ -163,12 +163,20 @@ func TestGeminiSchema(t *testing.T) {
 		{name: "nested empty object", in: `{"properties":{"e":{"additionalProperties":false,"properties":{},"type":"object"}},"type":"object"}`, unsupported: true},
 		{name: "root map", in: `{"additionalProperties":true,"type":"object"}`, unsupported: true},
 		{name: "array without items", in: `{"properties":{"a":{"type":"array"}},"type":"object"}`, unsupported: true},
-		{name: "union", in: `{"properties":{"u":{"type":["string","integer"]}},"type":"object"}`, unsupported: true},
+		{name: "type array as anyOf", in: `{"properties":{"u":{"description":"U.","enum":["a",1],"maxLength":3,"maximum":9,"type":["string","integer","null"]}},"type":"object"}`,
+			want: `{"properties":{"u":{"anyOf":[{"enum":["a"],"format":"enum","maxLength":3,"type":"STRING"},{"description":"One of: 1.","maximum":9,"type":"INTEGER"}],"description":"U.","nullable":true}},"type":"OBJECT"}`},
+		{name: "nullable anyOf collapses", in: `{"properties":{"u":{"anyOf":[{"type":"null"},{"minLength":1,"type":"string"}],"description":"U."}},"type":"object"}`,
+			want: `{"properties":{"u":{"description":"U.","minLength":1,"nullable":true,"type":"STRING"}},"type":"OBJECT"}`},
+		{name: "oneOf as anyOf", in: `{"properties":{"u":{"oneOf":[{"type":"string"},{"type":"boolean"}]}},"type":"object"}`,
+			want: `{"properties":{"u":{"anyOf":[{"type":"STRING"},{"type":"BOOLEAN"}],"description":"Exactly one of the alternatives (anyOf) must match."}},"type":"OBJECT"}`},
+		{name: "ref inlined", in: `{"$defs":{"S":{"maxLength":3,"type":"string"}},"properties":{"u":{"$ref":"#/$defs/S","description":"U."}},"type":"object"}`,
+			want: `{"properties":{"u":{"description":"U.","maxLength":3,"type":"STRING"}},"type":"OBJECT"}`},
+		{name: "required recursion cannot be cut", in: `{"$defs":{"N":{"properties":{"next":{"$ref":"#/$defs/N"}},"required":["next"],"type":"object"}},"properties":{"n":{"$ref":"#/$defs/N"}},"required":["n"],"type":"object"}`, unsupported: true},
+		{name: "only null union", in: `{"properties":{"u":{"anyOf":[{"type":"null"}]}},"type":"object"}`, unsupported: true},
 		{name: "only null", in: `{"properties":{"u":{"type":"null"}},"type":"object"}`, unsupported: true},
 		{name: "const as a one-value enum", in: `{"properties":{"c":{"const":"x","type":"string"}},"type":"object"}`,
 			want: `{"properties":{"c":{"enum":["x"],"format":"enum","type":"STRING"}},"type":"OBJECT"}`},
 		{name: "not", in: `{"properties":{"c":{"not":{"const":"x"},"type":"string"}},"type":"object"}`, unsupported: true},
-		{name: "ref", in: `{"properties":{"c":{"$ref":"#/$defs/x"}},"type":"object"}`, unsupported: true},
 		{name: "root not an object", in: `{"type":"string"}`, unsupported: true},
 		{name: "root nullable", in: `{"properties":{"a":{"type":"string"}},"type":["object","null"]}`, unsupported: true},
 	} {
@@ -187,7 +195,8 @@ func TestGeminiSchema(t *testing.T) {
 	}
 	// A malformed schema is an error of its own, not a fallback.
 	for _, in := range []string{`{"properties":[],"type":"object"}`, `{"properties":{"a":{"type":7}},"type":"object"}`,
-		`{"properties":{"a":{"type":"string"}},"required":"a","type":"object"}`, `{"properties":{"a":{"type":"strin"}},"type":"object"}`, `[`, `{} {}`} {
+		`{"properties":{"a":{"type":"string"}},"required":"a","type":"object"}`, `{"properties":{"a":{"type":"strin"}},"type":"object"}`, `[`, `{} {}`,
+		`{"properties":{"c":{"$ref":"#/$defs/x"}},"type":"object"}`} {
 		if _, err := GeminiSchema(json.RawMessage(in)); err == nil || errors.Is(err, ErrUnsupportedSchema) {
 			t.Errorf("GeminiSchema(%s) = %v, want a schema error", in, err)
 		}
