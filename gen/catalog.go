@@ -82,6 +82,7 @@ type (
 		Type        string
 		Constraints string
 		Fields      []catalogRow
+		Recursive   string // sentence: how a recursive type nests (recursive.go)
 	}
 	catalogRow struct {
 		Name        string
@@ -114,7 +115,9 @@ func catalogModule(f *spec.File) catalogView {
 		}
 	}
 	for _, nt := range f.Types {
-		v.Types = append(v.Types, catalogTypeView(nt.Name, nt.Schema))
+		tv := catalogTypeView(nt.Name, nt.Schema)
+		tv.Recursive = catalogRecursion(nt)
+		v.Types = append(v.Types, tv)
 	}
 	return v
 }

@@ -17,7 +17,7 @@ import (
 // update rewrites golden files and the fixture: go test ./gen -update.
 var update = flag.Bool("update", false, "rewrite golden files")
 
-var goldenCases = []string{"minimal", "stripe", "types", "flags", "edge", "batch", "nesting", "names", "shapes", "unions", "deferred", "examples"}
+var goldenCases = []string{"minimal", "stripe", "types", "flags", "edge", "batch", "nesting", "names", "shapes", "unions", "deferred", "examples", "recursive"}
 
 func loadSpec(t *testing.T, path string) *spec.File {
 	t.Helper()

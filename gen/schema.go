@@ -17,14 +17,25 @@ import (
 
 // SchemaJSON returns the compact canonical JSON Schema of s: keys sorted,
 // "additionalProperties":false on every strict object, nullable types as
-// ["T","null"], named types inlined (no $ref).
+// ["T","null"], named types inlined (no $ref) except recursive ones, which
+// are defined once in the root's "$defs" and referred to as
+// {"$ref":"#/$defs/Name"} (recursive.go).
 func SchemaJSON(s *spec.Schema) ([]byte, error) {
-	return canonicalJSON(schemaValue(s))
+	var l literal
+	m := l.value(s, true)
+	if len(l.defs) > 0 {
+		m["$defs"] = l.defs
+	}
+	return canonicalJSON(m)
 }
 
-// schemaValue is s as a JSON value built from maps (which encoding/json
-// writes with sorted keys).
-func schemaValue(site *spec.Schema) map[string]any {
+// value is the schema at site as a JSON value built from maps (which
+// encoding/json writes with sorted keys); root inlines a recursive type
+// where any other place refers to it.
+func (l *literal) value(site *spec.Schema, root bool) map[string]any {
+	if nt := recursiveRef(site); nt != nil && !root {
+		return l.ref(site, nt)
+	}
 	r := site.Resolved()
 	if r.Union != nil {
 		return unionSchemaValue(site, r) // union.go
@@ -87,7 +98,7 @@ func schemaValue(site *spec.Schema) map[string]any {
 	setNum("exclusiveMaximum", r.ExclusiveMaximum)
 	setNum("multipleOf", r.MultipleOf)
 	if r.Type == spec.TypeArray && r.Items != nil {
-		m["items"] = schemaValue(r.Items)
+		m["items"] = l.value(r.Items, false)
 	}
 	setInt("minItems", r.MinItems)
 	setInt("maxItems", r.MaxItems)
@@ -99,7 +110,7 @@ func schemaValue(site *spec.Schema) map[string]any {
 		if !isMap {
 			props := map[string]any{}
 			for _, p := range r.Properties {
-				props[p.Name] = schemaValue(p.Schema)
+				props[p.Name] = l.value(p.Schema, false)
 			}
 			m["properties"] = props
 		}
@@ -112,7 +123,7 @@ func schemaValue(site *spec.Schema) map[string]any {
 		}
 		switch {
 		case r.AdditionalPropertiesSchema != nil:
-			m["additionalProperties"] = schemaValue(r.AdditionalPropertiesSchema)
+			m["additionalProperties"] = l.value(r.AdditionalPropertiesSchema, false)
 		case r.AdditionalProperties:
 			m["additionalProperties"] = true
 		default:

@@ -66,6 +66,9 @@ type goType struct {
 	// and validators.
 	decode bool
 
+	// recursive marks a named type on a reference cycle (see recursive.go).
+	recursive bool
+
 	// same is the type t is an alias of: a nested struct or enum of the same
 	// shape declared before it (see shared.go). t is then declared as
 	// `type <name> = <same.name>` (an enum with its own constants), and
@@ -186,7 +189,12 @@ func (g *generator) namedType(nt *spec.NamedType) *goType {
 	if t, ok := g.named[nt]; ok {
 		return t
 	}
+	slot := g.recursiveSlot(nt) // a recursive type meets itself while it is built
 	t := g.typeOf(nt.Schema, nt.GoName, nt.GoName, loc{"the named type " + nt.Name, "$"})
+	if slot != nil {
+		*slot, t = *t, slot
+		t.recursive = true
+	}
 	if t.name == "" {
 		t.name = nt.GoName
 		g.declare(t.name, "the named type "+nt.Name)

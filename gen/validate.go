@@ -52,6 +52,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 			body = append(body, inner...)
 		}
 	}
+	body = append(depthGuard(t), body...)
 	if t.extra != nil {
 		ex := func() *jen.Statement { return jen.Id("x").Dot(t.extraName) }
 		val := func() *jen.Statement { return ex().Index(jen.Id("k")) }

@@ -91,6 +91,11 @@ type NamedType struct {
 	Name   string // as written; a valid Go identifier after GoName
 	GoName string // exported Go type name: the schema's go_name, else made from Name
 	Schema *Schema
+	// Recursive marks a type on a reference cycle (a tree's node refers to
+	// itself through its children): the cycle can end (see recursive.go),
+	// and the schema literal refers to the type by $ref instead of
+	// inlining it.
+	Recursive bool
 }
 
 // Kind says how a tool is presented; execution is the same for both.

@@ -2,20 +2,17 @@ package spec
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 )
 
-// resolve links every $ref to its named type, reports reference cycles
-// between named types, then runs the checks that needed the whole file:
-// defaults and label placeholders.
+// resolve links every $ref to its named type, merges allOf parts, reports
+// reference cycles between named types that cannot end (recursive.go),
+// then runs the checks that needed the whole file: defaults and label
+// placeholders.
 func (p *parser) resolve(f *File, types map[string]*NamedType) {
 	names := make([]string, len(f.Types))
 	for i, nt := range f.Types {
 		names[i] = nt.Name
 	}
-	// edges[a] lists the references made inside named type a, in file order.
-	edges := map[*NamedType][]ref{}
 	for _, r := range p.refs {
 		nt, ok := types[r.schema.Ref]
 		if !ok {
@@ -27,84 +24,13 @@ func (p *parser) resolve(f *File, types map[string]*NamedType) {
 			continue
 		}
 		r.schema.RefType = nt
-		if r.sub.owner != nil {
-			edges[r.sub.owner] = append(edges[r.sub.owner], r)
-		}
 	}
-	p.cycles(f, edges)
 	p.mergeAllOfs()
+	p.recursion(f)
 	for _, check := range p.later {
 		check()
 	}
 	p.checkDefaults()
-}
-
-// cycles reports each reference cycle among named types once, at the
-// reference that leaves the cycle's first type (in file order).
-func (p *parser) cycles(f *File, edges map[*NamedType][]ref) {
-	order := map[*NamedType]int{}
-	for i, nt := range f.Types {
-		order[nt] = i
-	}
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := map[*NamedType]int{}
-	var stack []*NamedType
-	var via []ref // via[i] leads from stack[i] to stack[i+1]
-	reported := map[string]bool{}
-	var visit func(nt *NamedType)
-	visit = func(nt *NamedType) {
-		color[nt] = grey
-		stack = append(stack, nt)
-		for _, r := range edges[nt] {
-			next := r.schema.RefType
-			switch color[next] {
-			case white:
-				via = append(via, r)
-				visit(next)
-				via = via[:len(via)-1]
-			case grey:
-				// stack from next to nt, closed by r, is a cycle.
-				start := slices.Index(stack, next)
-				cyc := slices.Clone(stack[start:])
-				refs := append(slices.Clone(via[start:]), r)
-				// Rotate so that the cycle starts at its first-declared type.
-				first := 0
-				for i, t := range cyc {
-					if order[t] < order[cyc[first]] {
-						first = i
-					}
-				}
-				cyc = append(cyc[first:], cyc[:first]...)
-				refs = append(refs[first:], refs[:first]...)
-				keyNames := make([]string, len(cyc))
-				for i, t := range cyc {
-					keyNames[i] = t.Name
-				}
-				key := strings.Join(keyNames, " -> ")
-				if reported[key] {
-					continue
-				}
-				reported[key] = true
-				path := key + " -> " + cyc[0].Name
-				if len(cyc) == 1 {
-					p.errorf(refs[0].node, "type %q refers to itself (%s); a reference cycle has no end", cyc[0].Name, path)
-				} else {
-					p.errorf(refs[0].node, "reference cycle between named types: %s", path)
-				}
-			}
-		}
-		stack = stack[:len(stack)-1]
-		color[nt] = black
-	}
-	for _, nt := range f.Types {
-		if color[nt] == white {
-			visit(nt)
-		}
-	}
 }
 
 // checkNames reports duplicate tool names and Go name collisions between

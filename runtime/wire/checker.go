@@ -34,6 +34,7 @@ type Checker struct {
 	vs      []runtime.Violation
 	dropped int  // violations past MaxViolations
 	skipped bool // values skipped unchecked past MaxViolations (Full)
+	deep    bool // a value nested past MaxDepth (TooDeep)
 }
 
 // Enter steps into the property name of the current object.
@@ -191,4 +192,5 @@ func (c *Checker) Reset() {
 	c.vs = nil
 	c.dropped = 0
 	c.skipped = false
+	c.deep = false
 }
