@@ -51,14 +51,21 @@ func TestSchemaLiterals(t *testing.T) {
 				if err != nil || !bytes.Equal(again, b) {
 					t.Errorf("%s: not canonical:\n%s\n%s", name, b, again)
 				}
-				if bytes.Contains(b, []byte(`"$ref"`)) {
-					t.Errorf("%s: contains $ref", name)
+				// Only recursive types are referred to, by $ref into $defs.
+				defs, _ := v.(map[string]any)["$defs"].(map[string]any)
+				if bytes.Contains(b, []byte(`"$ref"`)) && len(defs) == 0 {
+					t.Errorf("%s: contains $ref but no $defs", name)
+				}
+				for dn := range defs {
+					if nt := typeNamed(f, dn); nt == nil || !nt.Recursive {
+						t.Errorf("%s: $defs holds %s, which is not a recursive type", name, dn)
+					}
 				}
 				var compact bytes.Buffer
 				if err := json.Compact(&compact, b); err != nil || !bytes.Equal(compact.Bytes(), b) {
 					t.Errorf("%s: not compact: %s", name, b)
 				}
-				compareSchema(t, name, "$", s, v.(map[string]any))
+				compareSchema(t, name, "$", s, v.(map[string]any), &literalDefs{defs: defs, seen: map[string]bool{}})
 			}
 			// The literal in the generated code is this JSON.
 			code, err := Code(f)
@@ -73,9 +80,54 @@ func TestSchemaLiterals(t *testing.T) {
 	}
 }
 
-// compareSchema checks that the JSON schema js says what the model s says.
-func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[string]any) {
+// literalDefs are the $defs of a literal being compared; seen holds the
+// ones compared already (a recursive type is compared once).
+type literalDefs struct {
+	defs map[string]any
+	seen map[string]bool
+}
+
+func typeNamed(f *spec.File, name string) *spec.NamedType {
+	for _, nt := range f.Types {
+		if nt.Name == name {
+			return nt
+		}
+	}
+	return nil
+}
+
+// compareSchema checks that the JSON schema js says what the model s says;
+// a reference to a recursive type is compared with its $defs entry, once.
+func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[string]any, ld *literalDefs) {
 	t.Helper()
+	if nt := recursiveRef(s); nt != nil && path != "$" {
+		site := js
+		nullable := false
+		if alts, ok := js["anyOf"].([]any); ok && len(alts) == 2 {
+			site, _ = alts[0].(map[string]any)
+			nullable = true
+			if !reflect.DeepEqual(alts[1], map[string]any{"type": "null"}) {
+				t.Errorf("%s %s: the nullable reference's second alternative is %v", tool, path, alts[1])
+			}
+		}
+		if want := "#/$defs/" + nt.Name; site["$ref"] != want {
+			t.Errorf("%s %s: $ref is %v, want %s", tool, path, site["$ref"], want)
+			return
+		}
+		if nullable != (s.Nullable && !nt.Schema.Nullable) {
+			t.Errorf("%s %s: the reference is nullable: %v, want %v", tool, path, nullable, s.Nullable)
+		}
+		if got, _ := js["description"].(string); got != s.Description {
+			t.Errorf("%s %s: description %q, want %q", tool, path, got, s.Description)
+		}
+		if ld.seen[nt.Name] {
+			return
+		}
+		ld.seen[nt.Name] = true
+		def, _ := ld.defs[nt.Name].(map[string]any)
+		compareSchema(t, tool, "$defs."+nt.Name, nt.Schema, def, ld)
+		return
+	}
 	r := s.Resolved()
 	fail := func(what string, got, want any) {
 		t.Errorf("%s %s: %s is %v, want %v", tool, path, what, got, want)
@@ -180,7 +232,7 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 	}
 	if r.Type == spec.TypeArray {
 		items, _ := js["items"].(map[string]any)
-		compareSchema(t, tool, path+"[*]", r.Items, items)
+		compareSchema(t, tool, path+"[*]", r.Items, items, ld)
 	}
 	if r.Type == spec.TypeObject {
 		props, _ := js["properties"].(map[string]any)
@@ -189,7 +241,7 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 		}
 		for _, p := range r.Properties {
 			ps, _ := props[p.Name].(map[string]any)
-			compareSchema(t, tool, path+"."+p.Name, p.Schema, ps)
+			compareSchema(t, tool, path+"."+p.Name, p.Schema, ps, ld)
 		}
 		var req []string
 		for _, x := range asSlice(js["required"]) {
@@ -207,7 +259,7 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 			if r.AdditionalPropertiesSchema == nil {
 				fail("additionalProperties", ap, false)
 			} else {
-				compareSchema(t, tool, path+".*", r.AdditionalPropertiesSchema, ap)
+				compareSchema(t, tool, path+".*", r.AdditionalPropertiesSchema, ap, ld)
 			}
 		default:
 			fail("additionalProperties", ap, "a boolean or schema")
