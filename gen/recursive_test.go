@@ -63,6 +63,9 @@ func decode(tool string, data []byte) (any, error, error) {
 	case "outline_count":
 		x, err := DecodeCountArgs(data)
 		return x, err, x.Validate()
+	case "outline_eval":
+		x, err := DecodeEvalArgs(data)
+		return x, err, x.Validate()
 	}
 	panic("unknown tool " + tool)
 }
@@ -183,6 +186,7 @@ func TestRecursiveEndToEnd(t *testing.T) {
 	type tcase struct{ tool, args string }
 	render := func(args string) tcase { return tcase{"outline_render", args} }
 	count := func(args string) tcase { return tcase{"outline_count", args} }
+	eval := func(args string) tcase { return tcase{"outline_eval", args} }
 	cases := []tcase{
 		render(`{"root":{"title":"A"}}`),
 		render(`{"root":{"title":"A","level":1,"tag":"draft","children":[{"title":"B","children":[{"title":"C","next":{"title":"D"}}]}],` +
@@ -203,6 +207,13 @@ func TestRecursiveEndToEnd(t *testing.T) {
 		// Several at once, at different depths.
 		render(`{"root":{"title":"","children":[{"title":"B","next":{"title":"C","level":0}}],"notes":{"k":{"title":"K","tag":"x"}}},` +
 			`"sections":[{"title":"S","children":[{"level":3}]}],"tree":{"name":"a","entries":[{"folder":{"name":"Nope","entries":[{"file":"","folder":null}]}}]}}`),
+		// Through a union: the JSON kind picks the alternative.
+		eval(`{"expr":1.5}`),
+		eval(`{"expr":{"op":"add","left":1,"right":{"op":"mul","left":[2,3],"right":4}}}`),
+		eval(`{"expr":{"op":"add","left":1,"right":{"op":"sub","left":2,"right":3}}}`),
+		eval(`{"expr":{"op":"add","left":1,"right":{"op":"mul","left":[2,{"op":"add","left":1}],"right":4}}}`),
+		eval(`{"expr":[[[]]]}`),
+		eval(`{"expr":{"op":"add","left":"one","right":2}}`),
 		count(`{"tree":{"name":"a","entries":[{"folder":{"name":"b"}}]}}`),
 		count(`{"tree":{"name":"a","entries":[{"folder":{"name":"b","entries":[{"folder":{"name":"c","entries":[],"extra":true}}]}}]}}`),
 	}
@@ -270,6 +281,10 @@ func TestRecursiveEndToEnd(t *testing.T) {
 			if o.Out == nil || !sameJSON(t, string(*o.Out), c.args) {
 				t.Errorf("%s %s: decoded as %s", c.tool, c.args, *o.Out)
 			}
+		case c.tool == "outline_eval":
+			// A union's violations are the decoder's own (one naming the
+			// alternatives where none fits): only the verdict compares.
+			refused++
 		default:
 			refused++
 			got, want := o.paths(), refPaths(refErr)

@@ -38,7 +38,7 @@ func (l *literal) value(site *spec.Schema, root bool) map[string]any {
 	}
 	r := site.Resolved()
 	if r.Union != nil {
-		return unionSchemaValue(site, r) // union.go
+		return l.unionSchemaValue(site, r) // union.go
 	}
 	m := map[string]any{}
 	nullable := site.Nullable || r.Nullable

@@ -150,7 +150,7 @@ func compareSchema(t *testing.T, tool, path string, s *spec.Schema, js map[strin
 			fail("discriminator", js["discriminator"], nil)
 		}
 		for i, a := range r.Union.Alts {
-			compareSchema(t, tool, path+"|"+strconv.Itoa(i), a, alts[i].(map[string]any))
+			compareSchema(t, tool, path+"|"+strconv.Itoa(i), a, alts[i].(map[string]any), ld)
 		}
 		return
 	}

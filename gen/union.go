@@ -598,10 +598,10 @@ func (g *generator) unionValidate(t *goType) []jen.Code {
 // model (and any JSON Schema validator) which value selects it, and
 // `discriminator` is OpenAPI's keyword, not JSON Schema's — Gemini's and
 // OpenAI's strict schemas would refuse or drop it.
-func unionSchemaValue(site, r *spec.Schema) map[string]any {
+func (l *literal) unionSchemaValue(site, r *spec.Schema) map[string]any {
 	var alts []any
 	for _, a := range r.Union.Alts {
-		alts = append(alts, schemaValue(a))
+		alts = append(alts, l.value(a, false))
 	}
 	if site.Nullable || r.Nullable {
 		alts = append(alts, map[string]any{"type": "null"})

@@ -84,13 +84,14 @@ func (p *parser) recursion(f *File) {
 }
 
 // isStruct reports whether the named type is an object with properties (or
-// a strict empty object): a Go struct.
+// a strict empty object), a Go struct, or a union, a Go interface: types
+// whose decoders are functions of their own.
 func isStruct(nt *NamedType) bool {
 	if nt.Schema == nil || nt.Schema.Ref != "" {
 		return false
 	}
 	s := nt.Schema
-	return s.Type == TypeObject && (len(s.Properties) > 0 || (!s.AdditionalProperties && s.AdditionalPropertiesSchema == nil))
+	return s.Union != nil || s.Type == TypeObject && (len(s.Properties) > 0 || (!s.AdditionalProperties && s.AdditionalPropertiesSchema == nil))
 }
 
 // edgeWalk collects the references inside one named type.
@@ -138,6 +139,14 @@ func (w *edgeWalk) walk(s *Schema, ends, top bool) {
 	}
 	w.walk(s.Items, true, false)
 	w.walk(s.AdditionalPropertiesSchema, true, false)
+	if s.Union != nil {
+		// A union's value is one alternative of several: the cycle ends
+		// in another (a union of one is its alternative, so there are
+		// others), and its Go type is an interface.
+		for _, alt := range s.Union.Alts {
+			w.walk(alt, true, false)
+		}
+	}
 }
 
 // hasDefault reports whether the schema at a property, or the type it
