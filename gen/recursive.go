@@ -35,6 +35,8 @@ func (g *generator) recursiveSlot(nt *spec.NamedType) *goType {
 	// Code that builds a type around a reference to this one reads its
 	// kind (a slice or map field is never a pointer).
 	switch {
+	case nt.Schema.Union != nil:
+		slot.kind = kUnion // an interface: never a pointer
 	case nt.Schema.Type == spec.TypeArray:
 		slot.kind = kSlice
 	case nt.Schema.Type == spec.TypeObject && len(nt.Schema.Properties) == 0 &&

@@ -213,6 +213,8 @@ func TestRecursiveEndToEnd(t *testing.T) {
 		eval(`{"expr":{"op":"add","left":1,"right":{"op":"sub","left":2,"right":3}}}`),
 		eval(`{"expr":{"op":"add","left":1,"right":{"op":"mul","left":[2,{"op":"add","left":1}],"right":4}}}`),
 		eval(`{"expr":[[[]]]}`),
+		eval(`{"expr":{"op":"mul","left":2,"right":3,"scale":{"op":"add","left":1,"right":1,"scale":[0.5]}}}`),
+		eval(`{"expr":{"op":"mul","left":2,"right":3,"scale":{"op":"add","left":1,"right":1,"scale":null}}}`),
 		eval(`{"expr":{"op":"add","left":"one","right":2}}`),
 		count(`{"tree":{"name":"a","entries":[{"folder":{"name":"b"}}]}}`),
 		count(`{"tree":{"name":"a","entries":[{"folder":{"name":"b","entries":[{"folder":{"name":"c","entries":[],"extra":true}}]}}]}}`),

@@ -29,6 +29,9 @@ type refEdge struct {
 	to *NamedType
 	// ends reports whether a cycle through the reference can end there.
 	ends bool
+	// trial reports that the reference is inside alternatives that
+	// decoding tries in turn (see tried).
+	trial bool
 }
 
 // recursion finds the references between named types, reports the cycles
@@ -46,7 +49,7 @@ func (p *parser) recursion(f *File) {
 			continue
 		}
 		w := edgeWalk{nt: nt, sites: sites, out: edges}
-		w.walk(nt.Schema, false, true)
+		w.walk(nt.Schema, false, false, true)
 	}
 
 	// A cycle of references that cannot end is an error.
@@ -78,9 +81,54 @@ func (p *parser) recursion(f *File) {
 		p.errorf(r.node, "type %q refers to itself through arrays and maps only (%s); toolgen generates recursive types through objects: make one type on the way an object with properties", cyc[0].Name, path)
 	})
 
+	// A cycle through alternatives tried in turn would decode each level
+	// once per alternative tried: exponential in the depth.
+	for _, nt := range f.Types {
+		for _, e := range edges[nt] {
+			if !e.trial || !e.ends {
+				continue
+			}
+			// One error per type.
+			if back := pathBetween(edges, e.to, nt); back != nil {
+				names := []string{nt.Name}
+				for _, t := range back {
+					names = append(names, t.Name)
+				}
+				p.errorf(e.node, "type %q refers to itself (%s) through the alternatives of a union that decoding tries in turn (no discriminator, and two alternatives of one JSON type): "+
+					"the cost of decoding would double with each level of nesting; give the union a discriminator, or alternatives of different JSON types", nt.Name, strings.Join(names, " -> "))
+				break
+			}
+		}
+	}
+
 	for _, nt := range onCycles(f, edges) {
 		nt.Recursive = true
 	}
+}
+
+// pathBetween is a shortest path of references from one type to another
+// (both included), or nil.
+func pathBetween(edges map[*NamedType][]refEdge, from, to *NamedType) []*NamedType {
+	prev := map[*NamedType]*NamedType{from: nil}
+	queue := []*NamedType{from}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if v == to {
+			var path []*NamedType
+			for ; v != nil; v = prev[v] {
+				path = append([]*NamedType{v}, path...)
+			}
+			return path
+		}
+		for _, e := range edges[v] {
+			if _, seen := prev[e.to]; !seen {
+				prev[e.to] = v
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	return nil
 }
 
 // isStruct reports whether the named type is an object with properties (or
@@ -102,8 +150,10 @@ type edgeWalk struct {
 }
 
 // walk visits s; ends says that a cycle can end on the way from the named
-// type's root to s, top that s is the root (or an allOf part of it).
-func (w *edgeWalk) walk(s *Schema, ends, top bool) {
+// type's root to s, trial that the way passes through a union whose
+// alternatives decoding tries in turn, top that s is the root (or an allOf
+// part of it).
+func (w *edgeWalk) walk(s *Schema, ends, trial, top bool) {
 	if s == nil {
 		return
 	}
@@ -119,13 +169,13 @@ func (w *edgeWalk) walk(s *Schema, ends, top bool) {
 		}
 		// A type that is only a $ref of another is that type: no edge of
 		// it can end a cycle.
-		w.out[w.nt] = append(w.out[w.nt], refEdge{ref: r, to: s.RefType, ends: ends})
+		w.out[w.nt] = append(w.out[w.nt], refEdge{ref: r, to: s.RefType, ends: ends, trial: trial})
 		return
 	}
 	for _, part := range s.AllOf {
 		if part.Ref != "" {
 			// An allOf part is merged into the object: it is always there.
-			w.walk(part, ends, true)
+			w.walk(part, ends, trial, true)
 		}
 		// Inline parts' properties are merged into s.Properties.
 	}
@@ -135,18 +185,71 @@ func (w *edgeWalk) walk(s *Schema, ends, top bool) {
 			continue
 		}
 		_, nullable := follow(ps)
-		w.walk(ps, ends || nullable || (!prop.Required && !hasDefault(ps)), false)
+		w.walk(ps, ends || nullable || (!prop.Required && !hasDefault(ps)), trial, false)
 	}
-	w.walk(s.Items, true, false)
-	w.walk(s.AdditionalPropertiesSchema, true, false)
-	if s.Union != nil {
+	w.walk(s.Items, true, trial, false)
+	w.walk(s.AdditionalPropertiesSchema, true, trial, false)
+	if u := s.Union; u != nil {
+		if len(u.Alts) == 1 {
+			// A union of one is its alternative.
+			w.walk(u.Alts[0], ends || s.Nullable, trial, top)
+			return
+		}
 		// A union's value is one alternative of several: the cycle ends
-		// in another (a union of one is its alternative, so there are
-		// others), and its Go type is an interface.
-		for _, alt := range s.Union.Alts {
-			w.walk(alt, true, false)
+		// in another, and its Go type is an interface.
+		for i, alt := range u.Alts {
+			w.walk(alt, true, trial || tried(u, i), false)
 		}
 	}
+}
+
+// tried reports whether decoding the union may try alternative i in turn
+// with others (wire.Trial): the union has no discriminator, and another
+// alternative takes values of one of the JSON types alternative i takes.
+// A recursive type through it would cost twice as much with each level of
+// nesting.
+func tried(u *Union, i int) bool {
+	if u.Discriminator != nil {
+		return false
+	}
+	mine := jsonTypes(u.Alts[i], 0)
+	for j, alt := range u.Alts {
+		if j == i {
+			continue
+		}
+		for k := range jsonTypes(alt, 0) {
+			if mine[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonTypes are the JSON types (object, array, string, number, boolean)
+// of the values a schema takes, null aside.
+func jsonTypes(s *Schema, depth int) map[string]bool {
+	out := map[string]bool{}
+	r, _ := follow(s)
+	if r == nil || depth > 32 {
+		return out
+	}
+	if r.Union != nil {
+		for _, alt := range r.Union.Alts {
+			for k := range jsonTypes(alt, depth+1) {
+				out[k] = true
+			}
+		}
+		return out
+	}
+	switch r.Type {
+	case TypeInteger, TypeNumber:
+		out["number"] = true
+	case "":
+	default:
+		out[string(r.Type)] = true
+	}
+	return out
 }
 
 // hasDefault reports whether the schema at a property, or the type it
