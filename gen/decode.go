@@ -50,22 +50,9 @@ func (g *generator) decodeEntry(t *toolIR) []jen.Code {
 			defaultsNote(t.args) + " It reports every violation, each with its JSON path, in a" +
 			" *runtime.ValidationError, and returns the value as far as it could decode it even then (never nil)."),
 		jen.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(name), jen.Error()).Block(
-			decodeBody(name, jen.Id("d").Dot("Reset").Call(jen.Id("data")))...,
+			jen.Return(jen.Qual(wirePkg, "Decode").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(name)).Dot("decode"))),
 		),
 		jen.Line(),
-	}
-}
-
-// decodeBody decodes data into a new value of the args type name, the
-// decoder set up by reset: the body of Decode<Tool>Args and of the tool's
-// DecodeWith.
-func decodeBody(name string, reset jen.Code) []jen.Code {
-	return []jen.Code{
-		jen.Var().Id("d").Qual(wirePkg, "Decoder"),
-		reset,
-		jen.Id("x").Op(":=").New(jen.Id(name)),
-		jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d")),
-		jen.Return(jen.Id("x"), jen.Id("d").Dot("Finish").Call()),
 	}
 }
 
@@ -226,7 +213,7 @@ func (g *generator) decodeExtra(t *goType) []jen.Code {
 			names = append(names, jen.Lit(f.json))
 			n += len(f.json) + 4
 		}
-		if n > 60 { // one per line, as a person would wrap a long call
+		if n > 80 { // one per line, as a person would wrap a long call
 			return []jen.Code{jen.Id("d").Dot("Unknown").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, names...)}
 		}
 		return []jen.Code{jen.Id("d").Dot("Unknown").Call(names...)}

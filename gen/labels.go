@@ -55,11 +55,7 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 		}
 		return present.Op("&&").Op("!").Add(rejected.Clone()), missing.Op("||").Add(rejected), text
 	}
-	body := []jen.Code{
-		jen.List(jen.Id("bad"), jen.Id("_")).Op(":=").Id("args").Assert(jen.Op("*").Qual(runtimePkg, "InvalidArgs")),
-		jen.If(jen.Id("bad").Op("!=").Nil()).Block(jen.Id("args").Op("=").Id("bad").Dot("Args")),
-	}
-	body = append(body, g.templateBody(t, tool.StatusParts, "status label", value, jen.Lit(fallback))...)
+	body := g.templateBody(t, tool.StatusParts, "status label", value, jen.Lit(fallback), true)
 	return []jen.Code{head, sig.Block(body...), jen.Line()}
 }
 
@@ -69,10 +65,17 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 // returns the text with every placeholder's value inserted. value gives,
 // for a field, the conditions under which it has a value and has none (nil,
 // nil: it always has one) and the expression of its text; what names the
-// template in generator errors.
+// template in generator errors. A label (label) unpacks its argument with
+// wire.LabelArgs, which also gives the *runtime.InvalidArgs (bad) of a call
+// that failed to decode.
 func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
-	value func(*field) (present, missing, text *jen.Statement), whenFallback jen.Code) []jen.Code {
+	value func(*field) (present, missing, text *jen.Statement), whenFallback jen.Code, label bool) []jen.Code {
 	absent := []jen.Code{jen.Op("!").Id("ok"), jen.Id("a").Op("==").Nil()}
+	unpack := jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name))
+	if label {
+		absent = []jen.Code{jen.Id("a").Op("==").Nil()}
+		unpack = jen.List(jen.Id("a"), jen.Id("bad")).Op(":=").Qual(wirePkg, "LabelArgs").Index(jen.Id(t.args.name)).Call(jen.Id("args"))
+	}
 	var body, concat []jen.Code
 	text := ""
 	flush := func() {
@@ -120,10 +123,7 @@ func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
 	for _, c := range absent[1:] {
 		cond = cond.Op("||").Add(c)
 	}
-	block := []jen.Code{
-		jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name)),
-		jen.If(cond).Block(jen.Return(whenFallback)),
-	}
+	block := []jen.Code{unpack, jen.If(cond).Block(jen.Return(whenFallback))}
 	block = append(block, body...)
 	return append(block, jen.Return(expr))
 }

@@ -39,7 +39,7 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 	}
 
 	fallback := jen.Qual(runtimePkg, "DefaultAgentPrompt").Call(jen.Id("args"))
-	return []jen.Code{head, sig.Block(g.templateBody(t, tool.PromptParts, "prompt", g.promptValue, fallback)...), jen.Line()}
+	return []jen.Code{head, sig.Block(g.templateBody(t, tool.PromptParts, "prompt", g.promptValue, fallback, false)...), jen.Line()}
 }
 
 // promptValue gives the conditions under which f has a value in a prompt

@@ -40,6 +40,10 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 			body = append(body, at) // one check function: one line
 			continue
 		}
+		if at := g.checkNested(f, fx); at != nil {
+			body = append(body, at)
+			continue
+		}
 		check := g.validateValue(f.typ, fx, f.ptr, 0)
 		if len(check) == 0 {
 			continue
@@ -113,6 +117,52 @@ func (g *generator) checkAt(f *field, fx func() *jen.Statement) jen.Code {
 		fn = "CheckPtr"
 	}
 	return jen.Qual(wirePkg, fn).Call(jen.Id("c"), jen.Lit(f.json), fx(), check)
+}
+
+// checkNested is the validation of field f as one call when it is an
+// object or an array of scalars or objects:
+// wire.CheckObject(c, "created", x.Created, (*Created).validate),
+// wire.CheckSlice(c, "tags", x.Tags, checkTags, checkTag) or
+// wire.CheckObjects(c, "items", x.Items, checkItems, (*Item).validate).
+// nil otherwise (and when f has nothing to check).
+func (g *generator) checkNested(f *field, fx func() *jen.Statement) jen.Code {
+	t := f.typ
+	if !needsValidate(t) {
+		return nil
+	}
+	orNil := func(check string) jen.Code {
+		if check == "" {
+			return jen.Nil()
+		}
+		return jen.Id(check)
+	}
+	switch t.kind {
+	case kStruct:
+		v := fx()
+		if !f.ptr {
+			v = jen.Op("&").Add(v)
+		}
+		return jen.Qual(wirePkg, "CheckObject").Call(jen.Id("c"), jen.Lit(f.json), v, jen.Parens(jen.Op("*").Id(t.name)).Dot("validate"))
+	case kSlice:
+		e := t.elem
+		if f.ptr || t.elemPtr || uniqueBySpans(t) {
+			return nil
+		}
+		switch e.kind {
+		case kStruct:
+			return jen.Qual(wirePkg, "CheckObjects").Call(jen.Id("c"), jen.Lit(f.json), fx(), orNil(t.check), jen.Parens(jen.Op("*").Id(e.name)).Dot("validate"))
+		case kString, kBool, kEnum, kInt:
+			if e.name != "" && !e.alias && e.kind != kEnum {
+				return nil // a named scalar is converted first
+			}
+			item := orNil(e.check)
+			if e.kind == kInt && e.check != "" {
+				item = jen.Id(e.check).Dot("CheckInt") // a wire.NumberRules value
+			}
+			return jen.Qual(wirePkg, "CheckSlice").Call(jen.Id("c"), jen.Lit(f.json), fx(), orNil(t.check), item)
+		}
+	}
+	return nil
 }
 
 // needsValidate reports whether values of t can violate anything.

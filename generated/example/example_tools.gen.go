@@ -74,11 +74,7 @@ type ListArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeListArgs(data []byte) (*ListArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(ListArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*ListArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -199,12 +195,8 @@ func newListTool(impl Executor) *runtime.Tool {
 // listLabel renders the status label of one call of the tasks_list tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func listLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*ListArgs)
-	if !ok || a == nil || a.Query == nil || bad.Rejected("query") {
+	a, bad := wire.LabelArgs[ListArgs](args)
+	if a == nil || a.Query == nil || bad.Rejected("query") {
 		return "Listing tasks"
 	}
 	return "Searching tasks for " + wire.Clip(*a.Query)
@@ -242,11 +234,7 @@ type AddArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAddArgs(data []byte) (*AddArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(AddArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*AddArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -290,16 +278,7 @@ func (x *AddArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "title", x.Title, checkAddTitle)
 	wire.CheckAt(c, "priority", x.Priority, checkAddPriority)
 	wire.CheckPtr(c, "due", x.Due, checkAddDue)
-	if x.Tags != nil {
-		c.Enter("tags")
-		checkAddTags(c, x.Tags)
-		for i := range x.Tags {
-			c.EnterIndex(i)
-			checkAddTag(c, x.Tags[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "tags", x.Tags, checkAddTags, checkAddTag)
 }
 
 // checkAddTitle records the violations of the constraints of v in c.
@@ -401,12 +380,8 @@ func newAddTool(impl Executor) *runtime.Tool {
 // addLabel renders the status label of one call of the tasks_add tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func addLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*AddArgs)
-	if !ok || a == nil || a.Title == "" || bad.Rejected("title") {
+	a, bad := wire.LabelArgs[AddArgs](args)
+	if a == nil || a.Title == "" || bad.Rejected("title") {
 		return "tasks_add"
 	}
 	return "Adding task " + wire.Clip(a.Title)
@@ -438,11 +413,7 @@ type CompleteArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CompleteArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CompleteArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -500,12 +471,8 @@ func newCompleteTool(impl Executor) *runtime.Tool {
 // completeLabel renders the status label of one call of the tasks_complete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func completeLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*CompleteArgs)
-	if !ok || a == nil || bad.Rejected("id") {
+	a, bad := wire.LabelArgs[CompleteArgs](args)
+	if a == nil || bad.Rejected("id") {
 		return "tasks_complete"
 	}
 	return "Completing task " + strconv.FormatInt(a.ID, 10)
@@ -528,11 +495,7 @@ type DeleteArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(DeleteArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*DeleteArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -585,12 +548,8 @@ func newDeleteTool(impl Executor) *runtime.Tool {
 // deleteLabel renders the status label of one call of the tasks_delete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func deleteLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*DeleteArgs)
-	if !ok || a == nil || bad.Rejected("id") {
+	a, bad := wire.LabelArgs[DeleteArgs](args)
+	if a == nil || bad.Rejected("id") {
 		return "tasks_delete"
 	}
 	return "Deleting task " + strconv.FormatInt(a.ID, 10)

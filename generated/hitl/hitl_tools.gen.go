@@ -68,11 +68,7 @@ type WaitForApprovalArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(WaitForApprovalArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*WaitForApprovalArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -200,12 +196,8 @@ func newWaitForApprovalTool(impl Executor) *runtime.Tool {
 // wait_for_approval tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func waitForApprovalLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*WaitForApprovalArgs)
-	if !ok || a == nil || a.Action == "" || bad.Rejected("action") {
+	a, bad := wire.LabelArgs[WaitForApprovalArgs](args)
+	if a == nil || a.Action == "" || bad.Rejected("action") {
 		return "Waiting for approval"
 	}
 	return "Waiting for approval: " + wire.Clip(a.Action)

@@ -98,11 +98,7 @@ type ListCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListCustomersArgs(data []byte) (*ListCustomersArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(ListCustomersArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*ListCustomersArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -185,12 +181,8 @@ func newListCustomersTool(impl Executor) *runtime.Tool {
 // stripe_list_customers tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listCustomersLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*ListCustomersArgs)
-	if !ok || a == nil || a.Email == nil || bad.Rejected("email") {
+	a, bad := wire.LabelArgs[ListCustomersArgs](args)
+	if a == nil || a.Email == nil || bad.Rejected("email") {
 		return "Pulling recent Stripe customers"
 	}
 	return "Looking up " + wire.Clip(string(*a.Email)) + " in Stripe"
@@ -219,11 +211,7 @@ type ListPaymentsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListPaymentsArgs(data []byte) (*ListPaymentsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(ListPaymentsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*ListPaymentsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -317,12 +305,8 @@ func newListPaymentsTool(impl Executor) *runtime.Tool {
 // stripe_list_payments tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listPaymentsLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*ListPaymentsArgs)
-	if !ok || a == nil {
+	a, bad := wire.LabelArgs[ListPaymentsArgs](args)
+	if a == nil {
 		return "stripe_list_payments"
 	}
 	p1 := "the account"
@@ -358,11 +342,7 @@ type ListSubscriptionsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListSubscriptionsArgs(data []byte) (*ListSubscriptionsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(ListSubscriptionsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*ListSubscriptionsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -530,12 +510,8 @@ func newListSubscriptionsTool(impl Executor) *runtime.Tool {
 // stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func listSubscriptionsLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*ListSubscriptionsArgs)
-	if !ok || a == nil || a.Status == nil || bad.Rejected("status") {
+	a, bad := wire.LabelArgs[ListSubscriptionsArgs](args)
+	if a == nil || a.Status == nil || bad.Rejected("status") {
 		return "Listing Stripe subscriptions"
 	}
 	return "Listing " + wire.Clip(string(*a.Status)) + " Stripe subscriptions"
@@ -563,11 +539,7 @@ type CreatePaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CreatePaymentLinkArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CreatePaymentLinkArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -604,16 +576,7 @@ func (x *CreatePaymentLinkArgs) validate(c *wire.Checker) {
 	if x.LineItems == nil {
 		c.Missing("line_items")
 	}
-	if x.LineItems != nil {
-		c.Enter("line_items")
-		checkCreatePaymentLinkLineItems(c, x.LineItems)
-		for i := range x.LineItems {
-			c.EnterIndex(i)
-			x.LineItems[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "line_items", x.LineItems, checkCreatePaymentLinkLineItems, (*PaymentLinkItem).validate)
 	wire.CheckPtr(c, "after_completion_url", x.AfterCompletionURL, checkCreatePaymentLinkAfterCompletionURL)
 }
 
@@ -706,11 +669,7 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CreateInvoiceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CreateInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -809,16 +768,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	if x.Items == nil {
 		c.Missing("items")
 	}
-	if x.Items != nil {
-		c.Enter("items")
-		checkCreateInvoiceItems(c, x.Items)
-		for i := range x.Items {
-			c.EnterIndex(i)
-			x.Items[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "items", x.Items, checkCreateInvoiceItems, (*InvoiceLine).validate)
 	wire.CheckPtr(c, "memo", x.Memo, checkCreateInvoiceMemo)
 	wire.CheckAt(c, "days_until_due", x.DaysUntilDue, createInvoiceDaysUntilDueRules.CheckInt)
 }
@@ -888,12 +838,8 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 // stripe_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*CreateInvoiceArgs)
-	if !ok || a == nil {
+	a, bad := wire.LabelArgs[CreateInvoiceArgs](args)
+	if a == nil {
 		return "stripe_create_invoice"
 	}
 	p1 := "the customer"
@@ -934,11 +880,7 @@ type CreateSubscriptionArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateSubscriptionArgs(data []byte) (*CreateSubscriptionArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CreateSubscriptionArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CreateSubscriptionArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1108,12 +1050,8 @@ func newCreateSubscriptionTool(impl Executor) *runtime.Tool {
 // stripe_create_subscription tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func createSubscriptionLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*CreateSubscriptionArgs)
-	if !ok || a == nil || string(a.Customer) == "" || bad.Rejected("customer") || string(a.Price) == "" || bad.Rejected("price") {
+	a, bad := wire.LabelArgs[CreateSubscriptionArgs](args)
+	if a == nil || string(a.Customer) == "" || bad.Rejected("customer") || string(a.Price) == "" || bad.Rejected("price") {
 		return "Creating a Stripe subscription"
 	}
 	return "Subscribing " + wire.Clip(string(a.Customer)) + " to " + wire.Clip(string(a.Price))
@@ -1133,11 +1071,7 @@ type RevenueMetricsArgs struct{}
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeRevenueMetricsArgs(data []byte) (*RevenueMetricsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(RevenueMetricsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*RevenueMetricsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read

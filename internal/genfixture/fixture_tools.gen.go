@@ -106,11 +106,7 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CreateInvoiceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CreateInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -235,16 +231,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	if x.Items == nil {
 		c.Missing("items")
 	}
-	if x.Items != nil {
-		c.Enter("items")
-		checkCreateInvoiceItems(c, x.Items)
-		for i := range x.Items {
-			c.EnterIndex(i)
-			x.Items[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "items", x.Items, checkCreateInvoiceItems, (*CreateInvoiceItem).validate)
 	if x.Metadata != nil {
 		c.Enter("metadata")
 		for _, k := range slices.Sorted(maps.Keys(x.Metadata)) {
@@ -256,11 +243,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	}
 	wire.CheckPtr(c, "website", x.Website, checkCreateInvoiceWebsite)
 	wire.CheckPtr(c, "reference", x.Reference, checkCreateInvoiceReference)
-	if x.Attachments != nil {
-		c.Enter("attachments")
-		x.Attachments.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "attachments", x.Attachments, (*CreateInvoiceAttachments).validate)
 }
 
 // checkCreateInvoiceEmail records the violations of the constraints of v in c.
@@ -432,9 +415,7 @@ func (x *CreateInvoiceItem) Validate() error {
 func (x *CreateInvoiceItem) validate(c *wire.Checker) {
 	wire.CheckAt(c, "description", x.Description, checkCreateInvoiceItemDescription)
 	wire.CheckAt(c, "quantity", x.Quantity, createInvoiceItemQuantityRules.CheckInt)
-	c.Enter("unit_price")
-	x.UnitPrice.validate(c)
-	c.Leave()
+	wire.CheckObject(c, "unit_price", &x.UnitPrice, (*Money).validate)
 	if x.Tags != nil {
 		c.Enter("tags")
 		checkCreateInvoiceItemTags(c, x.Tags)
@@ -596,12 +577,8 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 // fx_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*CreateInvoiceArgs)
-	if !ok || a == nil || a.Email == "" || bad.Rejected("email") {
+	a, bad := wire.LabelArgs[CreateInvoiceArgs](args)
+	if a == nil || a.Email == "" || bad.Rejected("email") {
 		return "Drafting an invoice"
 	}
 	p3 := "usd"
@@ -665,11 +642,7 @@ type SearchArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(SearchArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*SearchArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -758,12 +731,8 @@ func newSearchTool(impl Executor) *runtime.Tool {
 // searchLabel renders the status label of one call of the fx_search tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func searchLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*SearchArgs)
-	if !ok || a == nil || a.Query == "" || bad.Rejected("query") {
+	a, bad := wire.LabelArgs[SearchArgs](args)
+	if a == nil || a.Query == "" || bad.Rejected("query") {
 		return "fx_search"
 	}
 	return "Searching for " + wire.Clip(a.Query)
@@ -783,11 +752,7 @@ type PingArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePingArgs(data []byte) (*PingArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PingArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PingArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read

@@ -59,11 +59,7 @@ type WebSearchArgs struct {
 // path, in a *runtime.ValidationError, and returns the value as far as it could
 // decode it even then (never nil).
 func DecodeWebSearchArgs(data []byte) (*WebSearchArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(WebSearchArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*WebSearchArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -146,12 +142,8 @@ func newWebSearchTool(impl Executor) *runtime.Tool {
 // webSearchLabel renders the status label of one call of the web_search tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func webSearchLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*WebSearchArgs)
-	if !ok || a == nil || a.Query == "" || bad.Rejected("query") {
+	a, bad := wire.LabelArgs[WebSearchArgs](args)
+	if a == nil || a.Query == "" || bad.Rejected("query") {
 		return "Searching the web"
 	}
 	return "Searching the web for " + wire.Clip(a.Query)

@@ -64,3 +64,53 @@ func CheckPtr[T any](c *Checker, name string, v *T, check func(c *Checker, v T))
 		CheckAt(c, name, *v, check)
 	}
 }
+
+// CheckObject validates the object v (nil: absent, nothing to check) of the
+// property name with a generated validate method, as a method expression
+// ((*Address).validate), at that property's path.
+func CheckObject[T any](c *Checker, name string, v *T, validate func(x *T, c *Checker)) {
+	if v != nil {
+		c.Enter(name)
+		validate(v, c)
+		c.Leave()
+	}
+}
+
+// CheckSlice checks the array v (nil: absent) of the property name: check
+// (nil for none) the array as a whole, item (nil for none) each item at its
+// index.
+func CheckSlice[S ~[]T, T any](c *Checker, name string, v S, check func(c *Checker, v []T), item func(c *Checker, v T)) {
+	if v == nil {
+		return
+	}
+	c.Enter(name)
+	if check != nil {
+		check(c, v)
+	}
+	if item != nil {
+		for i := range v {
+			c.EnterIndex(i)
+			item(c, v[i])
+			c.Leave()
+		}
+	}
+	c.Leave()
+}
+
+// CheckObjects is CheckSlice for an array of objects, each validated with a
+// generated validate method.
+func CheckObjects[S ~[]T, T any](c *Checker, name string, v S, check func(c *Checker, v []T), validate func(x *T, c *Checker)) {
+	if v == nil {
+		return
+	}
+	c.Enter(name)
+	if check != nil {
+		check(c, v)
+	}
+	for i := range v {
+		c.EnterIndex(i)
+		validate(&v[i], c)
+		c.Leave()
+	}
+	c.Leave()
+}

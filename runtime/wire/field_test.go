@@ -120,3 +120,61 @@ func TestValidateHelpers(t *testing.T) {
 		}
 	}
 }
+
+type nested struct {
+	One   *validated
+	Two   validated
+	Tags  tags
+	Items []validated
+}
+
+type tags []string
+
+func checkTags(c *Checker, v []string) {
+	if len(v) > 2 {
+		c.Add(MaxItemsMessage(2, len(v)))
+	}
+}
+
+func checkTag(c *Checker, v string) {
+	if v == "" {
+		c.Add("must not be empty")
+	}
+}
+
+func (x *nested) validate(c *Checker) {
+	CheckObject(c, "one", x.One, (*validated).validate)
+	CheckObject(c, "two", &x.Two, (*validated).validate)
+	CheckSlice(c, "tags", x.Tags, checkTags, checkTag)
+	CheckObjects(c, "items", x.Items, nil, (*validated).validate)
+}
+
+// CheckObject, CheckSlice and CheckObjects: violations at the paths of the
+// object, the array and each item; nil is absent, unchecked.
+func TestValidateNested(t *testing.T) {
+	for _, c := range []struct {
+		x    *nested
+		want string
+	}{
+		{&nested{}, ""},
+		{&nested{One: &validated{N: -1}, Two: validated{N: -2}}, "$.one.n: must be at least 0; $.two.n: must be at least 0"},
+		{&nested{Tags: tags{"a", "", "c"}}, "$.tags: must have at most 2 items, got 3; $.tags[1]: must not be empty"},
+		{&nested{Tags: tags{}, Items: []validated{{}, {N: -1}}}, "$.items[1].n: must be at least 0"},
+	} {
+		var got []string
+		if err := Validate(c.x, (*nested).validate); err != nil {
+			for _, v := range err.(*runtime.ValidationError).Violations {
+				got = append(got, v.Path+": "+v.Message)
+			}
+		}
+		if s := strings.Join(got, "; "); s != c.want {
+			t.Errorf("%+v: got %q, want %q", c.x, s, c.want)
+		}
+	}
+	// CheckSlice without checks walks nothing.
+	var ch Checker
+	CheckSlice[[]string](&ch, "x", []string{""}, nil, nil)
+	if ch.Failed() {
+		t.Error("CheckSlice with no checks reported a violation")
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // Ptr returns a pointer to a copy of v (for defaults of pointer fields).
@@ -91,4 +93,18 @@ func Quote(s string) string {
 		n++
 	}
 	return strconv.Quote(s)
+}
+
+// LabelArgs unpacks the argument of a generated status label: the decoded
+// *T, or for a call whose arguments failed to decode the *T as far as it
+// was read and the *runtime.InvalidArgs saying which values were refused
+// (nil when they decoded). a is nil when there is no *T (nil, or a value of
+// another type); a nil bad rejects nothing.
+func LabelArgs[T any](args any) (a *T, bad *runtime.InvalidArgs) {
+	bad, _ = args.(*runtime.InvalidArgs)
+	if bad != nil {
+		args = bad.Args
+	}
+	a, _ = args.(*T)
+	return a, bad
 }

@@ -3,6 +3,8 @@ package wire
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 func TestSmallHelpers(t *testing.T) {
@@ -149,6 +151,25 @@ func TestUnknownMessage(t *testing.T) {
 	} {
 		if got := UnknownMessage(c.name, c.known); got != c.want {
 			t.Errorf("UnknownMessage(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// LabelArgs: the *T of a decoded call, or of an InvalidArgs with it; nil
+// for anything else.
+func TestLabelArgs(t *testing.T) {
+	type args struct{ N int }
+	x := &args{N: 1}
+	inv := &runtime.InvalidArgs{Args: x}
+	if a, bad := LabelArgs[args](x); a != x || bad != nil {
+		t.Errorf("decoded: %v %v", a, bad)
+	}
+	if a, bad := LabelArgs[args](inv); a != x || bad != inv {
+		t.Errorf("invalid: %v %v", a, bad)
+	}
+	for _, v := range []any{nil, args{}, "x", &runtime.InvalidArgs{}, &runtime.InvalidArgs{Args: 3}, (*args)(nil)} {
+		if a, _ := LabelArgs[args](v); a != nil {
+			t.Errorf("%#v: got %v, want nil", v, a)
 		}
 	}
 }

@@ -101,11 +101,7 @@ type AllArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAllArgs(data []byte) (*AllArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(AllArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*AllArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -364,11 +360,7 @@ func (x *AllArgs) validate(c *wire.Checker) {
 	c.Enter("prio")
 	priorityRules.CheckInt(c, int64(x.Prio))
 	c.Leave()
-	if x.Labels != nil {
-		c.Enter("labels")
-		checkLabels(c, x.Labels)
-		c.Leave()
-	}
+	wire.CheckSlice(c, "labels", x.Labels, checkLabels, nil)
 	if x.MaybeTags != nil {
 		c.Enter("maybe_tags")
 		if i, j, dup := wire.DuplicateJSON(x.MaybeTags); dup {
@@ -395,9 +387,7 @@ func (x *AllArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	c.Enter("origin")
-	x.Origin.validate(c)
-	c.Leave()
+	wire.CheckObject(c, "origin", &x.Origin, (*Point).validate)
 	if x.Counts != nil {
 		c.Enter("counts")
 		for _, k := range slices.Sorted(maps.Keys(x.Counts)) {
@@ -422,16 +412,8 @@ func (x *AllArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Open != nil {
-		c.Enter("open")
-		x.Open.validate(c)
-		c.Leave()
-	}
-	if x.Nothing != nil {
-		c.Enter("nothing")
-		x.Nothing.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "open", x.Open, (*AllOpen).validate)
+	wire.CheckObject(c, "nothing", x.Nothing, (*AllNothing).validate)
 	wire.CheckPtr(c, "big", x.Big, allBigRules.CheckInt)
 }
 
@@ -569,12 +551,8 @@ func newAllTool(impl Executor) *runtime.Tool {
 // allLabel renders the status label of one call of the edge_all tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func allLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*AllArgs)
-	if !ok || a == nil || bad.Rejected("flag") || bad.Rejected("ratio") || bad.Rejected("prio") {
+	a, bad := wire.LabelArgs[AllArgs](args)
+	if a == nil || bad.Rejected("flag") || bad.Rejected("ratio") || bad.Rejected("prio") {
 		return "edge_all"
 	}
 	p1 := "some time"
@@ -605,11 +583,7 @@ type TimeArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeTimeArgs(data []byte) (*TimeArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(TimeArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*TimeArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -699,11 +673,7 @@ type TrimArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeTrimArgs(data []byte) (*TrimArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(TrimArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*TrimArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -866,21 +836,8 @@ func (x *TrimArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "mode", x.Mode, checkTrimMode)
 	wire.CheckPtr(c, "code", x.Code, checkTrimCode)
 	wire.CheckPtr(c, "mail", x.Mail, checkTrimMail)
-	if x.Nested != nil {
-		c.Enter("nested")
-		x.Nested.validate(c)
-		c.Leave()
-	}
-	if x.Items != nil {
-		c.Enter("items")
-		checkTrimItems(c, x.Items)
-		for i := range x.Items {
-			c.EnterIndex(i)
-			checkTrimNestedName(c, x.Items[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObject(c, "nested", x.Nested, (*TrimNested).validate)
+	wire.CheckSlice(c, "items", x.Items, checkTrimItems, checkTrimNestedName)
 	if x.ByKey != nil {
 		c.Enter("by_key")
 		for _, k := range slices.Sorted(maps.Keys(x.ByKey)) {
@@ -1083,12 +1040,8 @@ func newTrimTool(impl Executor) *runtime.Tool {
 // trimLabel renders the status label of one call of the edge_trim tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func trimLabel(args any) string {
-	bad, _ := args.(*runtime.InvalidArgs)
-	if bad != nil {
-		args = bad.Args
-	}
-	a, ok := args.(*TrimArgs)
-	if !ok || a == nil || a.Q == "" || bad.Rejected("q") {
+	a, bad := wire.LabelArgs[TrimArgs](args)
+	if a == nil || a.Q == "" || bad.Rejected("q") {
 		return "edge_trim"
 	}
 	return "Trimming " + wire.Clip(a.Q)

@@ -72,11 +72,7 @@ type DrawArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDrawArgs(data []byte) (*DrawArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(DrawArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*DrawArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -129,9 +125,7 @@ func (x *DrawArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DrawArgs) validate(c *wire.Checker) {
-	c.Enter("circle")
-	x.Circle.validate(c)
-	c.Leave()
+	wire.CheckObject(c, "circle", &x.Circle, (*Circle).validate)
 	wire.CheckAt(c, "version", x.Version, drawVersionRules.CheckInt)
 	if x.Ratio != nil {
 		c.Enter("ratio")
@@ -140,11 +134,7 @@ func (x *DrawArgs) validate(c *wire.Checker) {
 	}
 	wire.CheckPtr(c, "confirm", x.Confirm, checkDrawConfirm)
 	wire.CheckPtr(c, "label", x.Label, checkDrawLabel)
-	if x.Style != nil {
-		c.Enter("style")
-		x.Style.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "style", x.Style, (*DrawStyle).validate)
 }
 
 // drawVersionRules are the numeric constraints of $.version in the arguments of
@@ -325,11 +315,7 @@ type PayArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePayArgs(data []byte) (*PayArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PayArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PayArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -395,16 +381,7 @@ func (x *PayArgs) decode(d *wire.Decoder) {
 				d.Leave()
 			}
 		default:
-			d.Unknown(
-				"payment",
-				"amount",
-				"reference",
-				"note",
-				"tip",
-				"size",
-				"coupon",
-				"history",
-			)
+			d.Unknown("payment", "amount", "reference", "note", "tip", "size", "coupon", "history")
 		}
 	}
 	if !hasPayment {
@@ -460,11 +437,7 @@ func (x *PayArgs) validate(c *wire.Checker) {
 		validatePaySize(c, x.Size)
 		c.Leave()
 	}
-	if x.Coupon != nil {
-		c.Enter("coupon")
-		x.Coupon.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "coupon", x.Coupon, (*Card).validate)
 	if x.History != nil {
 		c.Enter("history")
 		for i := range x.History {

@@ -156,11 +156,7 @@ type GetCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetCustomersArgs(data []byte) (*GetCustomersArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetCustomersArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetCustomersArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -214,15 +210,7 @@ func (x *GetCustomersArgs) Validate() error {
 func (x *GetCustomersArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckPtr(c, "test_clock", x.TestClock, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
@@ -423,11 +411,7 @@ type PostCustomersArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostCustomersArgs(data []byte) (*PostCustomersArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostCustomersArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostCustomersArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -545,68 +529,24 @@ func (x *PostCustomersArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersArgs) validate(c *wire.Checker) {
-	if x.Address != nil {
-		c.Enter("address")
-		x.Address.validate(c)
-		c.Leave()
-	}
-	if x.CashBalance != nil {
-		c.Enter("cash_balance")
-		x.CashBalance.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "address", x.Address, (*PostCustomersAddress).validate)
+	wire.CheckObject(c, "cash_balance", x.CashBalance, (*PostCustomersCashBalance).validate)
 	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
 	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
 	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "invoice_prefix", x.InvoicePrefix, checkAddressCity)
-	if x.InvoiceSettings != nil {
-		c.Enter("invoice_settings")
-		x.InvoiceSettings.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "invoice_settings", x.InvoiceSettings, (*PostCustomersInvoiceSettings).validate)
 	wire.CheckPtr(c, "name", x.Name, checkPostCustomersName)
 	wire.CheckPtr(c, "payment_method", x.PaymentMethod, checkAddressCity)
 	wire.CheckPtr(c, "phone", x.Phone, checkPostCustomersPhone)
-	if x.PreferredLocales != nil {
-		c.Enter("preferred_locales")
-		for i := range x.PreferredLocales {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.PreferredLocales[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "preferred_locales", x.PreferredLocales, nil, checkAddressCity)
 	wire.CheckPtr(c, "promotion_code", x.PromotionCode, checkAddressCity)
-	if x.Shipping != nil {
-		c.Enter("shipping")
-		x.Shipping.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "shipping", x.Shipping, (*PostCustomersShipping).validate)
 	wire.CheckPtr(c, "source", x.Source, checkAddressCity)
-	if x.Tax != nil {
-		c.Enter("tax")
-		x.Tax.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "tax", x.Tax, (*PostCustomersTax).validate)
 	wire.CheckPtr(c, "tax_exempt", x.TaxExempt, checkPostCustomersTaxExempt)
-	if x.TaxIDData != nil {
-		c.Enter("tax_id_data")
-		for i := range x.TaxIDData {
-			c.EnterIndex(i)
-			x.TaxIDData[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "tax_id_data", x.TaxIDData, nil, (*PostCustomersTaxIDDataItem).validate)
 	wire.CheckPtr(c, "test_clock", x.TestClock, checkAddressCity)
 }
 
@@ -649,14 +589,7 @@ func (x *PostCustomersAddress) decode(d *wire.Decoder) {
 		case "state":
 			d.OptStringPtr(&hasState, "state", &x.State, checkAddressCity)
 		default:
-			d.Unknown(
-				"city",
-				"country",
-				"line1",
-				"line2",
-				"postal_code",
-				"state",
-			)
+			d.Unknown("city", "country", "line1", "line2", "postal_code", "state")
 		}
 	}
 }
@@ -712,11 +645,7 @@ func (x *PostCustomersCashBalance) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersCashBalance) validate(c *wire.Checker) {
-	if x.Settings != nil {
-		c.Enter("settings")
-		x.Settings.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "settings", x.Settings, (*PostCustomersCashBalanceSettings).validate)
 }
 
 // PostCustomersCashBalanceSettings is the type of $.cash_balance.settings in
@@ -834,12 +763,7 @@ func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
 		case "rendering_options":
 			wire.OptObjectPtr(d, &hasRenderingOptions, "rendering_options", &x.RenderingOptions, (*PostCustomersInvoiceSettingsRenderingOptions).decode)
 		default:
-			d.Unknown(
-				"custom_fields",
-				"default_payment_method",
-				"footer",
-				"rendering_options",
-			)
+			d.Unknown("custom_fields", "default_payment_method", "footer", "rendering_options")
 		}
 	}
 }
@@ -853,22 +777,10 @@ func (x *PostCustomersInvoiceSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettings) validate(c *wire.Checker) {
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostCustomersInvoiceSettingsCustomField).validate)
 	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
 	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	if x.RenderingOptions != nil {
-		c.Enter("rendering_options")
-		x.RenderingOptions.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "rendering_options", x.RenderingOptions, (*PostCustomersInvoiceSettingsRenderingOptions).validate)
 }
 
 // PostCustomersInvoiceSettingsCustomField is the type of
@@ -1077,9 +989,7 @@ func (x *PostCustomersShipping) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersShipping) validate(c *wire.Checker) {
-	c.Enter("address")
-	x.Address.validate(c)
-	c.Leave()
+	wire.CheckObject(c, "address", &x.Address, (*PostCustomersShippingAddress).validate)
 	wire.CheckAt(c, "name", x.Name, checkAddressCity)
 	wire.CheckPtr(c, "phone", x.Phone, checkAddressCity)
 }
@@ -1658,11 +1568,7 @@ type GetCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetCustomersCustomerArgs(data []byte) (*GetCustomersCustomerArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetCustomersCustomerArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetCustomersCustomerArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1697,15 +1603,7 @@ func (x *GetCustomersCustomerArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 }
 
 // newGetCustomersCustomerTool builds the stripe_get_customers_customer tool of
@@ -1848,11 +1746,7 @@ type PostCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodePostCustomersCustomerArgs(data []byte) (*PostCustomersCustomerArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostCustomersCustomerArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostCustomersCustomerArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1980,16 +1874,8 @@ func (x *PostCustomersCustomerArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
-	if x.Address != nil {
-		c.Enter("address")
-		x.Address.validate(c)
-		c.Leave()
-	}
-	if x.CashBalance != nil {
-		c.Enter("cash_balance")
-		x.CashBalance.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "address", x.Address, (*PostCustomersCustomerAddress).validate)
+	wire.CheckObject(c, "cash_balance", x.CashBalance, (*PostCustomersCustomerCashBalance).validate)
 	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
 	wire.CheckPtr(c, "default_alipay_account", x.DefaultAlipayAccount, checkPaymentIntentMetadataValue)
 	wire.CheckPtr(c, "default_bank_account", x.DefaultBankAccount, checkPaymentIntentMetadataValue)
@@ -1997,44 +1883,16 @@ func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "default_source", x.DefaultSource, checkPaymentIntentMetadataValue)
 	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
 	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "invoice_prefix", x.InvoicePrefix, checkAddressCity)
-	if x.InvoiceSettings != nil {
-		c.Enter("invoice_settings")
-		x.InvoiceSettings.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "invoice_settings", x.InvoiceSettings, (*PostCustomersCustomerInvoiceSettings).validate)
 	wire.CheckPtr(c, "name", x.Name, checkPostCustomersName)
 	wire.CheckPtr(c, "phone", x.Phone, checkPostCustomersPhone)
-	if x.PreferredLocales != nil {
-		c.Enter("preferred_locales")
-		for i := range x.PreferredLocales {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.PreferredLocales[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "preferred_locales", x.PreferredLocales, nil, checkAddressCity)
 	wire.CheckPtr(c, "promotion_code", x.PromotionCode, checkAddressCity)
-	if x.Shipping != nil {
-		c.Enter("shipping")
-		x.Shipping.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "shipping", x.Shipping, (*PostCustomersCustomerShipping).validate)
 	wire.CheckPtr(c, "source", x.Source, checkAddressCity)
-	if x.Tax != nil {
-		c.Enter("tax")
-		x.Tax.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "tax", x.Tax, (*PostCustomersCustomerTax).validate)
 	wire.CheckPtr(c, "tax_exempt", x.TaxExempt, checkPostCustomersTaxExempt)
 }
 
@@ -2243,11 +2101,7 @@ type DeleteCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteCustomersCustomerArgs(data []byte) (*DeleteCustomersCustomerArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(DeleteCustomersCustomerArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*DeleteCustomersCustomerArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2391,11 +2245,7 @@ type GetInvoiceitemsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoiceitemsArgs(data []byte) (*GetInvoiceitemsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetInvoiceitemsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetInvoiceitemsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2452,15 +2302,7 @@ func (x *GetInvoiceitemsArgs) Validate() error {
 func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
@@ -2655,11 +2497,7 @@ type PostInvoiceitemsArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostInvoiceitemsArgs(data []byte) (*PostInvoiceitemsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostInvoiceitemsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostInvoiceitemsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2773,47 +2611,15 @@ func (x *PostInvoiceitemsArgs) Validate() error {
 func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
 	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
-	if x.Discounts != nil {
-		c.Enter("discounts")
-		for i := range x.Discounts {
-			c.EnterIndex(i)
-			x.Discounts[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "discounts", x.Discounts, nil, (*PostInvoiceitemsDiscount).validate)
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
-	if x.Period != nil {
-		c.Enter("period")
-		x.Period.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "period", x.Period, (*PostInvoiceitemsPeriod).validate)
 	wire.CheckPtr(c, "price", x.Price, checkAddressCity)
-	if x.PriceData != nil {
-		c.Enter("price_data")
-		x.PriceData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "price_data", x.PriceData, (*PostInvoiceitemsPriceData).validate)
 	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	if x.TaxRates != nil {
-		c.Enter("tax_rates")
-		for i := range x.TaxRates {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.TaxRates[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "tax_rates", x.TaxRates, nil, checkAddressCity)
 }
 
 // PostInvoiceitemsDiscount is the type of $.discounts[*] in the arguments of
@@ -2941,13 +2747,7 @@ func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
 		case "unit_amount_decimal":
 			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
-			d.Unknown(
-				"currency",
-				"product",
-				"tax_behavior",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
+			d.Unknown("currency", "product", "tax_behavior", "unit_amount", "unit_amount_decimal")
 		}
 	}
 	if !hasCurrency {
@@ -3120,11 +2920,7 @@ type GetInvoicesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoicesArgs(data []byte) (*GetInvoicesArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetInvoicesArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetInvoicesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -3185,15 +2981,7 @@ func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
 	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckPtr(c, "status", x.Status, checkInvoiceStatus)
 	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
@@ -3461,11 +3249,7 @@ type PostInvoicesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostInvoicesArgs(data []byte) (*PostInvoicesArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostInvoicesArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostInvoicesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -3604,95 +3388,27 @@ func (x *PostInvoicesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesArgs) validate(c *wire.Checker) {
-	if x.AccountTaxIDs != nil {
-		c.Enter("account_tax_ids")
-		for i := range x.AccountTaxIDs {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.AccountTaxIDs[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.AutomaticTax != nil {
-		c.Enter("automatic_tax")
-		x.AutomaticTax.validate(c)
-		c.Leave()
-	}
+	wire.CheckSlice(c, "account_tax_ids", x.AccountTaxIDs, nil, checkAddressCity)
+	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostInvoicesAutomaticTax).validate)
 	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostInvoicesCustomField).validate)
 	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
 	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
 	wire.CheckPtr(c, "default_source", x.DefaultSource, checkAddressCity)
-	if x.DefaultTaxRates != nil {
-		c.Enter("default_tax_rates")
-		for i := range x.DefaultTaxRates {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.DefaultTaxRates[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "default_tax_rates", x.DefaultTaxRates, nil, checkAddressCity)
 	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
-	if x.Discounts != nil {
-		c.Enter("discounts")
-		for i := range x.Discounts {
-			c.EnterIndex(i)
-			x.Discounts[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "discounts", x.Discounts, nil, (*PostInvoicesDiscount).validate)
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	if x.FromInvoice != nil {
-		c.Enter("from_invoice")
-		x.FromInvoice.validate(c)
-		c.Leave()
-	}
-	if x.PaymentSettings != nil {
-		c.Enter("payment_settings")
-		x.PaymentSettings.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "from_invoice", x.FromInvoice, (*PostInvoicesFromInvoice).validate)
+	wire.CheckObject(c, "payment_settings", x.PaymentSettings, (*PostInvoicesPaymentSettings).validate)
 	wire.CheckPtr(c, "pending_invoice_items_behavior", x.PendingInvoiceItemsBehavior, checkPostInvoicesPendingInvoiceItemsBehavior)
-	if x.Rendering != nil {
-		c.Enter("rendering")
-		x.Rendering.validate(c)
-		c.Leave()
-	}
-	if x.ShippingCost != nil {
-		c.Enter("shipping_cost")
-		x.ShippingCost.validate(c)
-		c.Leave()
-	}
-	if x.ShippingDetails != nil {
-		c.Enter("shipping_details")
-		x.ShippingDetails.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "rendering", x.Rendering, (*PostInvoicesRendering).validate)
+	wire.CheckObject(c, "shipping_cost", x.ShippingCost, (*PostInvoicesShippingCost).validate)
+	wire.CheckObject(c, "shipping_details", x.ShippingDetails, (*PostInvoicesShippingDetails).validate)
 	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
-	if x.TransferData != nil {
-		c.Enter("transfer_data")
-		x.TransferData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "transfer_data", x.TransferData, (*PostInvoicesTransferData).validate)
 }
 
 // PostInvoicesAutomaticTax is the type of $.automatic_tax in the arguments of
@@ -3886,11 +3602,7 @@ func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
 		case "payment_method_types":
 			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, subscriptionsResourcePaymentSettingsPaymentMethodTypeOf, checkSubscriptionsResourcePaymentSettingsPaymentMethodType, nil)
 		default:
-			d.Unknown(
-				"default_mandate",
-				"payment_method_options",
-				"payment_method_types",
-			)
+			d.Unknown("default_mandate", "payment_method_options", "payment_method_types")
 		}
 	}
 }
@@ -3905,20 +3617,8 @@ func (x *PostInvoicesPaymentSettings) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "default_mandate", x.DefaultMandate, checkAddressCity)
-	if x.PaymentMethodOptions != nil {
-		c.Enter("payment_method_options")
-		x.PaymentMethodOptions.validate(c)
-		c.Leave()
-	}
-	if x.PaymentMethodTypes != nil {
-		c.Enter("payment_method_types")
-		for i := range x.PaymentMethodTypes {
-			c.EnterIndex(i)
-			checkSubscriptionsResourcePaymentSettingsPaymentMethodType(c, x.PaymentMethodTypes[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObject(c, "payment_method_options", x.PaymentMethodOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptions).validate)
+	wire.CheckSlice(c, "payment_method_types", x.PaymentMethodTypes, nil, checkSubscriptionsResourcePaymentSettingsPaymentMethodType)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptions is the type of
@@ -4006,31 +3706,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) validate(c *wire.Checker) {
-	if x.AcssDebit != nil {
-		c.Enter("acss_debit")
-		x.AcssDebit.validate(c)
-		c.Leave()
-	}
-	if x.Bancontact != nil {
-		c.Enter("bancontact")
-		x.Bancontact.validate(c)
-		c.Leave()
-	}
-	if x.Card != nil {
-		c.Enter("card")
-		x.Card.validate(c)
-		c.Leave()
-	}
-	if x.CustomerBalance != nil {
-		c.Enter("customer_balance")
-		x.CustomerBalance.validate(c)
-		c.Leave()
-	}
-	if x.UsBankAccount != nil {
-		c.Enter("us_bank_account")
-		x.UsBankAccount.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "acss_debit", x.AcssDebit, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit).validate)
+	wire.CheckObject(c, "bancontact", x.Bancontact, (*PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact).validate)
+	wire.CheckObject(c, "card", x.Card, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCard).validate)
+	wire.CheckObject(c, "customer_balance", x.CustomerBalance, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance).validate)
+	wire.CheckObject(c, "us_bank_account", x.UsBankAccount, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount).validate)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit is the type of
@@ -4071,11 +3751,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) validate(c *wire.Checker) {
-	if x.MandateOptions != nil {
-		c.Enter("mandate_options")
-		x.MandateOptions.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "mandate_options", x.MandateOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).validate)
 	wire.CheckPtr(c, "verification_method", x.VerificationMethod, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
 }
 
@@ -4239,11 +3915,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) validate(c *wire.Checker) {
-	if x.Installments != nil {
-		c.Enter("installments")
-		x.Installments.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "installments", x.Installments, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).validate)
 	wire.CheckPtr(c, "request_three_d_secure", x.RequestThreeDSecure, checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure)
 }
 
@@ -4285,11 +3957,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) Valida
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) validate(c *wire.Checker) {
-	if x.Plan != nil {
-		c.Enter("plan")
-		x.Plan.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "plan", x.Plan, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).validate)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan is the
@@ -4483,11 +4151,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) Validat
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) validate(c *wire.Checker) {
-	if x.BankTransfer != nil {
-		c.Enter("bank_transfer")
-		x.BankTransfer.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "bank_transfer", x.BankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).validate)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer is
@@ -4529,11 +4193,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) validate(c *wire.Checker) {
-	if x.EuBankTransfer != nil {
-		c.Enter("eu_bank_transfer")
-		x.EuBankTransfer.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "eu_bank_transfer", x.EuBankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).validate)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer
@@ -4615,11 +4275,7 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) Validate(
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) validate(c *wire.Checker) {
-	if x.FinancialConnections != nil {
-		c.Enter("financial_connections")
-		x.FinancialConnections.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "financial_connections", x.FinancialConnections, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).validate)
 	wire.CheckPtr(c, "verification_method", x.VerificationMethod, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
 }
 
@@ -4662,24 +4318,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) validate(c *wire.Checker) {
-	if x.Permissions != nil {
-		c.Enter("permissions")
-		for i := range x.Permissions {
-			c.EnterIndex(i)
-			checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission(c, x.Permissions[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Prefetch != nil {
-		c.Enter("prefetch")
-		for i := range x.Prefetch {
-			c.EnterIndex(i)
-			checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem(c, x.Prefetch[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "permissions", x.Permissions, nil, checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission)
+	wire.CheckSlice(c, "prefetch", x.Prefetch, nil, checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission
@@ -4898,11 +4538,7 @@ func (x *PostInvoicesRendering) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesRendering) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "amount_tax_display", x.AmountTaxDisplay, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
-	if x.PDF != nil {
-		c.Enter("pdf")
-		x.PDF.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "pdf", x.PDF, (*PostInvoicesRenderingPDF).validate)
 }
 
 // PostInvoicesRenderingAmountTaxDisplay is the type of
@@ -5006,11 +4642,7 @@ func (x *PostInvoicesShippingCost) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCost) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "shipping_rate", x.ShippingRate, checkAddressCity)
-	if x.ShippingRateData != nil {
-		c.Enter("shipping_rate_data")
-		x.ShippingRateData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "shipping_rate_data", x.ShippingRateData, (*PostInvoicesShippingCostShippingRateData).validate)
 }
 
 // PostInvoicesShippingCostShippingRateData is the type of
@@ -5106,17 +4738,9 @@ func (x *PostInvoicesShippingCostShippingRateData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateData) validate(c *wire.Checker) {
-	if x.DeliveryEstimate != nil {
-		c.Enter("delivery_estimate")
-		x.DeliveryEstimate.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "delivery_estimate", x.DeliveryEstimate, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).validate)
 	wire.CheckAt(c, "display_name", x.DisplayName, checkPostInvoicesShippingCostShippingRateDataDisplayName)
-	if x.FixedAmount != nil {
-		c.Enter("fixed_amount")
-		x.FixedAmount.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "fixed_amount", x.FixedAmount, (*PostInvoicesShippingCostShippingRateDataFixedAmount).validate)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 	wire.CheckPtr(c, "type", x.Type, checkPostInvoicesShippingCostShippingRateDataType)
 }
@@ -5159,16 +4783,8 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) validate(c *wire.Checker) {
-	if x.Maximum != nil {
-		c.Enter("maximum")
-		x.Maximum.validate(c)
-		c.Leave()
-	}
-	if x.Minimum != nil {
-		c.Enter("minimum")
-		x.Minimum.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "maximum", x.Maximum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).validate)
+	wire.CheckObject(c, "minimum", x.Minimum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum).validate)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum is the type
@@ -5665,11 +5281,7 @@ type GetInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodeGetInvoicesInvoiceArgs(data []byte) (*GetInvoicesInvoiceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetInvoicesInvoiceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetInvoicesInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -5704,15 +5316,7 @@ func (x *GetInvoicesInvoiceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 }
 
 // newGetInvoicesInvoiceTool builds the stripe_get_invoices_invoice tool of
@@ -5869,11 +5473,7 @@ type PostInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodePostInvoicesInvoiceArgs(data []byte) (*PostInvoicesInvoiceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostInvoicesInvoiceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostInvoicesInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6004,87 +5604,23 @@ func (x *PostInvoicesInvoiceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
-	if x.AccountTaxIDs != nil {
-		c.Enter("account_tax_ids")
-		for i := range x.AccountTaxIDs {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.AccountTaxIDs[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.AutomaticTax != nil {
-		c.Enter("automatic_tax")
-		x.AutomaticTax.validate(c)
-		c.Leave()
-	}
+	wire.CheckSlice(c, "account_tax_ids", x.AccountTaxIDs, nil, checkAddressCity)
+	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostInvoicesInvoiceAutomaticTax).validate)
 	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostInvoicesInvoiceCustomField).validate)
 	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
 	wire.CheckPtr(c, "default_source", x.DefaultSource, checkAddressCity)
-	if x.DefaultTaxRates != nil {
-		c.Enter("default_tax_rates")
-		for i := range x.DefaultTaxRates {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.DefaultTaxRates[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "default_tax_rates", x.DefaultTaxRates, nil, checkAddressCity)
 	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
-	if x.Discounts != nil {
-		c.Enter("discounts")
-		for i := range x.Discounts {
-			c.EnterIndex(i)
-			x.Discounts[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "discounts", x.Discounts, nil, (*PostInvoicesInvoiceDiscount).validate)
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	if x.PaymentSettings != nil {
-		c.Enter("payment_settings")
-		x.PaymentSettings.validate(c)
-		c.Leave()
-	}
-	if x.Rendering != nil {
-		c.Enter("rendering")
-		x.Rendering.validate(c)
-		c.Leave()
-	}
-	if x.ShippingCost != nil {
-		c.Enter("shipping_cost")
-		x.ShippingCost.validate(c)
-		c.Leave()
-	}
-	if x.ShippingDetails != nil {
-		c.Enter("shipping_details")
-		x.ShippingDetails.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "payment_settings", x.PaymentSettings, (*PostInvoicesInvoicePaymentSettings).validate)
+	wire.CheckObject(c, "rendering", x.Rendering, (*PostInvoicesInvoiceRendering).validate)
+	wire.CheckObject(c, "shipping_cost", x.ShippingCost, (*PostInvoicesInvoiceShippingCost).validate)
+	wire.CheckObject(c, "shipping_details", x.ShippingDetails, (*PostInvoicesInvoiceShippingDetails).validate)
 	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	if x.TransferData != nil {
-		c.Enter("transfer_data")
-		x.TransferData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "transfer_data", x.TransferData, (*PostInvoicesInvoiceTransferData).validate)
 }
 
 // PostInvoicesInvoiceAutomaticTax is the type of $.automatic_tax in the
@@ -6652,11 +6188,7 @@ type DeleteInvoicesInvoiceArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteInvoicesInvoiceArgs(data []byte) (*DeleteInvoicesInvoiceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(DeleteInvoicesInvoiceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*DeleteInvoicesInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6775,11 +6307,7 @@ type PostInvoicesInvoiceFinalizeArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostInvoicesInvoiceFinalizeArgs(data []byte) (*PostInvoicesInvoiceFinalizeArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostInvoicesInvoiceFinalizeArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostInvoicesInvoiceFinalizeArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6816,15 +6344,7 @@ func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 }
 
 // newPostInvoicesInvoiceFinalizeTool builds the
@@ -6923,11 +6443,7 @@ type GetPaymentLinksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPaymentLinksArgs(data []byte) (*GetPaymentLinksArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetPaymentLinksArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetPaymentLinksArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6952,14 +6468,7 @@ func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
 		case "max_pages":
 			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
 		default:
-			d.Unknown(
-				"active",
-				"ending_before",
-				"expand",
-				"limit",
-				"starting_after",
-				"max_pages",
-			)
+			d.Unknown("active", "ending_before", "expand", "limit", "starting_after", "max_pages")
 		}
 	}
 	if !hasMaxPages {
@@ -6977,15 +6486,7 @@ func (x *GetPaymentLinksArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
@@ -7218,11 +6719,7 @@ type PostPaymentLinksArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPaymentLinksArgs(data []byte) (*PostPaymentLinksArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostPaymentLinksArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostPaymentLinksArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -7361,119 +6858,31 @@ func (x *PostPaymentLinksArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
-	if x.AfterCompletion != nil {
-		c.Enter("after_completion")
-		x.AfterCompletion.validate(c)
-		c.Leave()
-	}
-	if x.AutomaticTax != nil {
-		c.Enter("automatic_tax")
-		x.AutomaticTax.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "after_completion", x.AfterCompletion, (*PostPaymentLinksAfterCompletion).validate)
+	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostPaymentLinksAutomaticTax).validate)
 	wire.CheckPtr(c, "billing_address_collection", x.BillingAddressCollection, checkPaymentLinkBillingAddressCollection)
-	if x.ConsentCollection != nil {
-		c.Enter("consent_collection")
-		x.ConsentCollection.validate(c)
-		c.Leave()
-	}
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.CustomText != nil {
-		c.Enter("custom_text")
-		x.CustomText.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "consent_collection", x.ConsentCollection, (*PostPaymentLinksConsentCollection).validate)
+	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostPaymentLinksCustomField).validate)
+	wire.CheckObject(c, "custom_text", x.CustomText, (*PostPaymentLinksCustomText).validate)
 	wire.CheckPtr(c, "customer_creation", x.CustomerCreation, checkPaymentLinkCustomerCreation)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "inactive_message", x.InactiveMessage, checkPaymentIntentMetadataValue)
-	if x.InvoiceCreation != nil {
-		c.Enter("invoice_creation")
-		x.InvoiceCreation.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "invoice_creation", x.InvoiceCreation, (*PostPaymentLinksInvoiceCreation).validate)
 	if x.LineItems == nil {
 		c.Missing("line_items")
 	}
-	if x.LineItems != nil {
-		c.Enter("line_items")
-		for i := range x.LineItems {
-			c.EnterIndex(i)
-			x.LineItems[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.PaymentIntentData != nil {
-		c.Enter("payment_intent_data")
-		x.PaymentIntentData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObjects(c, "line_items", x.LineItems, nil, (*PostPaymentLinksLineItem).validate)
+	wire.CheckObject(c, "payment_intent_data", x.PaymentIntentData, (*PostPaymentLinksPaymentIntentData).validate)
 	wire.CheckPtr(c, "payment_method_collection", x.PaymentMethodCollection, checkPaymentLinkCustomerCreation)
-	if x.PaymentMethodTypes != nil {
-		c.Enter("payment_method_types")
-		for i := range x.PaymentMethodTypes {
-			c.EnterIndex(i)
-			checkPaymentLinkPaymentMethodType(c, x.PaymentMethodTypes[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.PhoneNumberCollection != nil {
-		c.Enter("phone_number_collection")
-		x.PhoneNumberCollection.validate(c)
-		c.Leave()
-	}
-	if x.Restrictions != nil {
-		c.Enter("restrictions")
-		x.Restrictions.validate(c)
-		c.Leave()
-	}
-	if x.ShippingAddressCollection != nil {
-		c.Enter("shipping_address_collection")
-		x.ShippingAddressCollection.validate(c)
-		c.Leave()
-	}
-	if x.ShippingOptions != nil {
-		c.Enter("shipping_options")
-		for i := range x.ShippingOptions {
-			c.EnterIndex(i)
-			x.ShippingOptions[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "payment_method_types", x.PaymentMethodTypes, nil, checkPaymentLinkPaymentMethodType)
+	wire.CheckObject(c, "phone_number_collection", x.PhoneNumberCollection, (*PostPaymentLinksPhoneNumberCollection).validate)
+	wire.CheckObject(c, "restrictions", x.Restrictions, (*PostPaymentLinksRestrictions).validate)
+	wire.CheckObject(c, "shipping_address_collection", x.ShippingAddressCollection, (*PostPaymentLinksShippingAddressCollection).validate)
+	wire.CheckObjects(c, "shipping_options", x.ShippingOptions, nil, (*PostPaymentLinksShippingOption).validate)
 	wire.CheckPtr(c, "submit_type", x.SubmitType, checkPaymentLinkSubmitType)
-	if x.SubscriptionData != nil {
-		c.Enter("subscription_data")
-		x.SubscriptionData.validate(c)
-		c.Leave()
-	}
-	if x.TaxIDCollection != nil {
-		c.Enter("tax_id_collection")
-		x.TaxIDCollection.validate(c)
-		c.Leave()
-	}
-	if x.TransferData != nil {
-		c.Enter("transfer_data")
-		x.TransferData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "subscription_data", x.SubscriptionData, (*PostPaymentLinksSubscriptionData).validate)
+	wire.CheckObject(c, "tax_id_collection", x.TaxIDCollection, (*PostPaymentLinksTaxIDCollection).validate)
+	wire.CheckObject(c, "transfer_data", x.TransferData, (*PostPaymentLinksTransferData).validate)
 }
 
 // PostPaymentLinksAfterCompletion is the type of $.after_completion in the
@@ -7521,16 +6930,8 @@ func (x *PostPaymentLinksAfterCompletion) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletion) validate(c *wire.Checker) {
-	if x.HostedConfirmation != nil {
-		c.Enter("hosted_confirmation")
-		x.HostedConfirmation.validate(c)
-		c.Leave()
-	}
-	if x.Redirect != nil {
-		c.Enter("redirect")
-		x.Redirect.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "hosted_confirmation", x.HostedConfirmation, (*PostPaymentLinksAfterCompletionHostedConfirmation).validate)
+	wire.CheckObject(c, "redirect", x.Redirect, (*PostPaymentLinksAfterCompletionRedirect).validate)
 	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceAfterCompletionType)
 }
 
@@ -7678,11 +7079,7 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 		case "terms_of_service":
 			wire.OptEnumPtr(d, &hasTermsOfService, "terms_of_service", &x.TermsOfService, paymentLinksResourceConsentCollectionTermsOfServiceOf, checkPaymentLinksResourceConsentCollectionTermsOfService)
 		default:
-			d.Unknown(
-				"payment_method_reuse_agreement",
-				"promotions",
-				"terms_of_service",
-			)
+			d.Unknown("payment_method_reuse_agreement", "promotions", "terms_of_service")
 		}
 	}
 }
@@ -7696,11 +7093,7 @@ func (x *PostPaymentLinksConsentCollection) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksConsentCollection) validate(c *wire.Checker) {
-	if x.PaymentMethodReuseAgreement != nil {
-		c.Enter("payment_method_reuse_agreement")
-		x.PaymentMethodReuseAgreement.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "payment_method_reuse_agreement", x.PaymentMethodReuseAgreement, (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).validate)
 	wire.CheckPtr(c, "promotions", x.Promotions, checkPaymentLinksResourceConsentCollectionPromotions)
 	wire.CheckPtr(c, "terms_of_service", x.TermsOfService, checkPaymentLinksResourceConsentCollectionTermsOfService)
 }
@@ -7827,15 +7220,7 @@ func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
 		case "type":
 			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceCustomFieldsTypeOf, checkPaymentLinksResourceCustomFieldsType)
 		default:
-			d.Unknown(
-				"dropdown",
-				"key",
-				"label",
-				"numeric",
-				"optional",
-				"text",
-				"type",
-			)
+			d.Unknown("dropdown", "key", "label", "numeric", "optional", "text", "type")
 		}
 	}
 	if !hasKey {
@@ -7858,25 +7243,11 @@ func (x *PostPaymentLinksCustomField) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
-	if x.Dropdown != nil {
-		c.Enter("dropdown")
-		x.Dropdown.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "dropdown", x.Dropdown, (*PostPaymentLinksCustomFieldDropdown).validate)
 	wire.CheckAt(c, "key", x.Key, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
-	c.Enter("label")
-	x.Label.validate(c)
-	c.Leave()
-	if x.Numeric != nil {
-		c.Enter("numeric")
-		x.Numeric.validate(c)
-		c.Leave()
-	}
-	if x.Text != nil {
-		c.Enter("text")
-		x.Text.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "label", &x.Label, (*PostPaymentLinksCustomFieldLabel).validate)
+	wire.CheckObject(c, "numeric", x.Numeric, (*PostPaymentLinksCustomFieldNumeric).validate)
+	wire.CheckObject(c, "text", x.Text, (*PostPaymentLinksCustomFieldText).validate)
 	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceCustomFieldsType)
 }
 
@@ -7920,15 +7291,7 @@ func (x *PostPaymentLinksCustomFieldDropdown) validate(c *wire.Checker) {
 	if x.Options == nil {
 		c.Missing("options")
 	}
-	if x.Options != nil {
-		c.Enter("options")
-		for i := range x.Options {
-			c.EnterIndex(i)
-			x.Options[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "options", x.Options, nil, (*PostPaymentLinksCustomFieldDropdownOption).validate)
 }
 
 // PostPaymentLinksCustomFieldDropdownOption is the type of
@@ -8143,12 +7506,7 @@ func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
 		case "terms_of_service_acceptance":
 			wire.OptObjectPtr(d, &hasTermsOfServiceAcceptance, "terms_of_service_acceptance", &x.TermsOfServiceAcceptance, (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).decode)
 		default:
-			d.Unknown(
-				"after_submit",
-				"shipping_address",
-				"submit",
-				"terms_of_service_acceptance",
-			)
+			d.Unknown("after_submit", "shipping_address", "submit", "terms_of_service_acceptance")
 		}
 	}
 }
@@ -8162,26 +7520,10 @@ func (x *PostPaymentLinksCustomText) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomText) validate(c *wire.Checker) {
-	if x.AfterSubmit != nil {
-		c.Enter("after_submit")
-		x.AfterSubmit.validate(c)
-		c.Leave()
-	}
-	if x.ShippingAddress != nil {
-		c.Enter("shipping_address")
-		x.ShippingAddress.validate(c)
-		c.Leave()
-	}
-	if x.Submit != nil {
-		c.Enter("submit")
-		x.Submit.validate(c)
-		c.Leave()
-	}
-	if x.TermsOfServiceAcceptance != nil {
-		c.Enter("terms_of_service_acceptance")
-		x.TermsOfServiceAcceptance.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "after_submit", x.AfterSubmit, (*PostPaymentLinksCustomTextAfterSubmit).validate)
+	wire.CheckObject(c, "shipping_address", x.ShippingAddress, (*PostPaymentLinksCustomTextShippingAddress).validate)
+	wire.CheckObject(c, "submit", x.Submit, (*PostPaymentLinksCustomTextSubmit).validate)
+	wire.CheckObject(c, "terms_of_service_acceptance", x.TermsOfServiceAcceptance, (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).validate)
 }
 
 // PostPaymentLinksCustomTextAfterSubmit is the type of
@@ -8304,11 +7646,7 @@ func (x *PostPaymentLinksInvoiceCreation) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksInvoiceCreation) validate(c *wire.Checker) {
-	if x.InvoiceData != nil {
-		c.Enter("invoice_data")
-		x.InvoiceData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "invoice_data", x.InvoiceData, (*PostPaymentLinksInvoiceCreationInvoiceData).validate)
 }
 
 // PostPaymentLinksInvoiceCreationInvoiceData is the type of
@@ -8396,31 +7734,11 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
-	if x.AccountTaxIDs != nil {
-		c.Enter("account_tax_ids")
-		for i := range x.AccountTaxIDs {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.AccountTaxIDs[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "account_tax_ids", x.AccountTaxIDs, nil, checkAddressCity)
+	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostPaymentLinksInvoiceCreationInvoiceDataCustomField).validate)
 	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
 	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	if x.RenderingOptions != nil {
-		c.Enter("rendering_options")
-		x.RenderingOptions.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "rendering_options", x.RenderingOptions, (*PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions).validate)
 }
 
 // PostPaymentLinksInvoiceCreationInvoiceDataCustomField is the type of
@@ -8498,11 +7816,7 @@ func (x *PostPaymentLinksLineItem) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksLineItem) validate(c *wire.Checker) {
-	if x.AdjustableQuantity != nil {
-		c.Enter("adjustable_quantity")
-		x.AdjustableQuantity.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "adjustable_quantity", x.AdjustableQuantity, (*PostPaymentLinksLineItemAdjustableQuantity).validate)
 	wire.CheckAt(c, "price", x.Price, checkAddressCity)
 }
 
@@ -8786,9 +8100,7 @@ func (x *PostPaymentLinksRestrictions) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksRestrictions) validate(c *wire.Checker) {
-	c.Enter("completed_sessions")
-	x.CompletedSessions.validate(c)
-	c.Leave()
+	wire.CheckObject(c, "completed_sessions", &x.CompletedSessions, (*PostPaymentLinksRestrictionsCompletedSessions).validate)
 }
 
 // PostPaymentLinksRestrictionsCompletedSessions is the type of
@@ -8870,15 +8182,7 @@ func (x *PostPaymentLinksShippingAddressCollection) validate(c *wire.Checker) {
 	if x.AllowedCountries == nil {
 		c.Missing("allowed_countries")
 	}
-	if x.AllowedCountries != nil {
-		c.Enter("allowed_countries")
-		for i := range x.AllowedCountries {
-			c.EnterIndex(i)
-			checkPaymentLinksResourceShippingAddressCollectionAllowedCountry(c, x.AllowedCountries[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "allowed_countries", x.AllowedCountries, nil, checkPaymentLinksResourceShippingAddressCollectionAllowedCountry)
 }
 
 // PostPaymentLinksShippingAddressCollectionAllowedCountry is the type of
@@ -9239,12 +8543,7 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 		case "trial_settings":
 			wire.OptObjectPtr(d, &hasTrialSettings, "trial_settings", &x.TrialSettings, (*PostPaymentLinksSubscriptionDataTrialSettings).decode)
 		default:
-			d.Unknown(
-				"description",
-				"metadata",
-				"trial_period_days",
-				"trial_settings",
-			)
+			d.Unknown("description", "metadata", "trial_period_days", "trial_settings")
 		}
 	}
 }
@@ -9259,11 +8558,7 @@ func (x *PostPaymentLinksSubscriptionData) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionData) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "description", x.Description, checkPaymentIntentMetadataValue)
-	if x.TrialSettings != nil {
-		c.Enter("trial_settings")
-		x.TrialSettings.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "trial_settings", x.TrialSettings, (*PostPaymentLinksSubscriptionDataTrialSettings).validate)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettings is the type of
@@ -9303,9 +8598,7 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionDataTrialSettings) validate(c *wire.Checker) {
-	c.Enter("end_behavior")
-	x.EndBehavior.validate(c)
-	c.Leave()
+	wire.CheckObject(c, "end_behavior", &x.EndBehavior, (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).validate)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior is the type of
@@ -9475,11 +8768,7 @@ type GetPaymentLinksPaymentLinkArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkArgs(data []byte) (*GetPaymentLinksPaymentLinkArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetPaymentLinksPaymentLinkArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetPaymentLinksPaymentLinkArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -9514,15 +8803,7 @@ func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 }
 
 // newGetPaymentLinksPaymentLinkTool builds the
@@ -9667,11 +8948,7 @@ type PostPaymentLinksPaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostPaymentLinksPaymentLinkArgs(data []byte) (*PostPaymentLinksPaymentLinkArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostPaymentLinksPaymentLinkArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostPaymentLinksPaymentLinkArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -9787,86 +9064,22 @@ func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
-	if x.AfterCompletion != nil {
-		c.Enter("after_completion")
-		x.AfterCompletion.validate(c)
-		c.Leave()
-	}
-	if x.AutomaticTax != nil {
-		c.Enter("automatic_tax")
-		x.AutomaticTax.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "after_completion", x.AfterCompletion, (*PostPaymentLinksPaymentLinkAfterCompletion).validate)
+	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostPaymentLinksPaymentLinkAutomaticTax).validate)
 	wire.CheckPtr(c, "billing_address_collection", x.BillingAddressCollection, checkPaymentLinkBillingAddressCollection)
-	if x.CustomFields != nil {
-		c.Enter("custom_fields")
-		for i := range x.CustomFields {
-			c.EnterIndex(i)
-			x.CustomFields[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.CustomText != nil {
-		c.Enter("custom_text")
-		x.CustomText.validate(c)
-		c.Leave()
-	}
+	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostPaymentLinksPaymentLinkCustomField).validate)
+	wire.CheckObject(c, "custom_text", x.CustomText, (*PostPaymentLinksPaymentLinkCustomText).validate)
 	wire.CheckPtr(c, "customer_creation", x.CustomerCreation, checkPaymentLinkCustomerCreation)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "inactive_message", x.InactiveMessage, checkPaymentIntentMetadataValue)
-	if x.InvoiceCreation != nil {
-		c.Enter("invoice_creation")
-		x.InvoiceCreation.validate(c)
-		c.Leave()
-	}
-	if x.LineItems != nil {
-		c.Enter("line_items")
-		for i := range x.LineItems {
-			c.EnterIndex(i)
-			x.LineItems[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.PaymentIntentData != nil {
-		c.Enter("payment_intent_data")
-		x.PaymentIntentData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "invoice_creation", x.InvoiceCreation, (*PostPaymentLinksPaymentLinkInvoiceCreation).validate)
+	wire.CheckObjects(c, "line_items", x.LineItems, nil, (*PostPaymentLinksPaymentLinkLineItem).validate)
+	wire.CheckObject(c, "payment_intent_data", x.PaymentIntentData, (*PostPaymentLinksPaymentLinkPaymentIntentData).validate)
 	wire.CheckPtr(c, "payment_method_collection", x.PaymentMethodCollection, checkPaymentLinkCustomerCreation)
-	if x.PaymentMethodTypes != nil {
-		c.Enter("payment_method_types")
-		for i := range x.PaymentMethodTypes {
-			c.EnterIndex(i)
-			checkPaymentLinkPaymentMethodType(c, x.PaymentMethodTypes[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Restrictions != nil {
-		c.Enter("restrictions")
-		x.Restrictions.validate(c)
-		c.Leave()
-	}
-	if x.ShippingAddressCollection != nil {
-		c.Enter("shipping_address_collection")
-		x.ShippingAddressCollection.validate(c)
-		c.Leave()
-	}
-	if x.SubscriptionData != nil {
-		c.Enter("subscription_data")
-		x.SubscriptionData.validate(c)
-		c.Leave()
-	}
+	wire.CheckSlice(c, "payment_method_types", x.PaymentMethodTypes, nil, checkPaymentLinkPaymentMethodType)
+	wire.CheckObject(c, "restrictions", x.Restrictions, (*PostPaymentLinksPaymentLinkRestrictions).validate)
+	wire.CheckObject(c, "shipping_address_collection", x.ShippingAddressCollection, (*PostPaymentLinksPaymentLinkShippingAddressCollection).validate)
+	wire.CheckObject(c, "subscription_data", x.SubscriptionData, (*PostPaymentLinksPaymentLinkSubscriptionData).validate)
 }
 
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
@@ -10105,11 +9318,7 @@ func (x *PostPaymentLinksPaymentLinkLineItem) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkLineItem) validate(c *wire.Checker) {
-	if x.AdjustableQuantity != nil {
-		c.Enter("adjustable_quantity")
-		x.AdjustableQuantity.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "adjustable_quantity", x.AdjustableQuantity, (*PostPaymentLinksPaymentLinkLineItemAdjustableQuantity).validate)
 	wire.CheckAt(c, "id", x.ID, checkAddressCity)
 }
 
@@ -10593,11 +9802,7 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkSubscriptionData) validate(c *wire.Checker) {
-	if x.TrialSettings != nil {
-		c.Enter("trial_settings")
-		x.TrialSettings.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "trial_settings", x.TrialSettings, (*PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings).validate)
 }
 
 // PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings is the type of
@@ -10742,11 +9947,7 @@ type GetPaymentLinksPaymentLinkLineItemsArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkLineItemsArgs(data []byte) (*GetPaymentLinksPaymentLinkLineItemsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetPaymentLinksPaymentLinkLineItemsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10800,15 +10001,7 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
 }
@@ -10965,11 +10158,7 @@ type GetPricesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPricesArgs(data []byte) (*GetPricesArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetPricesArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetPricesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11034,30 +10223,10 @@ func (x *GetPricesArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPricesArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.LookupKeys != nil {
-		c.Enter("lookup_keys")
-		for i := range x.LookupKeys {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.LookupKeys[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	wire.CheckSlice(c, "lookup_keys", x.LookupKeys, nil, checkAddressCity)
 	wire.CheckPtr(c, "product", x.Product, checkAddressCity)
-	if x.Recurring != nil {
-		c.Enter("recurring")
-		x.Recurring.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "recurring", x.Recurring, (*GetPricesRecurring).validate)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckPtr(c, "type", x.Type, checkPriceType)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
@@ -11333,11 +10502,7 @@ type PostPricesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostPricesArgs(data []byte) (*PostPricesArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostPricesArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostPricesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11482,49 +10647,17 @@ func (x *PostPricesArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.CustomUnitAmount != nil {
-		c.Enter("custom_unit_amount")
-		x.CustomUnitAmount.validate(c)
-		c.Leave()
-	}
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostPricesCustomUnitAmount).validate)
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "lookup_key", x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 	wire.CheckPtr(c, "nickname", x.Nickname, checkAddressCity)
 	wire.CheckPtr(c, "product", x.Product, checkAddressCity)
-	if x.ProductData != nil {
-		c.Enter("product_data")
-		x.ProductData.validate(c)
-		c.Leave()
-	}
-	if x.Recurring != nil {
-		c.Enter("recurring")
-		x.Recurring.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "product_data", x.ProductData, (*PostPricesProductData).validate)
+	wire.CheckObject(c, "recurring", x.Recurring, (*PostPricesRecurring).validate)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	if x.Tiers != nil {
-		c.Enter("tiers")
-		for i := range x.Tiers {
-			c.EnterIndex(i)
-			x.Tiers[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostPricesTier).validate)
 	wire.CheckPtr(c, "tiers_mode", x.TiersMode, checkPriceTiersMode)
-	if x.TransformQuantity != nil {
-		c.Enter("transform_quantity")
-		x.TransformQuantity.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "transform_quantity", x.TransformQuantity, (*PostPricesTransformQuantity).validate)
 }
 
 // PostPricesBillingScheme is the type of $.billing_scheme in the arguments of
@@ -11597,21 +10730,9 @@ func (x *PostPricesCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesCurrencyOptionsValue) validate(c *wire.Checker) {
-	if x.CustomUnitAmount != nil {
-		c.Enter("custom_unit_amount")
-		x.CustomUnitAmount.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostPricesCurrencyOptionsValueCustomUnitAmount).validate)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	if x.Tiers != nil {
-		c.Enter("tiers")
-		for i := range x.Tiers {
-			c.EnterIndex(i)
-			x.Tiers[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostPricesCurrencyOptionsValueTier).validate)
 }
 
 // PostPricesCurrencyOptionsValueCustomUnitAmount is the type of
@@ -11708,12 +10829,7 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 		case "unit_amount_decimal":
 			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
 		default:
-			d.Unknown(
-				"flat_amount",
-				"flat_amount_decimal",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
+			d.Unknown("flat_amount", "flat_amount_decimal", "unit_amount", "unit_amount_decimal")
 		}
 	}
 }
@@ -11876,12 +10992,7 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 		case "usage_type":
 			wire.OptEnumPtr(d, &hasUsageType, "usage_type", &x.UsageType, recurringUsageTypeOf, checkRecurringUsageType)
 		default:
-			d.Unknown(
-				"aggregate_usage",
-				"interval",
-				"interval_count",
-				"usage_type",
-			)
+			d.Unknown("aggregate_usage", "interval", "interval_count", "usage_type")
 		}
 	}
 	if !hasInterval {
@@ -12120,11 +11231,7 @@ type GetPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeGetPricesPriceArgs(data []byte) (*GetPricesPriceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetPricesPriceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetPricesPriceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -12159,15 +11266,7 @@ func (x *GetPricesPriceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "price", x.Price, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 }
 
 // newGetPricesPriceTool builds the stripe_get_prices_price tool of Module.
@@ -12270,11 +11369,7 @@ type PostPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPricesPriceArgs(data []byte) (*PostPricesPriceArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostPricesPriceArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostPricesPriceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -12389,15 +11484,7 @@ func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "lookup_key", x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 	wire.CheckPtr(c, "nickname", x.Nickname, checkAddressCity)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
@@ -12560,11 +11647,7 @@ type GetProductsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetProductsArgs(data []byte) (*GetProductsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetProductsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetProductsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -12623,24 +11706,8 @@ func (x *GetProductsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *GetProductsArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.IDs != nil {
-		c.Enter("ids")
-		for i := range x.IDs {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.IDs[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	wire.CheckSlice(c, "ids", x.IDs, nil, checkAddressCity)
 	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
 	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
 	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
@@ -12814,11 +11881,7 @@ type PostProductsArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostProductsArgs(data []byte) (*PostProductsArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(PostProductsArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*PostProductsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -12918,37 +11981,13 @@ func (x *PostProductsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsArgs) validate(c *wire.Checker) {
-	if x.DefaultPriceData != nil {
-		c.Enter("default_price_data")
-		x.DefaultPriceData.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "default_price_data", x.DefaultPriceData, (*PostProductsDefaultPriceData).validate)
 	wire.CheckPtr(c, "description", x.Description, checkAPIErrorsMessage)
-	if x.Expand != nil {
-		c.Enter("expand")
-		for i := range x.Expand {
-			c.EnterIndex(i)
-			checkAddressCity(c, x.Expand[i])
-			c.Leave()
-		}
-		c.Leave()
-	}
-	if x.Features != nil {
-		c.Enter("features")
-		for i := range x.Features {
-			c.EnterIndex(i)
-			x.Features[i].validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	wire.CheckObjects(c, "features", x.Features, nil, (*PostProductsFeature).validate)
 	wire.CheckPtr(c, "id", x.ID, checkAddressCity)
 	wire.CheckAt(c, "name", x.Name, checkAddressCity)
-	if x.PackageDimensions != nil {
-		c.Enter("package_dimensions")
-		x.PackageDimensions.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "package_dimensions", x.PackageDimensions, (*PostProductsPackageDimensions).validate)
 	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
 	wire.CheckPtr(c, "unit_label", x.UnitLabel, checkPostPricesProductDataUnitLabel)
 	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
@@ -13051,11 +12090,7 @@ func (x *PostProductsDefaultPriceData) validate(c *wire.Checker) {
 		}
 		c.Leave()
 	}
-	if x.Recurring != nil {
-		c.Enter("recurring")
-		x.Recurring.validate(c)
-		c.Leave()
-	}
+	wire.CheckObject(c, "recurring", x.Recurring, (*PostProductsDefaultPriceDataRecurring).validate)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 }
 

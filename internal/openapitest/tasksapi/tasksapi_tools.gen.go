@@ -99,11 +99,7 @@ type GetTasksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetTasksArgs(data []byte) (*GetTasksArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetTasksArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetTasksArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -265,11 +261,7 @@ type CreateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateTaskArgs(data []byte) (*CreateTaskArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CreateTaskArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CreateTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -432,11 +424,7 @@ type GetTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeGetTaskArgs(data []byte) (*GetTaskArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(GetTaskArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*GetTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -554,11 +542,7 @@ type UpdateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeUpdateTaskArgs(data []byte) (*UpdateTaskArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(UpdateTaskArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*UpdateTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -700,11 +684,7 @@ type DeleteTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeDeleteTaskArgs(data []byte) (*DeleteTaskArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(DeleteTaskArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*DeleteTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -799,11 +779,7 @@ type CloseTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCloseTaskArgs(data []byte) (*CloseTaskArgs, error) {
-	var d wire.Decoder
-	d.Reset(data)
-	x := new(CloseTaskArgs)
-	x.decode(&d)
-	return x, d.Finish()
+	return wire.Decode(data, (*CloseTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
