@@ -55,6 +55,7 @@ type (
 		Flags       string
 		Gate        string // sentence, with the gate message
 		GateCell    string // table cell: the gate's name or "—"
+		Title       string // the tool's title:, for people (MCP's title)
 		Status      string
 		Kind        string
 		Prompt      string
@@ -128,6 +129,7 @@ func catalogToolView(t *spec.Tool) catalogTool {
 		Anchor:      catalogAnchor(t.Name),
 		Summary:     catalogCell(catalogFirstLine(t.Description)),
 		Description: catalogParagraph(t.Description),
+		Title:       catalogParagraph(t.Title),
 		Flags:       catalogFlags(t),
 		Gate:        catalogGate(t.Gate, t.GateMessage),
 		GateCell:    catalogNone,

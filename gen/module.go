@@ -235,8 +235,11 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		jen.Id("Name").Op(":").Id("Tool" + t.GoName),
 		jen.Id("Description").Op(":").Lit(t.Description),
 		jen.Id("Kind").Op(":").Qual(runtimePkg, kind),
-		jen.Id("Schema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower + "Schema")),
 	}
+	lines = append(lines, titleAndIcons(t)...) // icons.go
+	lines = append(lines,
+		jen.Id("Schema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower+"Schema")),
+	)
 	if t.Result != nil {
 		lines = append(lines, jen.Id("ResultSchema").Op(":").Qual("encoding/json", "RawMessage").Parens(jen.Id(ti.goLower+"ResultSchema")))
 	}

@@ -32,8 +32,8 @@ import (
 //     [{"functionDeclarations":[{"name","description","parameters"}]},
 //     {"googleSearch":{}}, {"codeExecution":{}}].
 //   - MCP, the result of tools/list,
-//     https://modelcontextprotocol.io/specification/2025-06-18/server/tools:
-//     [{"name","description","inputSchema","annotations":{…}}].
+//     https://modelcontextprotocol.io/specification/2025-11-25/server/tools:
+//     [{"name","title","description","inputSchema","outputSchema","annotations":{…},"icons":[…]}].
 
 // EncodeOptions tune EncodeTools and Registry.EncodeCatalog. The zero value
 // sends each tool's schema as generated (converted to Gemini's subset for
@@ -130,9 +130,11 @@ type EncodeOptions struct {
 //     Some Gemini models reject a request that mixes googleSearch with
 //     function declarations; EncodeTools does not know the model and sends
 //     what it is given.
-//   - DialectMCP: tools with inputSchema and annotations from Flags
-//     (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, always
-//     all four, since MCP's defaults differ from toolgen's), plus
+//   - DialectMCP: tools with title and icons (Tool.Title, Tool.Icons; the
+//     other dialects have neither and leave them out), inputSchema and
+//     annotations from Flags (readOnlyHint, destructiveHint,
+//     idempotentHint, openWorldHint, always all four, since MCP's defaults
+//     differ from toolgen's), plus
 //     outputSchema with EncodeOptions.MCPOutputSchema. Annotations show
 //     the static Flags, not ReadOnlyFor. Provider tools are not MCP tools
 //     and are left out.
@@ -405,9 +407,9 @@ func (e *encoder) providerTools(provider []ProviderTool) ([]byte, error) {
 // once, the first time the registry encodes a catalog for that dialect and
 // those options; a request then only filters the tools for call and copies
 // their prepared bytes. Registering or removing a tool starts afresh. A
-// tool's Name, Description, Schema, ResultSchema, Examples and static Flags must
-// therefore not change once it is registered (Enabled may: it is read on
-// every request).
+// tool's Name, Title, Description, Icons, Schema, ResultSchema, Examples
+// and static Flags must therefore not change once it is registered
+// (Enabled may: it is read on every request).
 func (r *Registry) EncodeCatalog(ctx context.Context, call *Call, d Dialect, opts EncodeOptions) (json.RawMessage, error) {
 	p, err := r.preparedCatalog(d, opts)
 	if err != nil {
@@ -467,12 +469,16 @@ type geminiFunction struct {
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
 }
 
+// mcpTool is an MCP Tool (protocol revision 2025-11-25): title and icons
+// as the tool gives them, left out when it has none.
 type mcpTool struct {
 	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
 	Description  string          `json:"description,omitempty"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  mcpAnnotations  `json:"annotations"`
+	Icons        []Icon          `json:"icons,omitempty"`
 }
 
 // mcpAnnotations are MCP's ToolAnnotations. MCP's defaults for absent hints
@@ -683,7 +689,7 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		return g, nil
 
 	default: // DialectMCP
-		m := mcpTool{Name: t.Name, Description: t.Description, InputSchema: params,
+		m := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: params, Icons: t.Icons,
 			Annotations: mcpAnnotations{
 				ReadOnlyHint:    t.Flags.ReadOnly,
 				DestructiveHint: t.Flags.Destructive,

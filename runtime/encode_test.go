@@ -56,6 +56,12 @@ func goldenRegistry(t testing.TB) *Registry {
 	list := encodeTestTool("list_tickets", "List recent tickets.", listTicketsSchema,
 		Flags{Enabled: true, ReadOnly: true, Idempotent: true, OpenWorld: true, ConcurrencySafe: true})
 	list.Examples = []json.RawMessage{json.RawMessage(`{"limit":5}`)}
+	// Title and icons: sent to MCP only.
+	list.Title = "List tickets"
+	list.Icons = []Icon{
+		{Src: "https://example.com/tickets.png", MIMEType: "image/png", Sizes: []string{"48x48", "96x96"}, Theme: "light"},
+		{Src: "data:image/svg+xml;base64,PHN2Zy8+", Sizes: []string{"any"}},
+	}
 	del := encodeTestTool("delete_ticket", "Delete a ticket for good.", deleteTicketSchema,
 		Flags{Enabled: true, Destructive: true, Idempotent: true, OpenWorld: true, RequiresApproval: true})
 	closed := encodeTestTool("billing_refund", "Refund a charge.", deleteTicketSchema, DefaultFlags())

@@ -62,6 +62,13 @@ type Tool struct {
 	Description string
 	// Kind is presentation only (the zero value means KindTool).
 	Kind Kind
+	// Title is a display name for people (MCP's tool title); the model
+	// reads Name and Description. Optional: "" shows the name. Only MCP
+	// sends it.
+	Title string
+	// Icons are images a client may show for the tool (MCP's icons).
+	// Optional. Only MCP sends them.
+	Icons []Icon
 	// Provider is the owning module's short id ("stripe"); set by AddModule.
 	Provider string
 	// Source is where the tool comes from (local or MCP); set by the
@@ -137,6 +144,23 @@ type Tool struct {
 	wrap *wrapping
 	// search is set on a portable tool-search tool (NewToolSearch).
 	search *toolSearch
+}
+
+// Icon is an image a client may show for a tool: MCP's Icon (protocol
+// revision 2025-11-25,
+// https://modelcontextprotocol.io/specification/2025-11-25/basic/index#icons).
+type Icon struct {
+	// Src is an https: or http: URL of the image, or a data: URI of
+	// base64-encoded image data. Required.
+	Src string `json:"src"`
+	// MIMEType is the image's type ("image/png"), for a source whose own
+	// is missing or generic.
+	MIMEType string `json:"mimeType,omitempty"`
+	// Sizes are the sizes the image is drawn for: "48x48", or "any" for a
+	// scalable format. None: any size.
+	Sizes []string `json:"sizes,omitempty"`
+	// Theme is the background the image is drawn for: "light" or "dark".
+	Theme string `json:"theme,omitempty"`
 }
 
 // DecodeMode tunes how Tool.DecodeWith reads arguments. The zero value

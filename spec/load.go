@@ -21,7 +21,7 @@ import (
 var (
 	moduleKeys = []string{
 		"toolgen", "provider", "package", "description", "gate", "gate_message", "initialisms", "types", "tools", "http", "targets", "mcp",
-		"defer_loading",
+		"defer_loading", "icons",
 	}
 	toolKeys = []string{
 		"name", "go_name", "description", "kind", "params", "required", "additionalProperties",
@@ -29,7 +29,7 @@ var (
 		"enabled", "read_only", "destructive", "idempotent", "open_world", "concurrency_safe",
 		"requires_approval", "permission_check", "result", "batch", "prompt", "http", "mcp",
 		"defer_loading",
-		"examples",
+		"examples", "title", "icons",
 	}
 	batchKeys = []string{
 		"name", "description", "max_items", "max_concurrency", "max_result_bytes",
@@ -205,6 +205,9 @@ func (p *parser) module(root *yaml.Node) *File {
 	}
 	if v := m.val("defer_loading"); v != nil {
 		f.DeferLoading, _ = p.boolean(v, "defer_loading at module level")
+	}
+	if v := m.val("icons"); v != nil {
+		f.Icons = p.icons(v, "at module level", true)
 	}
 	if v := m.val("http"); v != nil {
 		f.HTTP = p.httpModule(v)

@@ -80,6 +80,9 @@ type File struct {
 	// DeferLoading is the module's default for its tools' DeferLoading
 	// (`defer_loading:`, default false).
 	DeferLoading bool
+	// Icons are the module's default for its tools' Icons (`icons:`, see
+	// icons.go); nil: none.
+	Icons []Icon
 	// Keys holds where each module-level key was written (see KeyPos).
 	Keys map[string]Pos
 }
@@ -139,6 +142,14 @@ type Tool struct {
 	// through tool search instead of reading it in every request
 	// (`defer_loading:`, default the module's): runtime.Tool.DeferLoading.
 	DeferLoading bool
+
+	// Title is the tool's display name for people (`title:`), MCP's tool
+	// title; "" shows the name. The model reads Name and Description.
+	Title string
+	// Icons are the images a client may show for the tool (`icons:`, see
+	// icons.go), the module's unless the tool lists its own; an empty
+	// list shows none.
+	Icons []Icon
 
 	// Result is the optional typed result schema (`result:`). Agent tools
 	// have none: the sub-agent's response is their result.

@@ -112,6 +112,13 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	if v := m.val("defer_loading"); v != nil {
 		t.DeferLoading, _ = p.boolean(v, "defer_loading "+in)
 	}
+	if v := m.val("title"); v != nil {
+		t.Title = p.title(v, in)
+	}
+	t.Icons = f.Icons
+	if v := m.val("icons"); v != nil {
+		t.Icons = p.icons(v, in, false)
+	}
 
 	if e, ok := m.get("result"); ok {
 		if t.Kind == KindAgent {

@@ -243,8 +243,20 @@ func mcpTool(t *sdk.Tool) (*yaml.Node, []string) {
 	add(bind, "tool", str(t.Name))
 	bind.Style = yaml.FlowStyle
 	add(n, "mcp", bind)
-	if t.Title != "" || (t.Annotations != nil && t.Annotations.Title != "") {
-		notes = append(notes, "its title is not carried by the spec format")
+	// MCP shows title, else annotations.title, else the name.
+	title := t.Title
+	if title == "" && t.Annotations != nil {
+		title = t.Annotations.Title
+	}
+	if title = strings.TrimSpace(title); title != "" {
+		if strings.ContainsAny(title, "\r\n") {
+			title = strings.Join(strings.Fields(title), " ")
+			notes = append(notes, "its title is written on one line")
+		}
+		add(n, "title", str(title))
+	}
+	if icons := mcpIcons(t.Icons, &notes); icons != nil {
+		add(n, "icons", icons)
 	}
 	// Flags: MCP's defaults for absent hints are the safe ones.
 	a := t.Annotations
@@ -293,6 +305,36 @@ func mcpTool(t *sdk.Tool) (*yaml.Node, []string) {
 		}
 	}
 	return n, append(notes, c.notes...)
+}
+
+// mcpIcons is a tool's icons as the spec writes them (nil: none), leaving
+// out, with a note, each one the spec cannot hold (a file: URL, say).
+func mcpIcons(icons []sdk.Icon, notes *[]string) *yaml.Node {
+	var list *yaml.Node
+	for i, ic := range icons {
+		si := spec.Icon{Src: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
+		if msg := spec.IconProblem(si); msg != "" {
+			*notes = append(*notes, fmt.Sprintf("its icon #%d is left out: %s", i+1, msg))
+			continue
+		}
+		n := mapping()
+		n.Style = yaml.FlowStyle
+		add(n, "src", str(si.Src))
+		if si.MIMEType != "" {
+			add(n, "mimeType", str(si.MIMEType))
+		}
+		if len(si.Sizes) > 0 {
+			add(n, "sizes", flowSeq(si.Sizes))
+		}
+		if si.Theme != "" {
+			add(n, "theme", str(si.Theme))
+		}
+		if list == nil {
+			list = &yaml.Node{Kind: yaml.SequenceNode}
+		}
+		list.Content = append(list.Content, n)
+	}
+	return list
 }
 
 func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }

@@ -59,10 +59,16 @@ func importServer() *sdk.Server {
 			`"required":["id"],"additionalProperties":false,` +
 			`"$defs":{"point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"required":["id","name"]}`),
-		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}}, lookup)
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Title:        "Look up a record",
+		Icons: []sdk.Icon{
+			{Source: "https://example.com/lookup.png", MIMEType: "image/png", Sizes: []string{"48x48"}, Theme: sdk.IconThemeLight},
+			{Source: "file:///usr/share/icons/lookup.png"},
+		}}, lookup)
 	s.AddTool(&sdk.Tool{Name: "files.pick", Description: "Pick a file.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"choice":{"anyOf":[{"const":"a"},{"type":"integer"}]},` +
-			`"path":{"type":"string"}},"required":["path"]}`)}, h)
+			`"path":{"type":"string"}},"required":["path"]}`),
+		Annotations: &sdk.ToolAnnotations{Title: "Pick"}}, h)
 	return s
 }
 
@@ -83,6 +89,7 @@ func TestImportMCP(t *testing.T) {
 		"tool files.pick: inputSchema.properties.choice: anyOf of several schemas cannot be carried by the spec format",
 		"tool files.pick: inputSchema.properties.choice: accepted as a free-form value",
 		"tool lookup: inputSchema.properties.tags.items: format hostname is not checked by the spec format; dropped",
+		`tool lookup: its icon #2 is left out: src has the scheme "file:"`,
 		"wrote " + out + " (2 tools)",
 	} {
 		if !strings.Contains(stderr, want) {
@@ -99,6 +106,16 @@ func TestImportMCP(t *testing.T) {
 	pick, lookup := f.Tools[0], f.Tools[1] // the SDK lists tools by name
 	if lookup.Name != "lookup" || !strings.HasPrefix(pick.Name, "files_pick_") {
 		t.Fatalf("names %q, %q", lookup.Name, pick.Name)
+	}
+	// Title (else annotations.title) and the icons the spec can hold.
+	if lookup.Title != "Look up a record" || pick.Title != "Pick" {
+		t.Errorf("titles %q, %q", lookup.Title, pick.Title)
+	}
+	wantIcons := []spec.Icon{{Src: "https://example.com/lookup.png", MIMEType: "image/png", Sizes: []string{"48x48"}, Theme: "light"}}
+	if len(lookup.Icons) != 1 || pick.Icons != nil {
+		t.Errorf("icons %+v, %+v", lookup.Icons, pick.Icons)
+	} else if ic := lookup.Icons[0]; ic.Src != wantIcons[0].Src || ic.MIMEType != "image/png" || ic.Theme != "light" || len(ic.Sizes) != 1 || ic.Sizes[0] != "48x48" {
+		t.Errorf("lookup's icon %+v", ic)
 	}
 	data, _ := os.ReadFile(out)
 	for _, want := range []string{

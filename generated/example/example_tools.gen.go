@@ -177,6 +177,8 @@ func newListTool(impl Executor) *runtime.Tool {
 		Name:        ToolList,
 		Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
 		Kind:        runtime.KindTool,
+		Title:       "List tasks",
+		Icons:       []runtime.Icon{{Src: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHJlY3QgeD0iMSIgeT0iMSIgd2lkdGg9IjE0IiBoZWlnaHQ9IjE0IiByeD0iMiIgZmlsbD0ibm9uZSIgc3Ryb2tlPSIjMzMzIi8+PHBhdGggZD0iTTQgOGwzIDMgNS02IiBmaWxsPSJub25lIiBzdHJva2U9IiMzMzMiLz48L3N2Zz4=", Sizes: []string{"any"}}},
 		Schema:      json.RawMessage(listSchema),
 		Examples:    listExamples(),
 		Flags: runtime.Flags{

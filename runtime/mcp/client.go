@@ -289,6 +289,8 @@ func (r *Remote) build(local string, t *sdk.Tool) (*runtime.Tool, error) {
 	}
 	tool := &runtime.Tool{
 		Name:        local,
+		Title:       t.Title,
+		Icons:       icons(t.Icons),
 		Description: t.Description,
 		Provider:    r.opts.Provider,
 		Schema:      schema,
@@ -305,6 +307,18 @@ func (r *Remote) build(local string, t *sdk.Tool) (*runtime.Tool, error) {
 		return r.call(ctx, call, remote, args.(json.RawMessage))
 	}
 	return tool, nil
+}
+
+// icons are a remote tool's icons as the runtime holds them.
+func icons(in []sdk.Icon) []runtime.Icon {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]runtime.Icon, len(in))
+	for i, ic := range in {
+		out[i] = runtime.Icon{Src: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
+	}
+	return out
 }
 
 // flagsOf turns annotations into flags. MCP's defaults for absent hints,

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,9 @@ func remoteServer(die func(), slowCancelled chan struct{}) *sdk.Server {
 	s.AddTool(&sdk.Tool{Name: "pick", Description: "Pick one.", InputSchema: json.RawMessage(pickSchema)}, echo)
 	s.AddTool(&sdk.Tool{Name: "files.read", Description: "Read a file.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no, Title: "Read"}},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no, Title: "Read"},
+		Title:       "Read a file",
+		Icons:       []sdk.Icon{{Source: "https://example.com/file.png", MIMEType: "image/png", Sizes: []string{"32x32"}, Theme: sdk.IconThemeDark}}},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{
 				&sdk.TextContent{Text: "contents"},
@@ -165,6 +168,10 @@ func TestImport(t *testing.T) {
 			read, _ := reg.Get(dotted)
 			if !read.Flags.ReadOnly || !read.Flags.ConcurrencySafe || read.Flags.Destructive || read.Flags.OpenWorld {
 				t.Errorf("files.read flags %+v", read.Flags)
+			}
+			wantIcons := []runtime.Icon{{Src: "https://example.com/file.png", MIMEType: "image/png", Sizes: []string{"32x32"}, Theme: "dark"}}
+			if read.Title != "Read a file" || !reflect.DeepEqual(read.Icons, wantIcons) {
+				t.Errorf("files.read: title %q, icons %+v; want the remote tool's", read.Title, read.Icons)
 			}
 
 			// Calls: valid, invalid (every violation, the server never asked), isError.

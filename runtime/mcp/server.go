@@ -247,6 +247,7 @@ type mcpTool struct {
 	InputSchema  json.RawMessage      `json:"inputSchema"`
 	OutputSchema json.RawMessage      `json:"outputSchema,omitempty"`
 	Annotations  *sdk.ToolAnnotations `json:"annotations,omitempty"`
+	Icons        []sdk.Icon           `json:"icons,omitempty"`
 }
 
 func (s *Server) list(ctx context.Context, req *sdk.ListToolsRequest) (*sdk.ListToolsResult, error) {
@@ -272,7 +273,8 @@ func (s *Server) list(ctx context.Context, req *sdk.ListToolsRequest) (*sdk.List
 	end := min(start+s.opts.PageSize, len(all))
 	res := &sdk.ListToolsResult{Tools: make([]*sdk.Tool, 0, end-start)}
 	for _, t := range all[start:end] {
-		tool := &sdk.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}
+		tool := &sdk.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+			Annotations: t.Annotations, Icons: t.Icons}
 		if t.OutputSchema != nil {
 			tool.OutputSchema = t.OutputSchema
 		}

@@ -244,6 +244,23 @@ func TestServerListMatchesCatalog(t *testing.T) {
 			if string(lb) != string(rb) {
 				t.Errorf("tools/list differs from the catalog:\n got %s\nwant %s", rb, lb)
 			}
+			// The example spec's title: and icons: reach the client.
+			for tool, err := range alice.Tools(context.Background(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch tool.Name {
+				case "tasks_list":
+					if tool.Title != "List tasks" || len(tool.Icons) != 1 || !strings.HasPrefix(tool.Icons[0].Source, "data:image/svg+xml;base64,") ||
+						!slices.Equal(tool.Icons[0].Sizes, []string{"any"}) {
+						t.Errorf("tasks_list: title %q, icons %+v", tool.Title, tool.Icons)
+					}
+				case "tasks_add":
+					if tool.Title != "" || tool.Icons != nil {
+						t.Errorf("tasks_add (neither in the spec): title %q, icons %+v", tool.Title, tool.Icons)
+					}
+				}
+			}
 
 			// A gated tool called anyway is the gate's tool error.
 			res := callTool(t, bob, "crm_lookup", `{}`)
