@@ -19,8 +19,8 @@ func TestToolExamples(t *testing.T) {
 		at       []string // where each example is written in example.tools.yaml
 		decode   func(data []byte) (any, error)
 	}{
-		{ToolList, listExamples(), []string{"example.tools.yaml:21:9", "example.tools.yaml:22:9"}, runtime.TypedDecode(DecodeListArgs)},
-		{ToolAdd, addExamples(), []string{"example.tools.yaml:40:9", "example.tools.yaml:41:9"}, runtime.TypedDecode(DecodeAddArgs)},
+		{ToolList, listExamples(), []string{"example.tools.yaml:24:9", "example.tools.yaml:25:9"}, runtime.TypedDecode(DecodeListArgs)},
+		{ToolAdd, addExamples(), []string{"example.tools.yaml:43:9", "example.tools.yaml:44:9"}, runtime.TypedDecode(DecodeAddArgs)},
 	} {
 		if len(tt.examples) != len(tt.at) {
 			t.Errorf("%s: %d examples, but the spec had %d: run go generate", tt.tool, len(tt.examples), len(tt.at))
