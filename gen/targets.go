@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -301,6 +302,39 @@ func compare(t *spec.Tool, site *spec.Schema, path string, in, out any, label st
 	if items, ok := im["items"]; ok && r.Items != nil {
 		compare(t, r.Items, path+"[]", items, om["items"], label, warn)
 	}
+	if u := r.Union; u != nil {
+		compareAlternatives(t, u, path, im, om, label, warn)
+	}
+}
+
+// compareAlternatives compares the alternatives of union u, generated in
+// in and sent in out: under the same keyword or, where the dialect has no
+// oneOf, under anyOf. A {"type":"null"} alternative (the union's
+// nullable, which Gemini's parameters send as "nullable": true) is
+// skipped on both sides, as u.Alts leaves it out.
+func compareAlternatives(t *spec.Tool, u *spec.Union, path string, in, out map[string]any, label string, warn func(spec.Pos, string, string)) {
+	key := string(u.Kind)
+	ialts, _ := in[key].([]any)
+	oalts, ok := out[key].([]any)
+	if !ok {
+		oalts, _ = out["anyOf"].([]any)
+	}
+	nonNull := func(list []any) []any {
+		var kept []any
+		for _, a := range list {
+			if m, ok := a.(map[string]any); !ok || m["type"] != "null" || len(m) > 1 {
+				kept = append(kept, a)
+			}
+		}
+		return kept
+	}
+	ialts, oalts = nonNull(ialts), nonNull(oalts)
+	if len(ialts) != len(u.Alts) || len(oalts) != len(ialts) {
+		return // not side by side: the difference is reported at the union
+	}
+	for i, alt := range u.Alts {
+		compare(t, alt, fmt.Sprintf("%s.%s[%d]", path, key, i), ialts[i], oalts[i], label, warn)
+	}
 }
 
 func join(path, name string) string {
@@ -339,9 +373,6 @@ func locate(t *spec.Tool, err error) (spec.Pos, string) {
 		path = path[:j]
 	}
 	path = strings.TrimPrefix(path, ".")
-	if k := strings.Index(path, ".anyOf["); k >= 0 {
-		path = path[:k]
-	}
 	if path == "" {
 		return t.KeyPos("name"), "the schema"
 	}
@@ -361,6 +392,11 @@ func propPos(t *spec.Tool, path string) spec.Pos {
 		if s == nil {
 			break
 		}
+		if alt, ok := alternative(s, name); ok { // "oneOf[1]": into the union
+			s = alt
+			pos = alt.Pos
+			continue
+		}
 		p := s.Resolved().Property(name)
 		if p == nil {
 			break
@@ -372,6 +408,26 @@ func propPos(t *spec.Tool, path string) spec.Pos {
 		}
 	}
 	return pos
+}
+
+// alternative is alternative i of the union of s named by part ("oneOf[i]"
+// or "anyOf[i]", as the runtime's paths and compare name them).
+func alternative(s *spec.Schema, part string) (*spec.Schema, bool) {
+	u := s.Resolved().Union
+	if u == nil {
+		return nil, false
+	}
+	rest, ok := strings.CutPrefix(part, string(u.Kind)+"[")
+	if !ok {
+		if rest, ok = strings.CutPrefix(part, "anyOf["); !ok {
+			return nil, false
+		}
+	}
+	i, err := strconv.Atoi(strings.TrimSuffix(rest, "]"))
+	if err != nil || i < 0 || i >= len(u.Alts) {
+		return nil, false
+	}
+	return u.Alts[i], true
 }
 
 // reason is err's message without the runtime's prefixes.

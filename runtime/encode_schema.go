@@ -272,8 +272,11 @@ func (n notes) add(keyword string, v any) {
 		n[keyword] = "Keys other than those listed are allowed."
 	case "default":
 		n[keyword] = "Default: " + literal(v) + "."
-	case "oneOf":
-		n[keyword] = "Exactly one of the alternatives (anyOf) must match."
+	case "oneOf": // v: the keyword the alternatives are sent under
+		n[keyword] = "Exactly one of the alternatives must match."
+		if v == "anyOf" {
+			n[keyword] = "Exactly one of the alternatives (anyOf) must match."
+		}
 	case "discriminator":
 		n[keyword] = "The " + literal(v) + " property selects the alternative."
 	case "cut":

@@ -1033,7 +1033,7 @@ func (r *rewrite) union(n *schemaNode, key string, v any) error {
 		if r.oneOf == oneOfAsAnyOf {
 			outKey = "anyOf"
 		}
-		n.notes.add("oneOf", nil)
+		n.notes.add("oneOf", outKey)
 	}
 	if d != nil {
 		n.notes.add("discriminator", d.prop)
