@@ -365,7 +365,7 @@ func (r *rewrite) node(in map[string]any, p *schemaPath, optional bool) (map[str
 	if err != nil {
 		return nil, err
 	}
-	if r.splitTypes && len(slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })) > 1 {
+	if r.splitTypes && len(types)-boolInt(slices.Contains(types, "null")) > 1 {
 		if _, ok := in["anyOf"]; ok {
 			return nil, unsupported(p, "a type array beside anyOf")
 		}

@@ -1067,3 +1067,10 @@ func prepareSchema(raw []byte) (map[string]any, refInfo, error) {
 	}
 	return flat, info, nil
 }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
