@@ -156,6 +156,9 @@ func (g *generator) typeDecls(t *goType, after []jen.Code) []jen.Code {
 				out = append(out, g.validateMethods(t)...)
 			}
 		}
+		if t.decode && t.constVar != "" && t.same == nil {
+			out = append(out, g.constDecl(t)...) // constjson.go
+		}
 		if t.decode && t.check != "" && !g.checkDone[t.check] && t.same == nil {
 			g.checkDone[t.check] = true // shared: declared once, at its first use
 			out = append(out, g.checkFunc(t)...)

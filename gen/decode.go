@@ -65,6 +65,10 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		return nil // other named types are read inline where they are used
 	}
 	var body []jen.Code
+	if t.constVar != "" {
+		body = append(body, jen.Id("cs").Op(":=").Id(t.constVar).Dot("Start").Call(jen.Id("d")),
+			jen.Defer().Id(t.constVar).Dot("Check").Call(jen.Id("d"), jen.Id("cs")))
+	}
 	body = append(body, jen.If(jen.Op("!").Id("d").Dot("BeginObject").Call()).Block(jen.Return()))
 	var has []jen.Code
 	for _, f := range t.fields {
@@ -347,9 +351,9 @@ func (g *generator) decodeInto(t *goType, target func() *jen.Statement, ptr bool
 		}
 		return []jen.Code{target().Dot("decode").Call(dRef())}
 	case kSlice:
-		return g.decodeSlice(t, target, ptr, lvl)
+		return withConst(t, lvl, g.decodeSlice(t, target, ptr, lvl))
 	case kMap:
-		return g.decodeMap(t, target, ptr, lvl)
+		return withConst(t, lvl, g.decodeMap(t, target, ptr, lvl))
 	}
 	return nil
 }

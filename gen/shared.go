@@ -98,7 +98,7 @@ func (g *generator) sameStruct(t *goType, where loc) *goType {
 	for _, f := range t.fields {
 		fmt.Fprintf(&b, "%q %q %v %v %v %v %#v %q %s;", f.json, f.name, f.required, f.nullable, f.ptr, f.hasDef, f.def, f.doc, typeID(f.typ))
 	}
-	fmt.Fprintf(&b, "} extra %q %v %s", t.extraName, t.extraPtr, typeID(t.extra))
+	fmt.Fprintf(&b, "} extra %q %v %s const %q", t.extraName, t.extraPtr, typeID(t.extra), t.constVar)
 	return g.same(t, b.String())
 }
 
@@ -133,7 +133,7 @@ func typeID(t *goType) string {
 	if t.name != "" {
 		return "T:" + t.name
 	}
-	return fmt.Sprintf("%d:%s:%v[%s]", t.kind, t.check, t.elemPtr, typeID(t.elem))
+	return fmt.Sprintf("%d:%s:%s:%v[%s]", t.kind, t.check, t.constVar, t.elemPtr, typeID(t.elem))
 }
 
 // ofName is the enum parser of t (the one of the type it aliases).

@@ -58,6 +58,9 @@ type goType struct {
 	enum []enumValue
 	// union (kUnion)
 	union *unionInfo
+	// constVar names the wire.Const of an array, map or struct with a
+	// const (constjson.go).
+	constVar string
 
 	// check names the function checking this value's own constraints ("" if
 	// it has none). Structs have validate methods instead.
@@ -307,6 +310,9 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 			t.elem = &goType{kind: kRaw}
 		}
 	}
+	if t.kind == kSlice || t.kind == kMap {
+		g.setConst(t, name, where)
+	}
 	if t.same != nil {
 		t.check = t.same.check
 	} else if hasChecks(t) {
@@ -369,6 +375,7 @@ func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *g
 			t.extra = &goType{kind: kRaw}
 		}
 	}
+	g.setConst(t, name, where)
 	t.same = g.sameStruct(t, where)
 	return t
 }

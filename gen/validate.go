@@ -76,6 +76,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 				jen.Qual("maps", "Keys").Call(ex()))).Block(loop...))
 		}
 	}
+	body = append(body, constCheck(t, jen.Id("x"))...)
 	return []jen.Code{
 		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
@@ -171,7 +172,7 @@ func needsValidate(t *goType) bool {
 	case kStruct, kUnion:
 		return true
 	case kSlice, kMap:
-		return t.check != "" || uniqueBySpans(t) || needsValidate(t.elem)
+		return t.check != "" || t.constVar != "" || uniqueBySpans(t) || needsValidate(t.elem)
 	}
 	return t.check != ""
 }
@@ -220,7 +221,7 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 	case kEnum:
 		return []jen.Code{jen.Id(t.check).Call(jen.Id("c"), val())}
 	case kSlice:
-		var out []jen.Code
+		out := constCheck(t, val())
 		if t.check != "" {
 			out = append(out, jen.Id(t.check).Call(jen.Id("c"), val()))
 		}
@@ -241,6 +242,9 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 		}
 		return out
 	case kMap:
+		if !needsValidate(t.elem) {
+			return constCheck(t, val())
+		}
 		k := "k" + suffix(lvl)
 		item := func() *jen.Statement { return base().Index(jen.Id(k)) }
 		loop := []jen.Code{jen.Id("c").Dot("Enter").Call(jen.Id(k))}
@@ -256,8 +260,8 @@ func (g *generator) validateValue(t *goType, expr func() *jen.Statement, ptr boo
 		}
 		loop = append(loop, check...)
 		loop = append(loop, jen.Id("c").Dot("Leave").Call())
-		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(
-			jen.Qual("maps", "Keys").Call(val()))).Block(loop...)}
+		return append(constCheck(t, val()), jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(
+			jen.Qual("maps", "Keys").Call(val()))).Block(loop...))
 	}
 	return nil
 }

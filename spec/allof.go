@@ -153,9 +153,9 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// constant reads `const:`: one value of the schema's type (string, integer,
-// number or boolean) that meets its other constraints; not null, and not
-// beside an enum (write one or the other).
+// constant reads `const:`: one value of the schema's type (a string,
+// integer, number, boolean, array or object) that meets its other
+// constraints; not null, and not beside an enum (write one or the other).
 func (p *parser) constant(e entry, s *Schema, sub subject, in string) {
 	val, ok := p.value(e.Val)
 	if !ok {
@@ -169,10 +169,60 @@ func (p *parser) constant(e entry, s *Schema, sub subject, in string) {
 		p.errorf(e.Key, "const %s cannot be combined with enum: a const is an enum of one value; keep one of them", in)
 		return
 	}
-	cv, pr := checkValue(s, val, "", true)
-	if pr != nil {
-		p.errorf(e.Val, "invalid const for %s: %s", sub, pr)
+	set := func() {
+		if why := unfaithful(s, 0); why != "" {
+			p.errorf(e.Key, "const %s is not supported here: the value holds %s, which Validate cannot compare (it compares the JSON encoding of the Go value)", in, why)
+			return
+		}
+		cv, pr := checkValue(s, val, "", true)
+		if pr != nil {
+			p.errorf(e.Val, "invalid const for %s: %s", sub, pr)
+			return
+		}
+		s.Const, s.HasConst = cv, true
+	}
+	if s.Type == TypeArray || s.Type == TypeObject {
+		p.later = append(p.later, set) // its items or properties may be named types
 		return
 	}
-	s.Const, s.HasConst = cv, true
+	set()
+}
+
+// unfaithful names what in the values of s the JSON encoding of their Go
+// value does not give back as sent, "" when nothing: an object with both
+// properties and additionalProperties (its Extra field is not encoded), a
+// date-time held as a time.Time (encoded in a normal form), a union.
+func unfaithful(s *Schema, depth int) string {
+	r, _ := follow(s)
+	if r == nil || depth > 32 {
+		return ""
+	}
+	switch {
+	case r.Union != nil:
+		return "a union"
+	case r.Type == TypeString && r.Format == "date-time" && r.Pattern == "" && r.MinLength == nil && r.MaxLength == nil && !r.HasConst && len(r.Enum) == 0:
+		return "a date-time (a time.Time in Go)"
+	case r.Type == TypeArray && r.Items != nil:
+		return unfaithful(r.Items, depth+1)
+	case r.Type == TypeObject:
+		if len(r.Properties) > 0 && (r.AdditionalProperties || r.AdditionalPropertiesSchema != nil) {
+			return "an object with both properties and additionalProperties (its extra keys are a Go field of their own)"
+		}
+		for _, p := range r.Properties {
+			pr, nullable := follow(p.Schema)
+			switch {
+			case p.Schema.HasDefault || pr != nil && pr.HasDefault:
+				return fmt.Sprintf("a property with a default (%q, filled in when absent)", p.Name)
+			case nullable && !p.Required:
+				return fmt.Sprintf("an optional nullable property (%q: null and absent are one Go value)", p.Name)
+			}
+			if why := unfaithful(p.Schema, depth+1); why != "" {
+				return why
+			}
+		}
+		if r.AdditionalPropertiesSchema != nil {
+			return unfaithful(r.AdditionalPropertiesSchema, depth+1)
+		}
+	}
+	return ""
 }

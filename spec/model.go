@@ -291,9 +291,9 @@ type Schema struct {
 	// number), unique, in file order; never null.
 	Enum []any
 
-	// Const is the one allowed value (`const:`, HasConst set) of a string,
-	// integer, number or boolean schema, of the Go type a default would
-	// have (string, int64, float64, bool); never null.
+	// Const is the one allowed value (`const:`, HasConst set), of the Go
+	// type a default would have (string, int64, float64, bool, []any,
+	// map[string]any); never null.
 	Const    any
 	HasConst bool
 

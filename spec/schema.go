@@ -72,7 +72,7 @@ var keywordTypes = map[string][]Type{
 	"multipleOf": {TypeInteger, TypeNumber},
 	"items":      {TypeArray}, "minItems": {TypeArray}, "maxItems": {TypeArray}, "uniqueItems": {TypeArray},
 	"properties": {TypeObject}, "required": {TypeObject}, "additionalProperties": {TypeObject},
-	"const": {TypeString, TypeInteger, TypeNumber, TypeBoolean},
+	"const": {TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeArray, TypeObject},
 	"allOf": {TypeObject},
 }
 

@@ -250,6 +250,14 @@ func (d *drawer) draw(depth int, inType bool) schema {
 	} else {
 		s["type"] = typ
 	}
+	if (k == "array" || k == "object" || k == "map") && d.chance(0.08) && !d.hasUnion(s) && constLoads(d, s) {
+		// A const of an array or object (compared by JSON equality); no
+		// default beside it.
+		if v, ok := d.validDefault(s); ok && v != nil { // a const is not null
+			s["const"] = v
+			return s
+		}
+	}
 	if d.chance(0.15) && k != "free" && !d.hasUnion(s) {
 		if v, ok := d.validDefault(s); ok {
 			s["default"] = v

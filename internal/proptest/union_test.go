@@ -266,3 +266,57 @@ func kindFits(r *spec.Schema, v any) bool {
 	}
 	return false
 }
+
+// constLoads reports whether the loader takes a const beside s: not when
+// the Go value of s does not encode back to the JSON sent (spec's
+// unfaithful: Extra fields, time.Time, defaults, optional nullable
+// properties, unions), which it refuses.
+func constLoads(d *drawer, s schema) bool {
+	var types strings.Builder
+	for _, n := range d.names {
+		types.WriteString("  " + n + ": " + jsonText(d.types[n]) + "\n")
+	}
+	probe := schema{}
+	for k, v := range s {
+		probe[k] = v
+	}
+	// Any value the loader reads will do: it refuses an unfaithful schema
+	// before it checks the value.
+	probe["const"] = map[string]any{}
+	if typeOf(s) == "array" {
+		probe["const"] = []any{}
+	}
+	text := "toolgen: 1\nprovider: pt\npackage: p\n"
+	if types.Len() > 0 {
+		text += "types:\n" + types.String()
+	}
+	text += "tools:\n  - name: pt_u\n    description: U.\n    params: {u: " + jsonText(probe) + "}\n"
+	_, err := spec.Parse("u.tools.yaml", []byte(text))
+	return err == nil || !strings.Contains(err.Error(), "is not supported here")
+}
+
+// unionIn reports whether s holds a union at any depth.
+func unionIn(s *spec.Schema) bool {
+	seen := map[*spec.Schema]bool{}
+	var walk func(s *spec.Schema) bool
+	walk = func(s *spec.Schema) bool {
+		r := s.Resolved()
+		if r == nil || seen[r] {
+			return false
+		}
+		seen[r] = true
+		if r.Union != nil {
+			return true
+		}
+		if r.Items != nil && walk(r.Items) || r.AdditionalPropertiesSchema != nil && walk(r.AdditionalPropertiesSchema) {
+			return true
+		}
+		for _, p := range r.Properties {
+			if walk(p.Schema) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(s)
+}

@@ -72,6 +72,15 @@ func TestPayAgreesWithJSONSchema(t *testing.T) {
 		{`{` + card + `,"amount":{"cents":1},"tip":false}`, `$.tip: expected one of integer, oneOf (string "none", "small", "large", string (date-time)) or number, got boolean false`},
 		// Nullable single alternative.
 		{`{` + card + `,"amount":{"cents":1},"coupon":{"method":"card"}}`, `$.coupon: missing required property "number"`},
+		// const of arrays and objects, by JSON equality.
+		{`{` + card + `,"amount":{"cents":1},"split":[50,50]}`, ""},
+		{`{` + card + `,"amount":{"cents":1},"split":[5e1,50.0]}`, ""},
+		{`{` + card + `,"amount":{"cents":1},"unit":{"label":"centimetre","cm":1}}`, ""},
+		{`{` + card + `,"amount":{"cents":1},"rates":{"eur":1}}`, ""},
+		{`{` + card + `,"amount":{"cents":1},"split":[50,49]}`, `$.split: must be [50,50], got [50,49]`},
+		{`{` + card + `,"amount":{"cents":1},"split":[50]}`, `$.split: must be [50,50], got [50]`},
+		{`{` + card + `,"amount":{"cents":1},"unit":{"cm":1}}`, `$.unit: must be {"cm":1,"label":"centimetre"}, got {"cm":1}`},
+		{`{` + card + `,"amount":{"cents":1},"rates":{"eur":1,"usd":1}}`, `$.rates: must be {"eur":1}, got {"eur":1,"usd":1}`},
 		// Required.
 		{`{"amount":{"cents":1}}`, `$: missing required property "payment"`},
 		{`{` + card + `}`, `$: missing required property "amount"`},
@@ -161,6 +170,13 @@ func TestValidatePay(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("violations\n%s\nwant one with %q", got, want)
 		}
+	}
+	c := &PayArgs{Payment: &Card{Method: "card", Number: "4242424242424242"}, Amount: &PayAmountCents{Cents: 1},
+		Split: []float64{50, 49}, Unit: &PayUnit{Cm: 2}, Rates: map[string]int64{"eur": 1}}
+	got = strings.Join(messages(t, c.Validate()), "\n")
+	want := `$.split: must be [50,50], got [50,49]` + "\n" + `$.unit: must be {"cm":1,"label":"centimetre"}, got {"cm":2}`
+	if got != want {
+		t.Errorf("const violations\n%s\nwant\n%s", got, want)
 	}
 	if err := (&PayArgs{Payment: &Card{Method: "card", Number: "4242424242424242"}}).Validate(); err == nil ||
 		!strings.Contains(err.Error(), `missing required property "amount"`) {

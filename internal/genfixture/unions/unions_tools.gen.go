@@ -308,6 +308,12 @@ type PayArgs struct {
 	Coupon *Card `json:"coupon,omitempty"`
 	// History is optional; nil is absent.
 	History []Payment `json:"history,omitempty"`
+	// An array const, compared by JSON equality. (Optional; nil is absent.)
+	Split []float64 `json:"split,omitempty"`
+	// An object const. (Optional; nil is absent.)
+	Unit *PayUnit `json:"unit,omitempty"`
+	// A map const. (Optional; nil is absent.)
+	Rates map[string]int64 `json:"rates,omitempty"`
 }
 
 // DecodePayArgs decodes and validates the JSON arguments of the shapes_pay tool
@@ -324,7 +330,7 @@ func (x *PayArgs) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
 		return
 	}
-	var hasPayment, hasAmount, hasReference, hasNote, hasTip, hasSize, hasCoupon, hasHistory bool
+	var hasPayment, hasAmount, hasReference, hasNote, hasTip, hasSize, hasCoupon, hasHistory, hasSplit, hasUnit, hasRates bool
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "payment":
@@ -380,8 +386,67 @@ func (x *PayArgs) decode(d *wire.Decoder) {
 				}
 				d.Leave()
 			}
+		case "split":
+			if d.OptionalField(&hasSplit, "split") {
+				cs0 := paySplitConst.Start(d)
+				if d.BeginArray() {
+					x.Split = []float64{}
+					for i := 0; d.NextItem(); i++ {
+						d.EnterIndex(i)
+						x.Split = append(x.Split, 0)
+						if v1, ok := d.Float(); ok {
+							x.Split[i] = v1
+						}
+						d.Leave()
+					}
+				}
+				paySplitConst.Check(d, cs0)
+				d.Leave()
+			}
+		case "unit":
+			wire.OptObjectPtr(d, &hasUnit, "unit", &x.Unit, (*PayUnit).decode)
+		case "rates":
+			if d.OptionalField(&hasRates, "rates") {
+				cs0 := payRatesConst.Start(d)
+				if d.BeginObject() {
+					m := map[string]int64{}
+					for d.NextKey() {
+						if d.Full() {
+							d.Skip()
+							continue
+						}
+						k := string(d.Name())
+						if _, dup := m[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(k)
+						var e int64
+						if v1, ok := d.Int(); ok {
+							e = v1
+						}
+						m[k] = e
+						d.Leave()
+					}
+					x.Rates = m
+				}
+				payRatesConst.Check(d, cs0)
+				d.Leave()
+			}
 		default:
-			d.Unknown("payment", "amount", "reference", "note", "tip", "size", "coupon", "history")
+			d.Unknown(
+				"payment",
+				"amount",
+				"reference",
+				"note",
+				"tip",
+				"size",
+				"coupon",
+				"history",
+				"split",
+				"unit",
+				"rates",
+			)
 		}
 	}
 	if !hasPayment {
@@ -445,6 +510,17 @@ func (x *PayArgs) validate(c *wire.Checker) {
 			validatePayment(c, x.History[i])
 			c.Leave()
 		}
+		c.Leave()
+	}
+	if x.Split != nil {
+		c.Enter("split")
+		paySplitConst.CheckValue(c, x.Split)
+		c.Leave()
+	}
+	wire.CheckObject(c, "unit", x.Unit, (*PayUnit).validate)
+	if x.Rates != nil {
+		c.Enter("rates")
+		payRatesConst.CheckValue(c, x.Rates)
 		c.Leave()
 	}
 }
@@ -1134,6 +1210,63 @@ func (x *PaySizeR) Validate() error {
 // validate records the violations of x in c.
 func (x *PaySizeR) validate(c *wire.Checker) {}
 
+// paySplitConst is the const of $.split in the arguments of the shapes_pay
+// tool: the one value allowed, compared by JSON equality.
+var paySplitConst = wire.NewConst(`[50,50]`)
+
+// PayUnit is the type of $.unit in the arguments of the shapes_pay tool: An
+// object const.
+type PayUnit struct {
+	// Cm is required.
+	Cm int64 `json:"cm"`
+	// Label is optional; nil is absent.
+	Label *string `json:"label,omitempty"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PayUnit) decode(d *wire.Decoder) {
+	cs := payUnitConst.Start(d)
+	defer payUnitConst.Check(d, cs)
+	if !d.BeginObject() {
+		return
+	}
+	var hasCm, hasLabel bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "cm":
+			d.ReqInt(&hasCm, "cm", &x.Cm, nil)
+		case "label":
+			d.OptStringPtr(&hasLabel, "label", &x.Label, nil)
+		default:
+			d.Unknown("cm", "label")
+		}
+	}
+	if !hasCm {
+		d.Missing("cm")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PayUnit) Validate() error {
+	return wire.Validate(x, (*PayUnit).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PayUnit) validate(c *wire.Checker) {
+	payUnitConst.CheckValue(c, x)
+}
+
+// payUnitConst is the const of $.unit in the arguments of the shapes_pay tool:
+// the one value allowed, compared by JSON equality.
+var payUnitConst = wire.NewConst(`{"cm":1,"label":"centimetre"}`)
+
+// payRatesConst is the const of $.rates in the arguments of the shapes_pay
+// tool: the one value allowed, compared by JSON equality.
+var payRatesConst = wire.NewConst(`{"eur":1}`)
+
 // newPayTool builds the shapes_pay tool of Module.
 func newPayTool(impl Executor) *runtime.Tool {
 	return &runtime.Tool{
@@ -1157,7 +1290,7 @@ func payLabel(args any) string {
 
 // paySchema is the JSON Schema of the arguments of the shapes_pay tool
 // (compact, canonical).
-const paySchema = `{"additionalProperties":false,"properties":{"amount":{"description":"A fixed amount in cents or a percentage of the total.","oneOf":[{"additionalProperties":false,"properties":{"cents":{"minimum":1,"type":"integer"}},"required":["cents"],"type":"object"},{"additionalProperties":false,"properties":{"percent":{"exclusiveMinimum":0,"maximum":100,"type":"number"}},"required":["percent"],"type":"object"}]},"coupon":{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":["object","null"]},"history":{"items":{"description":"How the order is paid, chosen by its method.","oneOf":[{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":"object"},{"additionalProperties":false,"description":"A bank transfer.","properties":{"iban":{"minLength":15,"type":"string"},"method":{"enum":["transfer"],"type":"string"}},"required":["method","iban"],"type":"object"}]},"type":"array"},"note":{"anyOf":[{"maxLength":20,"type":"string"},{"items":{"type":"string"},"maxItems":3,"type":"array"},{"type":"null"}],"description":"A note, or null to clear it."},"payment":{"description":"How the order is paid, chosen by its method.","oneOf":[{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":"object"},{"additionalProperties":false,"description":"A bank transfer.","properties":{"iban":{"minLength":15,"type":"string"},"method":{"enum":["transfer"],"type":"string"}},"required":["method","iban"],"type":"object"}]},"reference":{"description":"An order number or a free-form reference.","oneOf":[{"minimum":1,"type":"integer"},{"minLength":1,"type":"string"},{"type":"boolean"}]},"size":{"description":"Overlapping objects, told apart by trying each (oneOf).","oneOf":[{"additionalProperties":false,"properties":{"h":{"type":"integer"},"w":{"type":"integer"}},"required":["w"],"type":"object"},{"additionalProperties":false,"properties":{"r":{"type":"number"}},"required":["r"],"type":"object"}]},"tip":{"anyOf":[{"maximum":10,"type":"integer"},{"oneOf":[{"enum":["none","small","large"],"type":"string"},{"format":"date-time","type":"string"}]},{"minimum":0,"type":"number"}],"description":"Nested - a fixed number, a named size or a time."}},"required":["payment","amount"],"type":"object"}`
+const paySchema = `{"additionalProperties":false,"properties":{"amount":{"description":"A fixed amount in cents or a percentage of the total.","oneOf":[{"additionalProperties":false,"properties":{"cents":{"minimum":1,"type":"integer"}},"required":["cents"],"type":"object"},{"additionalProperties":false,"properties":{"percent":{"exclusiveMinimum":0,"maximum":100,"type":"number"}},"required":["percent"],"type":"object"}]},"coupon":{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":["object","null"]},"history":{"items":{"description":"How the order is paid, chosen by its method.","oneOf":[{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":"object"},{"additionalProperties":false,"description":"A bank transfer.","properties":{"iban":{"minLength":15,"type":"string"},"method":{"enum":["transfer"],"type":"string"}},"required":["method","iban"],"type":"object"}]},"type":"array"},"note":{"anyOf":[{"maxLength":20,"type":"string"},{"items":{"type":"string"},"maxItems":3,"type":"array"},{"type":"null"}],"description":"A note, or null to clear it."},"payment":{"description":"How the order is paid, chosen by its method.","oneOf":[{"additionalProperties":false,"description":"A card payment.","properties":{"method":{"const":"card","type":"string"},"number":{"pattern":"^[0-9]{12,19}$","type":"string"}},"required":["method","number"],"type":"object"},{"additionalProperties":false,"description":"A bank transfer.","properties":{"iban":{"minLength":15,"type":"string"},"method":{"enum":["transfer"],"type":"string"}},"required":["method","iban"],"type":"object"}]},"rates":{"additionalProperties":{"type":"integer"},"const":{"eur":1},"description":"A map const.","type":"object"},"reference":{"description":"An order number or a free-form reference.","oneOf":[{"minimum":1,"type":"integer"},{"minLength":1,"type":"string"},{"type":"boolean"}]},"size":{"description":"Overlapping objects, told apart by trying each (oneOf).","oneOf":[{"additionalProperties":false,"properties":{"h":{"type":"integer"},"w":{"type":"integer"}},"required":["w"],"type":"object"},{"additionalProperties":false,"properties":{"r":{"type":"number"}},"required":["r"],"type":"object"}]},"split":{"const":[50,50],"description":"An array const, compared by JSON equality.","items":{"type":"number"},"type":"array"},"tip":{"anyOf":[{"maximum":10,"type":"integer"},{"oneOf":[{"enum":["none","small","large"],"type":"string"},{"format":"date-time","type":"string"}]},{"minimum":0,"type":"number"}],"description":"Nested - a fixed number, a named size or a time."},"unit":{"additionalProperties":false,"const":{"cm":1,"label":"centimetre"},"description":"An object const.","properties":{"cm":{"type":"integer"},"label":{"type":"string"}},"required":["cm"],"type":"object"}},"required":["payment","amount"],"type":"object"}`
 
 // -------- named types --------
 
