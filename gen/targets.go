@@ -253,6 +253,10 @@ func compare(t *spec.Tool, site *spec.Schema, path string, in, out any, label st
 	if im == nil || !ok || site == nil {
 		return
 	}
+	if ref, ok := im["$ref"].(string); ok {
+		compareRef(t, site, path, ref, om, label, warn)
+		return
+	}
 	var dropped []string
 	for _, k := range sortedMapKeys(im) {
 		if _, kept := om[k]; kept {
@@ -260,6 +264,7 @@ func compare(t *spec.Tool, site *spec.Schema, path string, in, out any, label st
 		}
 		switch {
 		case k == "description":
+		case k == "$defs" || k == "definitions": // inlined where used: reported at each $ref
 		case k == "const" && om["enum"] != nil: // sent as a one-value enum
 		case k == "additionalProperties" && im[k] == false: // closed, as without it (the runtime says why)
 		default:
@@ -272,7 +277,7 @@ func compare(t *spec.Tool, site *spec.Schema, path string, in, out any, label st
 	if len(dropped) > 0 || note != "" && outDesc != inDesc {
 		what := "the tool's parameters"
 		if path != "" {
-			what = fmt.Sprintf("parameter %q", path)
+			what = describePath(path)
 		}
 		pos := site.Pos
 		if path != "" {
@@ -305,6 +310,74 @@ func compare(t *spec.Tool, site *spec.Schema, path string, in, out any, label st
 	if u := r.Union; u != nil {
 		compareAlternatives(t, u, path, im, om, label, warn)
 	}
+	if path == "" { // the recursive types, where the dialect keeps them as $defs
+		idefs, _ := im["$defs"].(map[string]any)
+		odefs, _ := om["$defs"].(map[string]any)
+		for _, name := range sortedMapKeys(idefs) {
+			if nt := namedType(t.Params, name); nt != nil && odefs[name] != nil {
+				compare(t, nt.Schema, "$defs."+name, idefs[name], odefs[name], label, warn)
+			}
+		}
+	}
+}
+
+// compareRef reports a reference to a recursive type (the only kind
+// generated literals write as $ref) that dialect label does not keep: the
+// type is written out inlineRecursion levels deep, the deeper ones left
+// out. A $ref kept, alone or as the one alternative of an anyOf (where
+// the dialect takes no keyword beside it), is not reported; what the
+// referenced type loses is reported at the type.
+func compareRef(t *spec.Tool, site *spec.Schema, path, ref string, out map[string]any, label string, warn func(spec.Pos, string, string)) {
+	if out["$ref"] == ref {
+		return
+	}
+	if alts, _ := out["anyOf"].([]any); len(alts) > 0 {
+		if m, _ := alts[0].(map[string]any); m["$ref"] == ref {
+			return
+		}
+	}
+	name := ref[strings.LastIndexByte(ref, '/')+1:]
+	pos := keywordPos(site, "$ref", propPos(t, path))
+	warn(pos, label, fmt.Sprintf("parameter %q of tool %q: {on} takes no $ref, so the recursive type %q is written out %d levels deep; deeper levels are accepted but not shown", path, t.Name, name, runtime.InlineRecursion))
+}
+
+// namedType finds the named type called name among those the schema s
+// refers to, at any depth.
+func namedType(s *spec.Schema, name string) *spec.NamedType {
+	seen := map[*spec.Schema]bool{}
+	var find func(s *spec.Schema) *spec.NamedType
+	find = func(s *spec.Schema) *spec.NamedType {
+		if s == nil || seen[s] {
+			return nil
+		}
+		seen[s] = true
+		if s.RefType != nil {
+			if s.RefType.Name == name {
+				return s.RefType
+			}
+			return find(s.RefType.Schema)
+		}
+		for _, p := range s.Properties {
+			if nt := find(p.Schema); nt != nil {
+				return nt
+			}
+		}
+		if nt := find(s.Items); nt != nil {
+			return nt
+		}
+		if nt := find(s.AdditionalPropertiesSchema); nt != nil {
+			return nt
+		}
+		if s.Union != nil {
+			for _, a := range s.Union.Alts {
+				if nt := find(a); nt != nil {
+					return nt
+				}
+			}
+		}
+		return nil
+	}
+	return find(s)
 }
 
 // compareAlternatives compares the alternatives of union u, generated in
@@ -376,7 +449,21 @@ func locate(t *spec.Tool, err error) (spec.Pos, string) {
 	if path == "" {
 		return t.KeyPos("name"), "the schema"
 	}
-	return propPos(t, path), fmt.Sprintf("parameter %q", path)
+	return propPos(t, path), describePath(path)
+}
+
+// describePath names the subschema at path for a message: `parameter
+// "a.b"`, or for a path into a recursive type's $defs entry `type "Node"`
+// or `"children[]" of type "Node"`.
+func describePath(path string) string {
+	name, ok := strings.CutPrefix(path, "$defs.")
+	if !ok {
+		return fmt.Sprintf("parameter %q", path)
+	}
+	if typ, rest, ok := strings.Cut(name, "."); ok {
+		return fmt.Sprintf("%q of type %q", rest, typ)
+	}
+	return fmt.Sprintf("type %q", name)
 }
 
 // propPos is the position of the property key at path ("a.b", "a[].b")
@@ -384,7 +471,15 @@ func locate(t *spec.Tool, err error) (spec.Pos, string) {
 func propPos(t *spec.Tool, path string) spec.Pos {
 	pos := t.KeyPos("name")
 	s := t.Params
-	for _, part := range strings.Split(path, ".") {
+	parts := strings.Split(path, ".")
+	if len(parts) > 1 && parts[0] == "$defs" { // "$defs.Name.prop": in the named type
+		nt := namedType(t.Params, parts[1])
+		if nt == nil {
+			return pos
+		}
+		pos, s, parts = nt.Pos, nt.Schema, parts[2:]
+	}
+	for _, part := range parts {
 		name, items := strings.CutSuffix(part, "[]")
 		for items {
 			name, items = strings.CutSuffix(name, "[]")

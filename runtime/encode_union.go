@@ -50,14 +50,16 @@ import (
 // one-value enum where const is not taken) and the description names the
 // property. The tool's decoder still checks the union as written.
 
-// inlineRecursion is how many times one referenced schema may appear on a
+// InlineRecursion is how many times one referenced schema may appear on a
 // path from the root when references are inlined (Gemini parameters, which
 // have no $ref): the schema, its children and their children. Each level
 // multiplies the schema's size by its fan-out, while the arguments a model
 // writes in one call rarely nest deeper; a deeper level is cut where an
 // optional property or an anyOf alternative can be left out, with a note,
 // and the decoder still accepts any depth.
-const inlineRecursion = 3
+const InlineRecursion = 3
+
+const inlineRecursion = InlineRecursion
 
 // inlineBudget bounds the subschemas an inlining may write: this many times
 // those of the schema as written, and at least minInlineBudget. A schema
