@@ -611,6 +611,7 @@ func newCreatePaymentLinkTool(impl Executor) *runtime.Tool {
 		Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(createPaymentLinkSchema),
+		Examples:    createPaymentLinkExamples(),
 		Gate:        Gate,
 		GateMessage: gateMessage,
 		Flags: runtime.Flags{
@@ -636,6 +637,16 @@ func createPaymentLinkLabel(args any) string {
 // createPaymentLinkSchema is the JSON Schema of the arguments of the
 // stripe_create_payment_link tool (compact, canonical).
 const createPaymentLinkSchema = `{"additionalProperties":false,"properties":{"after_completion_url":{"description":"Where to send the buyer after paying; default is Stripe's confirmation page.","format":"uri","maxLength":2048,"type":"string"},"line_items":{"description":"What the link sells (1-20 lines, one currency).","items":{"additionalProperties":false,"description":"One line of a payment link; give price, or amount_minor with currency and name.","properties":{"amount_minor":{"description":"Unit price in minor units (1999 = 19.99 usd), for an ad-hoc item.","maximum":99999999,"minimum":1,"type":"integer"},"currency":{"description":"Currency of amount_minor, ISO code in lower case (usd).","pattern":"^[a-z]{3}$","type":"string"},"name":{"description":"Product name shown at checkout, for an ad-hoc item.","maxLength":250,"minLength":1,"type":"string"},"price":{"description":"Existing price (price_...); omit to give amount_minor, currency and name.","pattern":"^(price|plan)_[A-Za-z0-9]+$","type":"string"},"quantity":{"default":1,"description":"Units of this line.","maximum":10000,"minimum":1,"type":"integer"}},"type":"object"},"maxItems":20,"minItems":1,"type":"array"}},"required":["line_items"],"type":"object"}`
+
+// createPaymentLinkExamples returns the examples of the
+// stripe_create_payment_link tool's arguments (examples: in the spec), compact
+// and canonical: its runtime.Tool's Examples.
+func createPaymentLinkExamples() []json.RawMessage {
+	return []json.RawMessage{
+		json.RawMessage(`{"line_items":[{"price":"price_1PxYz","quantity":2}]}`),
+		json.RawMessage(`{"after_completion_url":"https://example.com/thanks","line_items":[{"amount_minor":4900,"currency":"eur","name":"Workshop seat"}]}`),
+	}
+}
 
 // -------- stripe_create_invoice --------
 
