@@ -13,7 +13,9 @@ import (
 type Example struct {
 	Pos Pos
 	// Value is the argument object as written, of the Go types a default
-	// holds: string, int64, float64, bool, nil, []any and map[string]any.
+	// holds: string, int64, float64, bool, nil, []any and map[string]any;
+	// and json.Number for a number beyond int64 or float64, as written
+	// (which only a free-form value takes).
 	// The loader has checked it against the tool's Params as the generated
 	// decoder checks the arguments a model sends (see checkExamples).
 	Value map[string]any
@@ -40,7 +42,9 @@ func (p *parser) examples(v *yaml.Node, t *Tool, in string) {
 			p.errorf(n, "example %d %s must be a mapping of the tool's arguments (an argument object); found %s", i+1, in, describe(d))
 			continue
 		}
+		p.exact = true
 		val, ok := p.value(n)
+		p.exact = false
 		if !ok {
 			continue
 		}

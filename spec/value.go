@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,7 +25,12 @@ type deflt struct {
 }
 
 // value converts a YAML node to a plain value: nil, bool, int64, float64,
-// string, []any or map[string]any.
+// string, []any or map[string]any. With p.exact (examples), a number
+// that is not an int64 and is written as JSON writes numbers is a
+// json.Number holding it as written, judged as the decoder judges the
+// text it reads (a number beyond int64 or float64 goes into a free-form
+// value as it is; 0.1000000000000000001 is above a maximum of 0.1), and
+// sent as written.
 func (p *parser) value(n *yaml.Node) (any, bool) {
 	d := p.expand(n)
 	if d == nil {
@@ -44,6 +50,9 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 			if i, ok := scalarInt(d); ok {
 				return i, true
 			}
+			if _, ok := wire.ParseDecimal(d.Value); ok && p.exact {
+				return json.Number(d.Value), true
+			}
 			p.errorf(n, "the integer %s is too large", d.Value)
 			return nil, false
 		case "!!float":
@@ -52,6 +61,9 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 			if x, ok := wire.ParseDecimal(d.Value); ok {
 				if i, ok := x.Int64(); ok {
 					return i, true
+				}
+				if p.exact {
+					return json.Number(d.Value), true
 				}
 			}
 			var f float64
@@ -205,6 +217,11 @@ func check(s *Schema, v any, path string, mode checkMode) (any, *problem) {
 		}
 	case TypeInteger:
 		switch x := v.(type) {
+		case json.Number: // not an int64
+			if r, ok := new(big.Rat).SetString(string(x)); ok && r.IsInt() {
+				return fail("%s is too large: an integer must fit 64 bits", x)
+			}
+			return fail("%s is not a whole number", x)
 		case int64:
 		case float64:
 			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
@@ -219,8 +236,12 @@ func check(s *Schema, v any, path string, mode checkMode) (any, *problem) {
 		}
 		return v, nil
 	case TypeNumber:
-		switch v.(type) {
+		switch x := v.(type) {
 		case int64, float64:
+		case json.Number:
+			if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+				return fail("%s is too large: a number must fit a 64-bit float", x)
+			}
 		default:
 			return fail("%s is not a number", fmtValue(v))
 		}
@@ -229,8 +250,11 @@ func check(s *Schema, v any, path string, mode checkMode) (any, *problem) {
 		if why := checkNumber(r, v, skipEnum); why != "" {
 			return fail("%s", why)
 		}
-		if x, ok := v.(int64); ok {
+		switch x := v.(type) {
+		case int64:
 			v = float64(x)
+		case json.Number:
+			v, _ = strconv.ParseFloat(string(x), 64)
 		}
 		return v, nil
 	case TypeBoolean:
@@ -340,6 +364,9 @@ func checkNumber(s *Schema, v any, skipEnum bool) string {
 		rules.CheckInt(&c, x)
 	case float64:
 		rules.CheckFloat(&c, x, nil)
+	case json.Number: // within float64 (checked), judged as written
+		f, _ := strconv.ParseFloat(string(x), 64)
+		rules.CheckFloat(&c, f, []byte(x))
 	}
 	if vs := c.Violations(); len(vs) > 0 {
 		return vs[0].Message

@@ -32,6 +32,8 @@ type parser struct {
 	// allOfs are the schemas with an allOf, merged once references are
 	// resolved (allof.go).
 	allOfs []*allOfSite
+	// exact is set while an example is read: see value.
+	exact bool
 }
 
 // itemType is a Go type name a go_name gives array items or map values.

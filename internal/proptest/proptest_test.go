@@ -74,6 +74,7 @@ type testCase struct {
 type stats struct {
 	specs, tools, compiled, cases, accepted, rejected, strict int
 	unions, consts                                            int // oneOf and anyOf drawn; consts of arrays and objects
+	examples                                                  int // instances written as examples: (examplesAgree)
 }
 
 func TestRandomSpecs(t *testing.T) {
@@ -105,8 +106,8 @@ func TestRandomSpecs(t *testing.T) {
 		}
 		problems = append(problems, ps...)
 	}
-	t.Logf("random specs: %d drawn, %d compiled, %d tools, %d unions, %d array or object consts; %d instances: %d accepted, %d rejected (%d of them by a deliberate strictness); %d disagreements",
-		st.specs, st.compiled, st.tools, st.unions, st.consts, st.cases, st.accepted, st.rejected, st.strict, len(problems))
+	t.Logf("random specs: %d drawn, %d compiled, %d tools, %d unions, %d array or object consts; %d instances: %d accepted, %d rejected (%d of them by a deliberate strictness), %d also checked by the loader as examples; %d disagreements",
+		st.specs, st.compiled, st.tools, st.unions, st.consts, st.cases, st.accepted, st.rejected, st.strict, st.examples, len(problems))
 	for i, p := range problems {
 		if i == 20 {
 			t.Errorf("… and %d more", len(problems)-20)
@@ -201,7 +202,8 @@ func runRound(t *testing.T, work string, seed uint64, st *stats) []string {
 		refs[name] = compileRef(mustParse(string(s)))
 	}
 	var problems []string
-	for _, c := range cases {
+	decoded := make([]bool, len(cases)) // the decoder's verdict, for examplesAgree
+	for i, c := range cases {
 		if !sc.Scan() {
 			t.Fatalf("driver output ends early")
 		}
@@ -210,6 +212,7 @@ func runRound(t *testing.T, work string, seed uint64, st *stats) []string {
 			t.Fatal(err)
 		}
 		st.cases++
+		decoded[i] = o.OK
 		if o.OK {
 			st.accepted++
 		} else {
@@ -278,6 +281,85 @@ func runRound(t *testing.T, work string, seed uint64, st *stats) []string {
 			}
 		}
 	}
+	return append(problems, examplesAgree(tag, path, text, params, cases, decoded, st)...)
+}
+
+// examplesPerTool bounds the drawn instances examplesAgree writes as one
+// tool's examples.
+const examplesPerTool = 8
+
+// examplesAgree compares the loader's check of examples: (spec.Example)
+// with the generated decoder: the instances drawn for each tool (JSON,
+// which is YAML) are written into the spec as its examples, one per line,
+// and the loader must refuse exactly those the decoder refused, at their
+// line. (A deliberate strictness of the decoder is one of the loader's
+// too: an integer beyond int64, a number beyond float64.)
+func examplesAgree(tag, path, text string, params map[string]*spec.Schema, cases []testCase, decoded []bool, st *stats) []string {
+	type example struct {
+		tool, text string
+		ok         bool
+	}
+	perTool := map[string][]example{}
+	seen := map[string]bool{}
+	for i, c := range cases {
+		if c.value == nil || c.strict != "" || params[c.tool] == nil || len(perTool[c.tool]) == examplesPerTool {
+			continue
+		}
+		if _, isObj := c.value.(map[string]any); !isObj {
+			continue // not an argument object: the loader's own error
+		}
+		t := jsonText(c.value)
+		if seen[c.tool+"\x00"+t] {
+			continue // a repeated example is an error of its own
+		}
+		seen[c.tool+"\x00"+t] = true
+		perTool[c.tool] = append(perTool[c.tool], example{c.tool, t, decoded[i]})
+	}
+	var out []string
+	at := map[int]example{} // line → example
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		out = append(out, line)
+		tool, ok := strings.CutPrefix(line, "  - name: ")
+		if !ok || len(perTool[tool]) == 0 {
+			continue
+		}
+		out = append(out, "    examples:")
+		for _, ex := range perTool[tool] {
+			out = append(out, "      - "+ex.text)
+			at[len(out)] = ex
+		}
+	}
+	_, err := spec.Parse(path, []byte(strings.Join(out, "\n")+"\n"))
+	refused := map[int]string{}
+	var problems []string
+	if err != nil {
+		list, _ := err.(spec.ErrorList)
+		for _, e := range list {
+			if _, ok := at[e.Pos.Line]; !ok || strings.Contains(e.Msg, "yaml") {
+				problems = append(problems, tag+"the spec with drawn examples does not load, other than for an example: "+e.Error())
+				continue
+			}
+			if strings.Contains(e.Msg, "repeats example") {
+				delete(at, e.Pos.Line) // equal to another as a value (-0 and 0): not a verdict
+				continue
+			}
+			refused[e.Pos.Line] = e.Msg
+		}
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	for line, ex := range at {
+		st.examples++
+		why, bad := refused[line]
+		switch {
+		case bad && ex.ok:
+			problems = append(problems, fmt.Sprintf("%stool %s, example %s: the decoder accepts it, the loader refuses it: %s", tag, ex.tool, ex.text, why))
+		case !bad && !ex.ok:
+			problems = append(problems, fmt.Sprintf("%stool %s, example %s: the decoder refuses it, the loader accepts it", tag, ex.tool, ex.text))
+		}
+	}
+	slices.Sort(problems)
 	return problems
 }
 
