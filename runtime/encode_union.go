@@ -968,8 +968,11 @@ func anyMap(m map[string]map[string]any) map[string]any {
 // takes it, and alternatives inlined too deep left out.
 func (r *rewrite) union(n *schemaNode, key string, v any) error {
 	list, ok := v.([]any)
-	if !ok {
-		return malformed(n.path, "%q must be an array", key)
+	if !ok || len(list) == 0 {
+		// An empty anyOf/oneOf matches nothing (and JSON Schema requires a
+		// non-empty array); left as is, the strict rewrite would make an
+		// optional one {"anyOf":[{"type":"null"}]}, which asks for null.
+		return malformed(n.path, "%q must be a non-empty array", key)
 	}
 	d, err := parseDiscriminator(n.in, n.path)
 	if err != nil {

@@ -205,6 +205,18 @@ func TestEncodeRefErrors(t *testing.T) {
 			}
 		}
 	}
+	// An empty union is an error where the schema is rewritten: the strict
+	// rewrite once made an optional "anyOf": [] into "anyOf": [{"type":"null"}].
+	for _, key := range []string{"anyOf", "oneOf"} {
+		schema := `{"properties":{"a":{"` + key + `":[]}},"type":"object"}`
+		want := `invalid schema at $.a: "` + key + `" must be a non-empty array`
+		if _, err := OpenAIStrictSchema(json.RawMessage(schema)); err == nil || errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), want) {
+			t.Errorf("OpenAIStrictSchema, empty %s: %v, want %s", key, err, want)
+		}
+		if _, err := AnthropicStrictSchema(json.RawMessage(schema)); err == nil || errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), want) {
+			t.Errorf("AnthropicStrictSchema, empty %s: %v, want %s", key, err, want)
+		}
+	}
 	// A malformed discriminator is an error where it is read (the rewrites),
 	// passed through where the schema goes as written.
 	schema := `{"properties":{"a":{"discriminator":"kind","oneOf":[{"type":"string"}]}},"type":"object"}`
