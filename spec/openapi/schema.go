@@ -44,6 +44,9 @@ type named struct {
 	node *yaml.Node
 	ok   bool
 	refs []*yaml.Node // the $ref scalars naming it, set by finish
+	// start is how many ends the way to it had when its conversion began
+	// (see converter.ends, recursive.go).
+	start int
 }
 
 // converter turns OpenAPI schemas into toolgen schemas (as YAML nodes).
@@ -56,6 +59,9 @@ type converter struct {
 	// writeOnly (then it is imported once per direction).
 	sensitive map[string]int8
 	refOwner  map[*yaml.Node]*named
+	// ends counts the places on the way to the schema being converted
+	// where a reference cycle can end (recursive.go).
+	ends int
 }
 
 func newConverter(imp *importer) *converter {
@@ -104,8 +110,7 @@ func (c *converter) refTo(x ctx, ref *openapi3.SchemaRef, ptr string) *yaml.Node
 		key += map[direction]string{request: "#request", response: "#response"}[x.dir]
 	}
 	if c.visiting[key] {
-		x.report(ptr, "a recursive reference to "+refName(ref.Ref)+": the spec format has no recursive types yet")
-		return nil
+		return c.recursiveRef(x, c.types[key], ptr) // recursive.go
 	}
 	nt, done := c.types[key]
 	if !done {
@@ -115,6 +120,7 @@ func (c *converter) refTo(x ctx, ref *openapi3.SchemaRef, ptr string) *yaml.Node
 		}
 		c.types[key] = nt
 		c.visiting[key] = true
+		c.enter(nt)
 		// A named type's problems are reported once, at the component.
 		tx := ctx{dir: x.dir, report: c.imp.typeNote}
 		nt.node = c.inline(tx, ref.Value, nt.ptr, 0)
@@ -126,6 +132,11 @@ func (c *converter) refTo(x ctx, ref *openapi3.SchemaRef, ptr string) *yaml.Node
 		x.report(ptr, "the type "+refName(ref.Ref)+" cannot be carried (see "+nt.ptr+")")
 		return nil
 	}
+	return c.refNode(nt)
+}
+
+// refNode is a {$ref} to the named type nt, its name filled in by finish.
+func (c *converter) refNode(nt *named) *yaml.Node {
 	r := scalarNode("")
 	nt.refs = append(nt.refs, r)
 	c.refOwner[r] = nt
@@ -311,7 +322,13 @@ func (c *converter) inline(x ctx, s *openapi3.Schema, ptr string, depth int) *ya
 			x.report(ptr, u.kw+" (a union of "+fmt.Sprint(len(u.list))+" schemas) is not in the spec format yet")
 			return nil
 		}
+		if nullable {
+			c.ends++ // the value may be null
+		}
 		n := c.schema(x, keep[0], fmt.Sprintf("%s/%s/%d", ptr, u.kw, keepAt[0]), depth)
+		if nullable {
+			c.ends--
+		}
 		if n == nil {
 			return nil
 		}
@@ -389,7 +406,9 @@ func (c *converter) inline(x ctx, s *openapi3.Schema, ptr string, depth int) *ya
 			x.report(ptr, "an array without items is not in the spec format")
 			return nil
 		}
+		c.ends++ // an array may be empty
 		it := c.schema(x, s.Items, ptr+"/items", depth+1)
+		c.ends--
 		if it == nil {
 			return nil
 		}
@@ -473,7 +492,14 @@ func (c *converter) object(x ctx, m *yaml.Node, s *openapi3.Schema, ptr string, 
 			x.report(pptr, "the property has the Go name "+gn+", like "+first+"; property left out")
 			continue
 		}
+		end := endsCycle(p.Value, slices.Contains(s.Required, name))
+		if end {
+			c.ends++
+		}
 		n := c.schema(x, p, pptr, depth+1)
+		if end {
+			c.ends--
+		}
 		if n == nil {
 			continue
 		}
@@ -498,7 +524,10 @@ func (c *converter) object(x ctx, m *yaml.Node, s *openapi3.Schema, ptr string, 
 		// generated struct's Extra map, which a request does not send.
 		x.report(ptr+"/additionalProperties", "properties beside the named ones are not carried; left out")
 	case ap.Schema != nil:
-		if n := c.schema(x, ap.Schema, ptr+"/additionalProperties", depth+1); n != nil {
+		c.ends++ // a map may be empty
+		n := c.schema(x, ap.Schema, ptr+"/additionalProperties", depth+1)
+		c.ends--
+		if n != nil {
 			add(m, "additionalProperties", n)
 		} else {
 			add(m, "additionalProperties", boolNode(true))
