@@ -29,7 +29,7 @@ func TestImportOpenAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, string(report)) || !strings.HasPrefix(string(report), "toolgen import openapi openapi.yaml: 9 operations, 4 selected, 4 imported, 0 skipped") {
+	if !strings.Contains(stderr, string(report)) || !strings.HasPrefix(string(report), "toolgen import openapi openapi.yaml: 10 operations, 4 selected, 4 imported, 0 skipped") {
 		t.Errorf("report\n%s\nstderr\n%s", report, stderr)
 	}
 	for _, want := range []string{"provider: shop\n", "  - name: list_orders\n", "  - name: fetch_order\n", "X-Request-Id: {in: header}"} {
