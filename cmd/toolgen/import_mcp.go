@@ -37,11 +37,13 @@ HTTP); every page of its tools/list is imported. Names the providers refuse
 get the alias runtime/mcp.Import gives them; annotations become flags (none:
 destructive and open-world); inputSchema becomes params. What the spec format
 cannot carry (anyOf of several types, allOf, not, patternProperties, a $ref
-outside the schema, ...) is reported per tool on stderr, and that value is
+outside the schema, a recursive $ref through required properties only, ...)
+is reported per tool on stderr, and that value is
 accepted as a free-form one instead (the object holding it gets
 additionalProperties: true); the server still validates it when called. An
 object schema without additionalProperties is imported strict, toolgen's
-default.
+default. $refs into the schema's $defs are inlined, except definitions that
+refer to themselves (a tree): those become named types (types:).
 
 Flags:
 
@@ -183,12 +185,16 @@ func mcpSpec(info *sdk.Implementation, tools []*sdk.Tool, provider, from string)
 	srv.Style = yaml.FlowStyle
 	add(root, "mcp", srv)
 	list := &yaml.Node{Kind: yaml.SequenceNode}
+	types := &mcpTypes{}
 	for _, t := range tools {
-		tn, tnotes := mcpTool(t)
+		tn, tnotes := mcpTool(t, types)
 		for _, n := range tnotes {
 			notes = append(notes, "tool "+t.Name+": "+n)
 		}
 		list.Content = append(list.Content, tn)
+	}
+	if tn := types.node(); tn != nil {
+		add(root, "types", tn)
 	}
 	add(root, "tools", list)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root},
@@ -220,7 +226,7 @@ func providerID(name string) string {
 	return strings.TrimSuffix(b.String(), "_")
 }
 
-func mcpTool(t *sdk.Tool) (*yaml.Node, []string) {
+func mcpTool(t *sdk.Tool, types *mcpTypes) (*yaml.Node, []string) {
 	var notes []string
 	n := mapping()
 	name := mcp.Alias(t.Name)
@@ -277,7 +283,7 @@ func mcpTool(t *sdk.Tool) (*yaml.Node, []string) {
 	}
 
 	in, err := jsonValue(t.InputSchema)
-	c := &schemaConv{}
+	c := &schemaConv{types: types}
 	top, ok := in.(map[string]any)
 	if err != nil || !ok {
 		notes = append(notes, "its inputSchema is not an object; imported without parameters, extra arguments accepted")
@@ -297,7 +303,7 @@ func mcpTool(t *sdk.Tool) (*yaml.Node, []string) {
 	}
 	if t.OutputSchema != nil {
 		out, _ := jsonValue(t.OutputSchema)
-		rc := &schemaConv{defs: defsOf(asMap(out))}
+		rc := &schemaConv{defs: defsOf(asMap(out)), types: types}
 		if rn := rc.schema(out, "outputSchema", 0); rn != nil && len(rc.notes) == 0 {
 			add(n, "result", rn)
 		} else {
@@ -368,6 +374,14 @@ func jsonValue(v any) (any, error) {
 type schemaConv struct {
 	defs  map[string]any
 	notes []string
+	// types are the spec's named types, which recursive definitions
+	// become; visiting, pending, named and ends follow the definitions
+	// being converted (import_mcp_recursive.go).
+	types    *mcpTypes
+	visiting map[string]int
+	pending  map[string]string
+	named    map[string]string
+	ends     int
 }
 
 const maxImportDepth = 32
@@ -402,13 +416,7 @@ func (c *schemaConv) schema(v any, path string, depth int) *yaml.Node {
 		if !ok {
 			return c.cannot(path, "$ref "+ref+" does not point into the schema's $defs")
 		}
-		n := c.schema(target, path+"→"+ref, depth+1)
-		if n != nil {
-			if d, ok := s["description"].(string); ok {
-				set(n, "description", str(d))
-			}
-		}
-		return n
+		return c.refTo(ref, target, s, path, depth)
 	}
 	if all, ok := s["allOf"].([]any); ok {
 		if len(all) != 1 || len(s) > 2 {
@@ -433,7 +441,9 @@ func (c *schemaConv) schema(v any, path string, depth int) *yaml.Node {
 		if len(keep) != 1 || !null {
 			return c.cannot(path, kw+" of several schemas")
 		}
+		c.ends++ // the value may be null
 		n := c.schema(keep[0], path+"."+kw, depth+1)
+		c.ends--
 		if n != nil {
 			set(n, "nullable", scalar("true", "!!bool"))
 			if d, ok := s["description"].(string); ok {
@@ -510,7 +520,9 @@ func (c *schemaConv) schema(v any, path string, depth int) *yaml.Node {
 		}
 	case "array":
 		if items, ok := s["items"]; ok {
+			c.ends++ // an array may be empty
 			in := c.schema(items, path+".items", depth+1)
+			c.ends--
 			if in == nil {
 				return c.cannot(path, "its items")
 			}
@@ -575,7 +587,14 @@ func (c *schemaConv) object(s map[string]any, path string, depth int) (props *ya
 	}
 	freeForm := false
 	for _, name := range order {
+		end := endsCycle(pm[name], req[name])
+		if end {
+			c.ends++
+		}
 		pn := c.schema(pm[name], path+".properties."+name, depth+1)
+		if end {
+			c.ends--
+		}
 		if pn == nil {
 			freeForm = true
 			c.notes = append(c.notes, path+".properties."+name+": accepted as a free-form value")
@@ -592,7 +611,10 @@ func (c *schemaConv) object(s map[string]any, path string, depth int) (props *ya
 			extra = scalar("true", "!!bool")
 		}
 	case map[string]any:
-		if en := c.schema(ap, path+".additionalProperties", depth+1); en != nil && !freeForm {
+		c.ends++ // a map may be empty
+		en := c.schema(ap, path+".additionalProperties", depth+1)
+		c.ends--
+		if en != nil && !freeForm {
 			extra = en
 		} else {
 			extra = scalar("true", "!!bool")
