@@ -95,7 +95,7 @@ func (g *generator) moduleDecls() []jen.Code {
 		batches[0] = comment("Batch tools (batch: in the spec) run their tool on many inputs per call.").Line().Add(batches[0])
 	}
 	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(append(tools, batches...)...))
-	body := append(pre, jen.Return(moduleValue(toolList)))
+	body := append(pre, jen.Return(moduleValue(f.Description, toolList)))
 	out = append(out,
 		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl (not nil). Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()+g.moduleDocMCP()),
 		jen.Func().Id("Module").Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Module").Block(body...),
@@ -104,12 +104,14 @@ func (g *generator) moduleDecls() []jen.Code {
 	return out
 }
 
-// moduleValue is &runtime.Module{Provider: Provider, Tools: tools}.
-func moduleValue(tools jen.Code) jen.Code {
-	return jen.Op("&").Qual(runtimePkg, "Module").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Provider")] = jen.Id("Provider")
-		d[jen.Id("Tools")] = tools
-	}))
+// moduleValue is &runtime.Module{Provider: Provider, Description: desc,
+// Tools: tools}, without Description when desc is empty.
+func moduleValue(desc string, tools jen.Code) jen.Code {
+	fields := []jen.Code{jen.Id("Provider").Op(":").Id("Provider")}
+	if desc != "" {
+		fields = append(fields, jen.Id("Description").Op(":").Lit(desc))
+	}
+	return jen.Op("&").Qual(runtimePkg, "Module").Add(multi(append(fields, jen.Id("Tools").Op(":").Add(tools))...))
 }
 
 // batchConst is the name constant of t's batch tool: Tool<GoName>Batch for

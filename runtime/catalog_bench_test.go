@@ -9,14 +9,15 @@ import (
 
 // benchCatalogRegistry is a registry of n tools behind one open gate, each
 // with the golden create_ticket schema (about 1.1 KB of catalog per tool),
-// and the two provider tools.
+// in five modules (namespaces on OpenAI Responses), and the two provider
+// tools.
 func benchCatalogRegistry(b testing.TB, n int) *Registry {
 	r := NewRegistry(Options{Gates: GatesFunc(func(context.Context, *Call, string) (bool, error) { return true, nil })})
 	for i := range n {
 		t := encodeTestTool("create_ticket_"+strconv.Itoa(i), "Open a ticket in tracker number "+strconv.Itoa(i)+".",
 			createTicketSchema, DefaultFlags())
 		t.Gate = "tickets"
-		if err := r.Add(t); err != nil {
+		if err := r.AddModule(&Module{Provider: "tracker" + strconv.Itoa(i*5/n), Tools: []*Tool{t}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,6 +36,7 @@ var catalogModes = []struct {
 	{"anthropic_strict", DialectAnthropic, EncodeOptions{Strict: true}},
 	{"openai", DialectOpenAI, EncodeOptions{}},
 	{"openai_strict", DialectOpenAI, EncodeOptions{Strict: true}},
+	{"openai_namespaces", DialectOpenAI, EncodeOptions{OpenAINamespaces: true}},
 	{"openai_chat", DialectOpenAIChat, EncodeOptions{}},
 	{"gemini", DialectGemini, EncodeOptions{}},
 	{"gemini_jsonschema", DialectGemini, EncodeOptions{GeminiJSONSchema: true}},

@@ -30,7 +30,7 @@ func makeEncodeKey(d Dialect, opts EncodeOptions) encodeKey {
 	k := EncodeOptions{}
 	switch d {
 	case DialectOpenAI:
-		k.Strict, k.OpenAIOutputSchema = opts.Strict, opts.OpenAIOutputSchema
+		k.Strict, k.OpenAIOutputSchema, k.OpenAINamespaces = opts.Strict, opts.OpenAIOutputSchema, opts.OpenAINamespaces
 	case DialectOpenAIChat:
 		k.Strict = opts.Strict
 	case DialectAnthropic:
@@ -54,6 +54,8 @@ type prepared struct {
 	tailErr error
 	// nativeSearch: the provider tools hold the dialect's own tool search.
 	nativeSearch bool
+	// heads are the namespaces' opening bytes (OpenAINamespaces).
+	heads [][]byte
 	// The index of a portable tool search, built at the first search.
 	searchState
 	// clash: a provider tool's name in d clashes with another tool's;
@@ -88,6 +90,16 @@ func (r *Registry) preparedCatalog(d Dialect, opts EncodeOptions) (*prepared, er
 		p.enc[i] = e.tool(t)
 		e.names[t.Name] = true // unique in the registry
 	}
+	if d == DialectOpenAI && key.opts.OpenAINamespaces {
+		groups, heads, errs := namespaces(tools)
+		for i := range p.enc {
+			p.enc[i].group = groups[i]
+			if g := groups[i]; g > 0 && errs[g-1] != nil && p.enc[i].err == nil {
+				p.enc[i].err = errs[g-1]
+			}
+		}
+		p.heads = heads
+	}
 	p.tail, p.tailErr = e.providerTools(provider)
 	p.nativeSearch = hasNativeToolSearch(d, provider)
 	if errors.Is(p.tailErr, ErrDuplicate) {
@@ -110,6 +122,7 @@ func (r *Registry) encodePrepared(ctx context.Context, call *Call, p *prepared) 
 		return EncodeTools(p.key.d, tools, r.Provider(), p.key.opts)
 	}
 	w := newCatalogWriter(p.key.d, len(p.tools), p.nativeSearch)
+	w.heads = p.heads
 	var failed error
 	err := r.filter(ctx, call, len(p.tools), func(i int) *Tool { return p.tools[i] }, func(i int) {
 		switch {

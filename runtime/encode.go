@@ -91,6 +91,18 @@ type EncodeOptions struct {
 	// "Extra inputs are not permitted". Other dialects ignore it: they
 	// have no place for examples and never send them.
 	OmitExamples bool
+	// OpenAINamespaces groups the tools of each module (Tool.Provider)
+	// under one namespace on OpenAI Responses,
+	// {"type":"namespace","name":provider,"description":…,"tools":[…]},
+	// where the module's tools were first shown; tools of no module stay
+	// at the top level. The description is the Module's, else "Tools of
+	// <provider>.". The tools inside keep their names, and the model's
+	// function_call names the tool (its "namespace" field the module), so
+	// calls are dispatched by name as ever. OpenAI recommends namespaces
+	// with deferred tools: the model first sees only each namespace's
+	// name and description. Off by default: it changes the shape of the
+	// request, and only recent models take it. Other dialects ignore it.
+	OpenAINamespaces bool
 }
 
 // EncodeTools returns the tool list dialect d's API takes in a request's
@@ -189,6 +201,15 @@ func EncodeTools(d Dialect, tools []*Tool, provider []ProviderTool, opts EncodeO
 		return nil, err
 	}
 	w := newCatalogWriter(d, len(tools), hasNativeToolSearch(d, provider))
+	if d == DialectOpenAI && opts.OpenAINamespaces {
+		groups, heads, errs := namespaces(tools)
+		for i := range enc {
+			if enc[i].group = groups[i]; groups[i] > 0 && errs[groups[i]-1] != nil {
+				return nil, toolError(d, tools[i].Name, errs[groups[i]-1])
+			}
+		}
+		w.heads = heads
+	}
 	for i := range enc {
 		w.add(&enc[i])
 	}
@@ -210,6 +231,9 @@ type encodedTool struct {
 	// (NewToolSearch). Which of them a request shows is the
 	// catalogWriter's choice (see write).
 	deferred, search bool
+	// group is the tool's namespace: 1 + its index in the writer's heads,
+	// 0 for none (see EncodeOptions.OpenAINamespaces).
+	group int32
 }
 
 // catalogWriter collects the function tools a request shows, in order,
@@ -227,12 +251,15 @@ type catalogWriter struct {
 	// results: the writer writes a tool search's results, every tool as
 	// it is (no search tool added or left out).
 	results bool
+	// heads are the opening bytes of each namespace, up to its tools.
+	heads [][]byte
 }
 
 // shownTool is one function tool a request shows.
 type shownTool struct {
 	frag             []byte
 	deferred, search bool
+	group            int32
 }
 
 // newCatalogWriter returns a writer for up to n tools of dialect d;
@@ -270,7 +297,11 @@ func (w *catalogWriter) add(t *encodedTool) (limit string) {
 			w.strict, w.optional, w.unions = w.strict+1, w.optional+t.optional, w.unions+t.unions
 		}
 	}
-	w.shown = append(w.shown, shownTool{frag: frag, deferred: t.deferred, search: t.search})
+	s := shownTool{frag: frag, deferred: t.deferred, search: t.search}
+	if w.heads != nil {
+		s.group = t.group
+	}
+	w.shown = append(w.shown, s)
 	return limit
 }
 
@@ -342,12 +373,21 @@ func (w *catalogWriter) write(tail []byte) []byte {
 	for _, f := range w.shown {
 		size += len(f.frag) + 1
 	}
+	for _, h := range w.heads {
+		size += len(h) + len("]},")
+	}
+	skip := func(f *shownTool) bool { return f.deferred && hideDeferred || f.search && !showSearch }
+	var done []bool // the namespaces written
+	if len(w.heads) > 0 {
+		done = make([]bool, len(w.heads))
+	}
 	buf := make([]byte, 0, size)
 	buf = append(buf, '[')
 	gemini := w.d == DialectGemini
 	n := 0
-	for _, f := range w.shown {
-		if f.deferred && hideDeferred || f.search && !showSearch {
+	for i := range w.shown {
+		f := &w.shown[i]
+		if skip(f) || f.group > 0 && done[f.group-1] {
 			continue
 		}
 		switch {
@@ -356,8 +396,24 @@ func (w *catalogWriter) write(tail []byte) []byte {
 		case gemini:
 			buf = append(buf, `{"functionDeclarations":[`...)
 		}
-		buf = append(buf, f.frag...)
 		n++
+		if f.group == 0 {
+			buf = append(buf, f.frag...)
+			continue
+		}
+		// A namespace, where its first tool is: all its tools.
+		done[f.group-1] = true
+		buf = append(buf, w.heads[f.group-1]...)
+		for j, k := i, 0; j < len(w.shown); j++ {
+			if g := &w.shown[j]; g.group == f.group && !skip(g) {
+				if k > 0 {
+					buf = append(buf, ',')
+				}
+				buf = append(buf, g.frag...)
+				k++
+			}
+		}
+		buf = append(buf, "]}"...)
 	}
 	if gemini && n > 0 {
 		buf = append(buf, "]}"...)
@@ -918,4 +974,37 @@ func objectJSON(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// namespaces groups tools by module for OpenAI Responses namespaces
+// (EncodeOptions.OpenAINamespaces): each tool's namespace (1 + an index
+// in heads; 0 for a tool of no module), and for each namespace, in the
+// order of first appearance, its opening bytes up to its tools and why it
+// cannot be sent (nil if it can).
+func namespaces(tools []*Tool) (groups []int32, heads [][]byte, errs []error) {
+	groups = make([]int32, len(tools))
+	index := map[string]int32{}
+	for i, t := range tools {
+		if t.Provider == "" {
+			continue
+		}
+		g, ok := index[t.Provider]
+		if !ok {
+			desc := t.moduleDescription
+			if desc == "" {
+				desc = "Tools of " + t.Provider + "."
+			}
+			head, err := object([]member{{"type", "namespace"}, {"name", t.Provider}, {"description", desc}}, nil)
+			if err == nil && !validName(t.Provider, "", false) {
+				err = fmt.Errorf("namespace %q: openai takes namespace names of 1 to 64 letters, digits, '_' or '-'", t.Provider)
+			}
+			// {"type":"namespace",…} becomes {"type":"namespace",…,"tools":[
+			head = append(head[:len(head)-1], `,"tools":[`...)
+			heads, errs = append(heads, head), append(errs, err)
+			g = int32(len(heads))
+			index[t.Provider] = g
+		}
+		groups[i] = g
+	}
+	return groups, heads, errs
 }

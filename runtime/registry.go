@@ -141,20 +141,21 @@ func (r *Registry) Options() Options { return r.opts }
 
 // Add registers local tools. It fails, adding none, if a name is empty,
 // already registered, or repeated, or a tool lacks Decode or Execute.
-func (r *Registry) Add(tools ...*Tool) error { return r.add(SourceLocal, "", tools) }
+func (r *Registry) Add(tools ...*Tool) error { return r.add(SourceLocal, nil, tools) }
 
 // AddMCP registers tools served by an MCP server (same rules as Add).
-func (r *Registry) AddMCP(tools ...*Tool) error { return r.add(SourceMCP, "", tools) }
+func (r *Registry) AddMCP(tools ...*Tool) error { return r.add(SourceMCP, nil, tools) }
 
 // AddModule registers every tool of m, setting their Provider.
 func (r *Registry) AddModule(m *Module) error {
 	if m == nil {
 		return errors.New("runtime: nil module")
 	}
-	return r.add(SourceLocal, m.Provider, m.Tools)
+	return r.add(SourceLocal, m, m.Tools)
 }
 
-func (r *Registry) add(src Source, provider string, tools []*Tool) (err error) {
+// add registers tools from source src, of module m if it is not nil.
+func (r *Registry) add(src Source, m *Module, tools []*Tool) (err error) {
 	defer func() { r.watch.changed(err == nil && len(tools) > 0) }()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -175,8 +176,11 @@ func (r *Registry) add(src Source, provider string, tools []*Tool) (err error) {
 	r.gen.Add(1)
 	for _, t := range tools {
 		t.Source = src
-		if provider != "" {
-			t.Provider = provider
+		if m != nil {
+			if m.Provider != "" {
+				t.Provider = m.Provider
+			}
+			t.moduleDescription = m.Description
 		}
 		r.tools[t.Name] = t
 		r.order = append(r.order, t.Name)

@@ -144,6 +144,9 @@ type Tool struct {
 	wrap *wrapping
 	// search is set on a portable tool-search tool (NewToolSearch).
 	search *toolSearch
+	// moduleDescription is the Description of the module AddModule
+	// registered the tool with.
+	moduleDescription string
 }
 
 // Icon is an image a client may show for a tool: MCP's Icon (protocol
@@ -216,6 +219,10 @@ type Module struct {
 	// into each tool's Tool.Provider, where a host can read it (to group
 	// tools or label its logs); the pipeline itself does not use it.
 	Provider string
+	// Description says what the module is for (the spec's description).
+	// Optional; it describes the module's namespace on OpenAI Responses
+	// (EncodeOptions.OpenAINamespaces).
+	Description string
 	// Tools in spec order.
 	Tools []*Tool
 }

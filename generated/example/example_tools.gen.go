@@ -46,7 +46,8 @@ type Executor interface {
 // it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "A task list kept in memory, the example module of toolgen's quick start.",
 		Tools: []*runtime.Tool{
 			newListTool(impl),
 			newAddTool(impl),

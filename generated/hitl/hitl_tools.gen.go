@@ -38,7 +38,8 @@ type Executor interface {
 // it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "Human in the loop — pause the turn until a person approves or denies an action.",
 		Tools: []*runtime.Tool{
 			newWaitForApprovalTool(impl),
 		},

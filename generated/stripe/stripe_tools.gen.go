@@ -68,7 +68,8 @@ type Executor interface {
 // it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "Billing tools over the connected user's Stripe account.",
 		Tools: []*runtime.Tool{
 			newListCustomersTool(impl),
 			newListPaymentsTool(impl),

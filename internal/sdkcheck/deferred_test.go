@@ -68,8 +68,8 @@ func TestSDKDeferred(t *testing.T) {
 	for name, m := range modules() {
 		reg := deferredRegistry(t, m)
 		for _, mode := range modes {
-			if mode.d != runtime.DialectOpenAI && mode.d != runtime.DialectAnthropic {
-				continue
+			if mode.d != runtime.DialectOpenAI && mode.d != runtime.DialectAnthropic || mode.opts.OpenAINamespaces {
+				continue // namespaces: TestSDKNamespaces
 			}
 			t.Run(name+"/"+mode.name, func(t *testing.T) {
 				raw, err := reg.EncodeCatalog(ctx, nil, mode.d, mode.opts)
@@ -178,5 +178,68 @@ func TestSDKOutputSchema(t *testing.T) {
 		if got != typed {
 			t.Errorf("%s: %d tools with output_schema, want the %d with a typed result", name, got, typed)
 		}
+	}
+}
+
+// TestSDKNamespaces: with OpenAINamespaces, each module's tools decode as
+// one ToolUnionParam.OfNamespace named after the module, its functions
+// (deferred ones with DeferLoading) inside; a function_call the model
+// makes in a namespace (responses.ResponseFunctionToolCall, namespace set)
+// is dispatched by its name.
+func TestSDKNamespaces(t *testing.T) {
+	ctx := context.Background()
+	for name, m := range modules() {
+		reg := deferredRegistry(t, m)
+		for _, strict := range []bool{false, true} {
+			raw, err := reg.EncodeCatalog(ctx, nil, runtime.DialectOpenAI, runtime.EncodeOptions{OpenAINamespaces: true, Strict: strict})
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := items(t, raw)
+			sameThroughSDK(t, runtime.DialectOpenAI, list)
+			var namespaces []string
+			inside, deferred := 0, 0
+			for _, item := range list {
+				var p responses.ToolUnionParam
+				if err := json.Unmarshal(item, &p); err != nil {
+					t.Fatal(err)
+				}
+				if p.OfFunction != nil {
+					t.Errorf("%s: function %s outside its module's namespace", name, p.OfFunction.Name)
+				}
+				if ns := p.OfNamespace; ns != nil {
+					namespaces = append(namespaces, ns.Name)
+					for _, f := range ns.Tools {
+						if f.OfFunction == nil {
+							t.Fatalf("%s: namespace entry is not a function: %s", name, item)
+						}
+						inside++
+						if f.OfFunction.DeferLoading.Value {
+							deferred++
+						}
+					}
+				}
+			}
+			if len(namespaces) != 1 || namespaces[0] != m.Provider || inside != len(m.Tools) || deferred != len(m.Tools)-1 {
+				t.Errorf("%s: namespaces %v holding %d tools (%d deferred), want [%s] holding %d (%d)",
+					name, namespaces, inside, deferred, m.Provider, len(m.Tools), len(m.Tools)-1)
+			}
+		}
+	}
+
+	// The model's call of a tool in a namespace names the tool.
+	reg := deferredRegistry(t, modules()["example"])
+	tool := reg.Executable()[0]
+	item := `{"type":"function_call","call_id":"call_1","namespace":"` + tool.Provider + `","name":"` + tool.Name + `","arguments":"{}"}`
+	var fc responses.ResponseFunctionToolCall
+	if err := json.Unmarshal([]byte(item), &fc); err != nil {
+		t.Fatal(err)
+	}
+	if fc.Namespace != tool.Provider {
+		t.Fatalf("namespace %q", fc.Namespace)
+	}
+	out, err := reg.Dispatch(ctx, &runtime.Call{UserID: "u"}, runtime.ToolCall{ID: fc.CallID, Name: fc.Name, Arguments: json.RawMessage(fc.Arguments)})
+	if err != nil || out.Tool != tool.Name || out.Err != nil && out.Err.Kind == runtime.ErrUnknownTool {
+		t.Errorf("dispatching %s: %v %+v", item, err, out)
 	}
 }

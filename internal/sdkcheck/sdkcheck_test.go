@@ -44,6 +44,7 @@ var modes = []struct {
 	{"openai_chat_strict", runtime.DialectOpenAIChat, runtime.EncodeOptions{Strict: true}},
 	{"openai_responses", runtime.DialectOpenAI, runtime.EncodeOptions{}},
 	{"openai_responses_strict", runtime.DialectOpenAI, runtime.EncodeOptions{Strict: true}},
+	{"openai_responses_namespaces", runtime.DialectOpenAI, runtime.EncodeOptions{OpenAINamespaces: true, OpenAIOutputSchema: true}},
 	{"anthropic", runtime.DialectAnthropic, runtime.EncodeOptions{}},
 	{"anthropic_strict", runtime.DialectAnthropic, runtime.EncodeOptions{Strict: true}},
 	{"gemini", runtime.DialectGemini, runtime.EncodeOptions{}},

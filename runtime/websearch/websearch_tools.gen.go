@@ -37,7 +37,8 @@ type Executor interface {
 // Add it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "Web search for model providers without a native one.",
 		Tools: []*runtime.Tool{
 			newWebSearchTool(impl),
 		},

@@ -40,7 +40,8 @@ type Executor interface {
 // it to a registry with reg.AddModule(Module(impl)).
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "A fixture for the composition keywords: const, allOf merged at load time, oneOf/anyOf unions (and, as they land, recursive types).\n",
 		Tools: []*runtime.Tool{
 			newDrawTool(impl),
 			newPayTool(impl),

@@ -68,7 +68,8 @@ type Executor interface{}
 // binding call their API through api, with each caller's credentials.
 func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "Stripe API (API version 2023-10-16), imported from spec3.json by toolgen import openapi.",
 		Tools: []*runtime.Tool{
 			newGetCustomersTool(impl, api),
 			newPostCustomersTool(impl, api),

@@ -49,7 +49,8 @@ type Executor interface{}
 // binding call their API through api, with each caller's credentials.
 func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
-		Provider: Provider,
+		Provider:    Provider,
+		Description: "Tasks API (API version 1), imported from openapi.yaml by toolgen import openapi.",
 		Tools: []*runtime.Tool{
 			newGetTasksTool(impl, api),
 			newCreateTaskTool(impl, api),
