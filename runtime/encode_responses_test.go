@@ -135,7 +135,10 @@ func TestEncodeNamespaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, enc := range []func() error{
-		func() error { _, err := bad.EncodeCatalog(ctx, nil, DialectOpenAI, EncodeOptions{OpenAINamespaces: true}); return err },
+		func() error {
+			_, err := bad.EncodeCatalog(ctx, nil, DialectOpenAI, EncodeOptions{OpenAINamespaces: true})
+			return err
+		},
 		func() error {
 			_, err := EncodeTools(DialectOpenAI, bad.Executable(), nil, EncodeOptions{OpenAINamespaces: true})
 			return err
