@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -164,7 +165,7 @@ func resolvePointer(root map[string]any, ref string) (any, bool) {
 	}
 	var cur any = root
 	for _, seg := range strings.Split(rest, "/") {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		seg = pointerToken(seg)
 		switch c := cur.(type) {
 		case map[string]any:
 			if cur, ok = c[seg]; !ok {
@@ -181,6 +182,19 @@ func resolvePointer(root map[string]any, ref string) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// pointerToken decodes one reference token of a "#/…" fragment: a $ref is
+// a URI reference, so its fragment is percent-decoded first ("a%20b" is the
+// key "a b"), then the JSON pointer escapes ~1 ("/") and ~0 ("~") (RFC 6901
+// §§4 and 6).
+func pointerToken(seg string) string {
+	if strings.Contains(seg, "%") {
+		if u, err := url.PathUnescape(seg); err == nil {
+			seg = u
+		}
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
 }
 
 // refAnalysis is one run of analyzeRefs.
@@ -931,7 +945,7 @@ func keptDef(ref string) ([2]string, bool) {
 	}
 	for _, k := range schemaDefined {
 		if name, ok := strings.CutPrefix(ref, "#/"+k+"/"); ok && !strings.Contains(name, "/") {
-			return [2]string{k, strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")}, true
+			return [2]string{k, pointerToken(name)}, true
 		}
 	}
 	return [2]string{}, false

@@ -205,6 +205,20 @@ func TestEncodeRefErrors(t *testing.T) {
 			}
 		}
 	}
+	// A $ref's fragment is percent-decoded before it is read as a JSON
+	// pointer: "#/$defs/a%20b" is the $defs entry "a b", in every mode.
+	pct := `{"$defs":{"a b":{"minLength":2,"type":"string"},"c/d":{"type":"integer"}},` +
+		`"properties":{"a":{"$ref":"#/$defs/a%20b"},"c":{"$ref":"#/$defs/c~1d"}},"required":["a","c"],"type":"object"}`
+	for _, m := range encodeModes {
+		out, err := EncodeTools(m.d, []*Tool{{Name: "t", Schema: json.RawMessage(pct)}}, nil, m.opts)
+		if err != nil {
+			t.Errorf("percent-encoded $ref, %s: %v", m.name, err)
+			continue
+		}
+		if strings.Contains(string(out), `"$ref"`) && !strings.Contains(string(out), `"a b":`) {
+			t.Errorf("percent-encoded $ref, %s: the $defs entry is lost: %s", m.name, out)
+		}
+	}
 	// An empty union is an error where the schema is rewritten: the strict
 	// rewrite once made an optional "anyOf": [] into "anyOf": [{"type":"null"}].
 	for _, key := range []string{"anyOf", "oneOf"} {
