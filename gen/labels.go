@@ -74,7 +74,7 @@ func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
 	unpack := jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name))
 	if label {
 		absent = []jen.Code{jen.Id("a").Op("==").Nil()}
-		unpack = jen.List(jen.Id("a"), jen.Id("bad")).Op(":=").Qual(wirePkg, "LabelArgs").Index(jen.Id(t.args.name)).Call(jen.Id("args"))
+		unpack = jen.List(jen.Id("a"), jen.Id("bad")).Op(":=").Qual(wirePkg, "LabelArgs").Index(jen.Op("*").Id(t.args.name)).Call(jen.Id("args"))
 	}
 	var body, concat []jen.Code
 	text := ""

@@ -268,8 +268,8 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		lines = append(lines, jen.Id("DeferLoading").Op(":").True())
 	}
 	lines = append(lines,
-		jen.Id("Decode").Op(":").Qual(runtimePkg, "TypedDecode").Call(jen.Id("Decode"+args)),
-		jen.Id("DecodeWith").Op(":").Qual(wirePkg, "DecodeWith").Call(jen.Parens(jen.Op("*").Id(args)).Dot("decode")),
+		jen.Id("Decode").Op(":").Qual(wirePkg, "DecodeArgs").Call(jen.Id("Decode"+args)),
+		jen.Id("DecodeWith").Op(":").Qual(wirePkg, "DecodeWith").Call(jen.Qual(wirePkg, "New").Index(jen.Id(args)), jen.Parens(jen.Op("*").Id(args)).Dot("decode")),
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
 	)
 
@@ -341,7 +341,7 @@ func multi(items ...jen.Code) *jen.Statement {
 }
 
 // execute is the Execute function of a tool. An ordinary tool's is the
-// executor method adapted by runtime.TypedExecute, or TypedExecuteJSON for a
+// executor method adapted by wire.Execute, or wire.ExecuteJSON for a
 // typed result (encoded as JSON): the runtime, not each tool, asserts the
 // arguments' type. An agent tool's is runtime.AgentExecute over the executor method, which
 // makes the sub-agent, and the tool's prompt function (nil: the runtime's
@@ -363,9 +363,9 @@ func (g *generator) execute(ti *toolIR, assertArgs func(onFail jen.Code) []jen.C
 			prompt,
 		)
 	}
-	adapt := "TypedExecute"
+	adapt := "Execute"
 	if t.Result != nil {
-		adapt = "TypedExecuteJSON"
+		adapt = "ExecuteJSON"
 	}
-	return jen.Qual(runtimePkg, adapt).Call(jen.Id("impl").Dot(t.GoName))
+	return jen.Qual(wirePkg, adapt).Call(jen.Id("impl").Dot(t.GoName))
 }

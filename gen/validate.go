@@ -124,7 +124,9 @@ func (g *generator) checkAt(f *field, fx func() *jen.Statement) jen.Code {
 // object or an array of scalars or objects:
 // wire.CheckObject(c, "created", x.Created, (*Created).validate),
 // wire.CheckSlice(c, "tags", x.Tags, checkTags, checkTag) or
-// wire.CheckObjects(c, "items", x.Items, checkItems, (*Item).validate).
+// wire.CheckObjects(c, "items", x.Items, checkItems, (*Item).validate),
+// or of the values of a map: wire.CheckMap(c, "metadata", x.Metadata,
+// checkMetadataValue).
 // nil otherwise (and when f has nothing to check).
 func (g *generator) checkNested(f *field, fx func() *jen.Statement) jen.Code {
 	t := f.typ
@@ -161,6 +163,24 @@ func (g *generator) checkNested(f *field, fx func() *jen.Statement) jen.Code {
 				item = jen.Id(e.check).Dot("CheckInt") // a wire.NumberRules value
 			}
 			return jen.Qual(wirePkg, "CheckSlice").Call(jen.Id("c"), jen.Lit(f.json), fx(), orNil(t.check), item)
+		}
+	case kMap:
+		e := t.elem
+		if f.ptr || t.elemPtr || e.check == "" && e.kind != kStruct {
+			return nil
+		}
+		switch e.kind {
+		case kStruct:
+			return jen.Qual(wirePkg, "CheckObjectMap").Call(jen.Id("c"), jen.Lit(f.json), fx(), jen.Parens(jen.Op("*").Id(e.name)).Dot("validate"))
+		case kString, kBool, kEnum, kInt:
+			if e.name != "" && !e.alias && e.kind != kEnum {
+				return nil // a named scalar is converted first
+			}
+			check := jen.Id(e.check)
+			if e.kind == kInt {
+				check = jen.Id(e.check).Dot("CheckInt") // a wire.NumberRules value
+			}
+			return jen.Qual(wirePkg, "CheckMap").Call(jen.Id("c"), jen.Lit(f.json), fx(), check)
 		}
 	}
 	return nil

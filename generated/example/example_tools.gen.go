@@ -75,7 +75,7 @@ type ListArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeListArgs(data []byte) (*ListArgs, error) {
-	return wire.Decode(data, (*ListArgs).decode)
+	return wire.Decode(data, new(ListArgs), (*ListArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -188,17 +188,17 @@ func newListTool(impl Executor) *runtime.Tool {
 			Idempotent:      true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeListArgs),
-		DecodeWith: wire.DecodeWith((*ListArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeListArgs),
+		DecodeWith: wire.DecodeWith(wire.New[ListArgs], (*ListArgs).decode),
 		Label:      listLabel,
-		Execute:    runtime.TypedExecute(impl.List),
+		Execute:    wire.Execute(impl.List),
 	}
 }
 
 // listLabel renders the status label of one call of the tasks_list tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func listLabel(args any) string {
-	a, bad := wire.LabelArgs[ListArgs](args)
+	a, bad := wire.LabelArgs[*ListArgs](args)
 	if a == nil || a.Query == nil || bad.Rejected("query") {
 		return "Listing tasks"
 	}
@@ -237,7 +237,7 @@ type AddArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAddArgs(data []byte) (*AddArgs, error) {
-	return wire.Decode(data, (*AddArgs).decode)
+	return wire.Decode(data, new(AddArgs), (*AddArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -373,17 +373,17 @@ func newAddTool(impl Executor) *runtime.Tool {
 		Schema:      json.RawMessage(addSchema),
 		Examples:    addExamples(),
 		Flags:       runtime.Flags{Enabled: true},
-		Decode:      runtime.TypedDecode(DecodeAddArgs),
-		DecodeWith:  wire.DecodeWith((*AddArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeAddArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[AddArgs], (*AddArgs).decode),
 		Label:       addLabel,
-		Execute:     runtime.TypedExecute(impl.Add),
+		Execute:     wire.Execute(impl.Add),
 	}
 }
 
 // addLabel renders the status label of one call of the tasks_add tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func addLabel(args any) string {
-	a, bad := wire.LabelArgs[AddArgs](args)
+	a, bad := wire.LabelArgs[*AddArgs](args)
 	if a == nil || a.Title == "" || bad.Rejected("title") {
 		return "tasks_add"
 	}
@@ -416,7 +416,7 @@ type CompleteArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
-	return wire.Decode(data, (*CompleteArgs).decode)
+	return wire.Decode(data, new(CompleteArgs), (*CompleteArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -464,17 +464,17 @@ func newCompleteTool(impl Executor) *runtime.Tool {
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(completeSchema),
 		Flags:       runtime.Flags{Enabled: true, Idempotent: true},
-		Decode:      runtime.TypedDecode(DecodeCompleteArgs),
-		DecodeWith:  wire.DecodeWith((*CompleteArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeCompleteArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[CompleteArgs], (*CompleteArgs).decode),
 		Label:       completeLabel,
-		Execute:     runtime.TypedExecute(impl.Complete),
+		Execute:     wire.Execute(impl.Complete),
 	}
 }
 
 // completeLabel renders the status label of one call of the tasks_complete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func completeLabel(args any) string {
-	a, bad := wire.LabelArgs[CompleteArgs](args)
+	a, bad := wire.LabelArgs[*CompleteArgs](args)
 	if a == nil || bad.Rejected("id") {
 		return "tasks_complete"
 	}
@@ -498,7 +498,7 @@ type DeleteArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
-	return wire.Decode(data, (*DeleteArgs).decode)
+	return wire.Decode(data, new(DeleteArgs), (*DeleteArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -541,17 +541,17 @@ func newDeleteTool(impl Executor) *runtime.Tool {
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(deleteSchema),
 		Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
-		Decode:      runtime.TypedDecode(DecodeDeleteArgs),
-		DecodeWith:  wire.DecodeWith((*DeleteArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeDeleteArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[DeleteArgs], (*DeleteArgs).decode),
 		Label:       deleteLabel,
-		Execute:     runtime.TypedExecute(impl.Delete),
+		Execute:     wire.Execute(impl.Delete),
 	}
 }
 
 // deleteLabel renders the status label of one call of the tasks_delete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func deleteLabel(args any) string {
-	a, bad := wire.LabelArgs[DeleteArgs](args)
+	a, bad := wire.LabelArgs[*DeleteArgs](args)
 	if a == nil || bad.Rejected("id") {
 		return "tasks_delete"
 	}

@@ -69,7 +69,7 @@ type WaitForApprovalArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
-	return wire.Decode(data, (*WaitForApprovalArgs).decode)
+	return wire.Decode(data, new(WaitForApprovalArgs), (*WaitForApprovalArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -186,10 +186,10 @@ func newWaitForApprovalTool(impl Executor) *runtime.Tool {
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(waitForApprovalSchema),
 		Flags:       runtime.Flags{Enabled: true},
-		Decode:      runtime.TypedDecode(DecodeWaitForApprovalArgs),
-		DecodeWith:  wire.DecodeWith((*WaitForApprovalArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeWaitForApprovalArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[WaitForApprovalArgs], (*WaitForApprovalArgs).decode),
 		Label:       waitForApprovalLabel,
-		Execute:     runtime.TypedExecute(impl.WaitForApproval),
+		Execute:     wire.Execute(impl.WaitForApproval),
 	}
 }
 
@@ -197,7 +197,7 @@ func newWaitForApprovalTool(impl Executor) *runtime.Tool {
 // wait_for_approval tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func waitForApprovalLabel(args any) string {
-	a, bad := wire.LabelArgs[WaitForApprovalArgs](args)
+	a, bad := wire.LabelArgs[*WaitForApprovalArgs](args)
 	if a == nil || a.Action == "" || bad.Rejected("action") {
 		return "Waiting for approval"
 	}

@@ -99,7 +99,7 @@ type ListCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListCustomersArgs(data []byte) (*ListCustomersArgs, error) {
-	return wire.Decode(data, (*ListCustomersArgs).decode)
+	return wire.Decode(data, new(ListCustomersArgs), (*ListCustomersArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -171,10 +171,10 @@ func newListCustomersTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeListCustomersArgs),
-		DecodeWith: wire.DecodeWith((*ListCustomersArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeListCustomersArgs),
+		DecodeWith: wire.DecodeWith(wire.New[ListCustomersArgs], (*ListCustomersArgs).decode),
 		Label:      listCustomersLabel,
-		Execute:    runtime.TypedExecute(impl.ListCustomers),
+		Execute:    wire.Execute(impl.ListCustomers),
 	}
 }
 
@@ -182,7 +182,7 @@ func newListCustomersTool(impl Executor) *runtime.Tool {
 // stripe_list_customers tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listCustomersLabel(args any) string {
-	a, bad := wire.LabelArgs[ListCustomersArgs](args)
+	a, bad := wire.LabelArgs[*ListCustomersArgs](args)
 	if a == nil || a.Email == nil || bad.Rejected("email") {
 		return "Pulling recent Stripe customers"
 	}
@@ -212,7 +212,7 @@ type ListPaymentsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListPaymentsArgs(data []byte) (*ListPaymentsArgs, error) {
-	return wire.Decode(data, (*ListPaymentsArgs).decode)
+	return wire.Decode(data, new(ListPaymentsArgs), (*ListPaymentsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -295,10 +295,10 @@ func newListPaymentsTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeListPaymentsArgs),
-		DecodeWith: wire.DecodeWith((*ListPaymentsArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeListPaymentsArgs),
+		DecodeWith: wire.DecodeWith(wire.New[ListPaymentsArgs], (*ListPaymentsArgs).decode),
 		Label:      listPaymentsLabel,
-		Execute:    runtime.TypedExecute(impl.ListPayments),
+		Execute:    wire.Execute(impl.ListPayments),
 	}
 }
 
@@ -306,7 +306,7 @@ func newListPaymentsTool(impl Executor) *runtime.Tool {
 // stripe_list_payments tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listPaymentsLabel(args any) string {
-	a, bad := wire.LabelArgs[ListPaymentsArgs](args)
+	a, bad := wire.LabelArgs[*ListPaymentsArgs](args)
 	if a == nil {
 		return "stripe_list_payments"
 	}
@@ -343,7 +343,7 @@ type ListSubscriptionsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListSubscriptionsArgs(data []byte) (*ListSubscriptionsArgs, error) {
-	return wire.Decode(data, (*ListSubscriptionsArgs).decode)
+	return wire.Decode(data, new(ListSubscriptionsArgs), (*ListSubscriptionsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -500,10 +500,10 @@ func newListSubscriptionsTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeListSubscriptionsArgs),
-		DecodeWith: wire.DecodeWith((*ListSubscriptionsArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeListSubscriptionsArgs),
+		DecodeWith: wire.DecodeWith(wire.New[ListSubscriptionsArgs], (*ListSubscriptionsArgs).decode),
 		Label:      listSubscriptionsLabel,
-		Execute:    runtime.TypedExecute(impl.ListSubscriptions),
+		Execute:    wire.Execute(impl.ListSubscriptions),
 	}
 }
 
@@ -511,7 +511,7 @@ func newListSubscriptionsTool(impl Executor) *runtime.Tool {
 // stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func listSubscriptionsLabel(args any) string {
-	a, bad := wire.LabelArgs[ListSubscriptionsArgs](args)
+	a, bad := wire.LabelArgs[*ListSubscriptionsArgs](args)
 	if a == nil || a.Status == nil || bad.Rejected("status") {
 		return "Listing Stripe subscriptions"
 	}
@@ -540,7 +540,7 @@ type CreatePaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
-	return wire.Decode(data, (*CreatePaymentLinkArgs).decode)
+	return wire.Decode(data, new(CreatePaymentLinkArgs), (*CreatePaymentLinkArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -621,10 +621,10 @@ func newCreatePaymentLinkTool(impl Executor) *runtime.Tool {
 			OpenWorld:        true,
 			RequiresApproval: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeCreatePaymentLinkArgs),
-		DecodeWith: wire.DecodeWith((*CreatePaymentLinkArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeCreatePaymentLinkArgs),
+		DecodeWith: wire.DecodeWith(wire.New[CreatePaymentLinkArgs], (*CreatePaymentLinkArgs).decode),
 		Label:      createPaymentLinkLabel,
-		Execute:    runtime.TypedExecute(impl.CreatePaymentLink),
+		Execute:    wire.Execute(impl.CreatePaymentLink),
 	}
 }
 
@@ -681,7 +681,7 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	return wire.Decode(data, (*CreateInvoiceArgs).decode)
+	return wire.Decode(data, new(CreateInvoiceArgs), (*CreateInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -839,10 +839,10 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 			OpenWorld:        true,
 			RequiresApproval: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeCreateInvoiceArgs),
-		DecodeWith: wire.DecodeWith((*CreateInvoiceArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeCreateInvoiceArgs),
+		DecodeWith: wire.DecodeWith(wire.New[CreateInvoiceArgs], (*CreateInvoiceArgs).decode),
 		Label:      createInvoiceLabel,
-		Execute:    runtime.TypedExecute(impl.CreateInvoice),
+		Execute:    wire.Execute(impl.CreateInvoice),
 	}
 }
 
@@ -850,7 +850,7 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 // stripe_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
-	a, bad := wire.LabelArgs[CreateInvoiceArgs](args)
+	a, bad := wire.LabelArgs[*CreateInvoiceArgs](args)
 	if a == nil {
 		return "stripe_create_invoice"
 	}
@@ -892,7 +892,7 @@ type CreateSubscriptionArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateSubscriptionArgs(data []byte) (*CreateSubscriptionArgs, error) {
-	return wire.Decode(data, (*CreateSubscriptionArgs).decode)
+	return wire.Decode(data, new(CreateSubscriptionArgs), (*CreateSubscriptionArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1051,10 +1051,10 @@ func newCreateSubscriptionTool(impl Executor) *runtime.Tool {
 			OpenWorld:        true,
 			RequiresApproval: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeCreateSubscriptionArgs),
-		DecodeWith: wire.DecodeWith((*CreateSubscriptionArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeCreateSubscriptionArgs),
+		DecodeWith: wire.DecodeWith(wire.New[CreateSubscriptionArgs], (*CreateSubscriptionArgs).decode),
 		Label:      createSubscriptionLabel,
-		Execute:    runtime.TypedExecute(impl.CreateSubscription),
+		Execute:    wire.Execute(impl.CreateSubscription),
 	}
 }
 
@@ -1062,7 +1062,7 @@ func newCreateSubscriptionTool(impl Executor) *runtime.Tool {
 // stripe_create_subscription tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func createSubscriptionLabel(args any) string {
-	a, bad := wire.LabelArgs[CreateSubscriptionArgs](args)
+	a, bad := wire.LabelArgs[*CreateSubscriptionArgs](args)
 	if a == nil || string(a.Customer) == "" || bad.Rejected("customer") || string(a.Price) == "" || bad.Rejected("price") {
 		return "Creating a Stripe subscription"
 	}
@@ -1083,7 +1083,7 @@ type RevenueMetricsArgs struct{}
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeRevenueMetricsArgs(data []byte) (*RevenueMetricsArgs, error) {
-	return wire.Decode(data, (*RevenueMetricsArgs).decode)
+	return wire.Decode(data, new(RevenueMetricsArgs), (*RevenueMetricsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1123,10 +1123,10 @@ func newRevenueMetricsTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeRevenueMetricsArgs),
-		DecodeWith: wire.DecodeWith((*RevenueMetricsArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeRevenueMetricsArgs),
+		DecodeWith: wire.DecodeWith(wire.New[RevenueMetricsArgs], (*RevenueMetricsArgs).decode),
 		Label:      revenueMetricsLabel,
-		Execute:    runtime.TypedExecute(impl.RevenueMetrics),
+		Execute:    wire.Execute(impl.RevenueMetrics),
 	}
 }
 

@@ -5,9 +5,7 @@ package genfixture
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -106,7 +104,7 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	return wire.Decode(data, (*CreateInvoiceArgs).decode)
+	return wire.Decode(data, new(CreateInvoiceArgs), (*CreateInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -232,15 +230,7 @@ func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 		c.Missing("items")
 	}
 	wire.CheckObjects(c, "items", x.Items, checkCreateInvoiceItems, (*CreateInvoiceItem).validate)
-	if x.Metadata != nil {
-		c.Enter("metadata")
-		for _, k := range slices.Sorted(maps.Keys(x.Metadata)) {
-			c.Enter(k)
-			checkCreateInvoiceMetadataValue(c, x.Metadata[k])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckMap(c, "metadata", x.Metadata, checkCreateInvoiceMetadataValue)
 	wire.CheckPtr(c, "website", x.Website, checkCreateInvoiceWebsite)
 	wire.CheckPtr(c, "reference", x.Reference, checkCreateInvoiceReference)
 	wire.CheckObject(c, "attachments", x.Attachments, (*CreateInvoiceAttachments).validate)
@@ -559,10 +549,10 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
-		Decode:       runtime.TypedDecode(DecodeCreateInvoiceArgs),
-		DecodeWith:   wire.DecodeWith((*CreateInvoiceArgs).decode),
+		Decode:       wire.DecodeArgs(DecodeCreateInvoiceArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[CreateInvoiceArgs], (*CreateInvoiceArgs).decode),
 		Label:        createInvoiceLabel,
-		Execute:      runtime.TypedExecuteJSON(impl.CreateInvoice),
+		Execute:      wire.ExecuteJSON(impl.CreateInvoice),
 		Permission: func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
 			a, ok := args.(*CreateInvoiceArgs)
 			if !ok || a == nil {
@@ -577,7 +567,7 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 // fx_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
-	a, bad := wire.LabelArgs[CreateInvoiceArgs](args)
+	a, bad := wire.LabelArgs[*CreateInvoiceArgs](args)
 	if a == nil || a.Email == "" || bad.Rejected("email") {
 		return "Drafting an invoice"
 	}
@@ -642,7 +632,7 @@ type SearchArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
-	return wire.Decode(data, (*SearchArgs).decode)
+	return wire.Decode(data, new(SearchArgs), (*SearchArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -713,10 +703,10 @@ func newSearchTool(impl Executor) *runtime.Tool {
 		Gate:        Gate,
 		GateMessage: gateMessage,
 		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:      runtime.TypedDecode(DecodeSearchArgs),
-		DecodeWith:  wire.DecodeWith((*SearchArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeSearchArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[SearchArgs], (*SearchArgs).decode),
 		Label:       searchLabel,
-		Execute:     runtime.TypedExecute(impl.Search),
+		Execute:     wire.Execute(impl.Search),
 		ReadOnlyFor: func(args any) bool {
 			a, ok := args.(*SearchArgs)
 			return ok && a != nil && impl.SearchReadOnly(a)
@@ -731,7 +721,7 @@ func newSearchTool(impl Executor) *runtime.Tool {
 // searchLabel renders the status label of one call of the fx_search tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func searchLabel(args any) string {
-	a, bad := wire.LabelArgs[SearchArgs](args)
+	a, bad := wire.LabelArgs[*SearchArgs](args)
 	if a == nil || a.Query == "" || bad.Rejected("query") {
 		return "fx_search"
 	}
@@ -752,7 +742,7 @@ type PingArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePingArgs(data []byte) (*PingArgs, error) {
-	return wire.Decode(data, (*PingArgs).decode)
+	return wire.Decode(data, new(PingArgs), (*PingArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -789,10 +779,10 @@ func newPingTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodePingArgs),
-		DecodeWith: wire.DecodeWith((*PingArgs).decode),
+		Decode:     wire.DecodeArgs(DecodePingArgs),
+		DecodeWith: wire.DecodeWith(wire.New[PingArgs], (*PingArgs).decode),
 		Label:      pingLabel,
-		Execute:    runtime.TypedExecute(impl.Ping),
+		Execute:    wire.Execute(impl.Ping),
 	}
 }
 

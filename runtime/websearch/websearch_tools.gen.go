@@ -60,7 +60,7 @@ type WebSearchArgs struct {
 // path, in a *runtime.ValidationError, and returns the value as far as it could
 // decode it even then (never nil).
 func DecodeWebSearchArgs(data []byte) (*WebSearchArgs, error) {
-	return wire.Decode(data, (*WebSearchArgs).decode)
+	return wire.Decode(data, new(WebSearchArgs), (*WebSearchArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -133,17 +133,17 @@ func newWebSearchTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeWebSearchArgs),
-		DecodeWith: wire.DecodeWith((*WebSearchArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeWebSearchArgs),
+		DecodeWith: wire.DecodeWith(wire.New[WebSearchArgs], (*WebSearchArgs).decode),
 		Label:      webSearchLabel,
-		Execute:    runtime.TypedExecuteJSON(impl.WebSearch),
+		Execute:    wire.ExecuteJSON(impl.WebSearch),
 	}
 }
 
 // webSearchLabel renders the status label of one call of the web_search tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func webSearchLabel(args any) string {
-	a, bad := wire.LabelArgs[WebSearchArgs](args)
+	a, bad := wire.LabelArgs[*WebSearchArgs](args)
 	if a == nil || a.Query == "" || bad.Rejected("query") {
 		return "Searching the web"
 	}

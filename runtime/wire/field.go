@@ -1,6 +1,11 @@
 package wire
 
-import "github.com/toolgen/toolgen/runtime"
+import (
+	"maps"
+	"slices"
+
+	"github.com/toolgen/toolgen/runtime"
+)
 
 // Field starts reading the value of the property name, for a generated
 // decoder's member loop: a second occurrence of the property (*seen already
@@ -36,11 +41,13 @@ func (d *Decoder) OptionalField(seen *bool, name string) bool {
 }
 
 // Validate runs a generated validate method, as a method expression
-// ((*ListArgs).validate), on x: every violation, each with its JSON path, in
-// a *runtime.ValidationError, or nil. A nil x is one violation at "$". It is
-// the body of each generated Validate method.
-func Validate[T any](x *T, validate func(x *T, c *Checker)) error {
-	if x == nil {
+// ((*ListArgs).validate), on x (a pointer to a generated struct): every
+// violation, each with its JSON path, in a *runtime.ValidationError, or nil.
+// A nil x is one violation at "$". It is the body of each generated
+// Validate method.
+func Validate[P any](x P, validate func(x P, c *Checker)) error {
+	var zero P
+	if any(x) == any(zero) { // P is a pointer: zero is nil
 		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
 	}
 	var c Checker
@@ -110,6 +117,38 @@ func CheckObjects[S ~[]T, T any](c *Checker, name string, v S, check func(c *Che
 	for i := range v {
 		c.EnterIndex(i)
 		validate(&v[i], c)
+		c.Leave()
+	}
+	c.Leave()
+}
+
+// CheckMap checks each value of the object v (nil: absent) of the property
+// name with check, at its key's path, in key order.
+func CheckMap[M ~map[string]V, V any](c *Checker, name string, v M, check func(c *Checker, v V)) {
+	if v == nil {
+		return
+	}
+	c.Enter(name)
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		c.Enter(k)
+		check(c, v[k])
+		c.Leave()
+	}
+	c.Leave()
+}
+
+// CheckObjectMap is CheckMap for an object whose values are objects, each
+// validated (a copy: map values are not addressable) with a generated
+// validate method.
+func CheckObjectMap[M ~map[string]V, V any](c *Checker, name string, v M, validate func(x *V, c *Checker)) {
+	if v == nil {
+		return
+	}
+	c.Enter(name)
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		c.Enter(k)
+		e := v[k]
+		validate(&e, c)
 		c.Leave()
 	}
 	c.Leave()

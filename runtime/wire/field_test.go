@@ -178,3 +178,20 @@ func TestValidateNested(t *testing.T) {
 		t.Error("CheckSlice with no checks reported a violation")
 	}
 }
+
+// CheckMap and CheckObjectMap: each value at its key's path, keys in order;
+// nil is absent.
+func TestCheckMaps(t *testing.T) {
+	var c Checker
+	CheckMap(&c, "m", map[string]string{"b": "", "a": "", "c": "x"}, checkTag)
+	CheckMap[map[string]string](&c, "nil", nil, checkTag)
+	CheckObjectMap(&c, "o", map[string]validated{"z": {N: -1}, "y": {}}, (*validated).validate)
+	var got []string
+	for _, v := range c.Violations() {
+		got = append(got, v.Path+": "+v.Message)
+	}
+	want := "$.m.a: must not be empty; $.m.b: must not be empty; $.o.z.n: must be at least 0"
+	if s := strings.Join(got, "; "); s != want {
+		t.Errorf("got %q, want %q", s, want)
+	}
+}

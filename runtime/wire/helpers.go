@@ -96,15 +96,16 @@ func Quote(s string) string {
 }
 
 // LabelArgs unpacks the argument of a generated status label: the decoded
-// *T, or for a call whose arguments failed to decode the *T as far as it
-// was read and the *runtime.InvalidArgs saying which values were refused
-// (nil when they decoded). a is nil when there is no *T (nil, or a value of
-// another type); a nil bad rejects nothing.
-func LabelArgs[T any](args any) (a *T, bad *runtime.InvalidArgs) {
+// P (a pointer to the generated argument struct: wire.LabelArgs[*ListArgs]),
+// or for a call whose arguments failed to decode the P as far as it was read
+// and the *runtime.InvalidArgs saying which values were refused (nil when
+// they decoded). a is the zero P (nil) when there is none (nil, or a value
+// of another type); a nil bad rejects nothing.
+func LabelArgs[P any](args any) (a P, bad *runtime.InvalidArgs) {
 	bad, _ = args.(*runtime.InvalidArgs)
 	if bad != nil {
 		args = bad.Args
 	}
-	a, _ = args.(*T)
+	a, _ = args.(P)
 	return a, bad
 }

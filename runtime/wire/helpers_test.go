@@ -161,14 +161,14 @@ func TestLabelArgs(t *testing.T) {
 	type args struct{ N int }
 	x := &args{N: 1}
 	inv := &runtime.InvalidArgs{Args: x}
-	if a, bad := LabelArgs[args](x); a != x || bad != nil {
+	if a, bad := LabelArgs[*args](x); a != x || bad != nil {
 		t.Errorf("decoded: %v %v", a, bad)
 	}
-	if a, bad := LabelArgs[args](inv); a != x || bad != inv {
+	if a, bad := LabelArgs[*args](inv); a != x || bad != inv {
 		t.Errorf("invalid: %v %v", a, bad)
 	}
 	for _, v := range []any{nil, args{}, "x", &runtime.InvalidArgs{}, &runtime.InvalidArgs{Args: 3}, (*args)(nil)} {
-		if a, _ := LabelArgs[args](v); a != nil {
+		if a, _ := LabelArgs[*args](v); a != nil {
 			t.Errorf("%#v: got %v, want nil", v, a)
 		}
 	}

@@ -101,7 +101,7 @@ type AllArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAllArgs(data []byte) (*AllArgs, error) {
-	return wire.Decode(data, (*AllArgs).decode)
+	return wire.Decode(data, new(AllArgs), (*AllArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -541,17 +541,17 @@ func newAllTool(impl Executor) *runtime.Tool {
 		Schema:       json.RawMessage(allSchema),
 		ResultSchema: json.RawMessage(allResultSchema),
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:       runtime.TypedDecode(DecodeAllArgs),
-		DecodeWith:   wire.DecodeWith((*AllArgs).decode),
+		Decode:       wire.DecodeArgs(DecodeAllArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[AllArgs], (*AllArgs).decode),
 		Label:        allLabel,
-		Execute:      runtime.TypedExecuteJSON(impl.All),
+		Execute:      wire.ExecuteJSON(impl.All),
 	}
 }
 
 // allLabel renders the status label of one call of the edge_all tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func allLabel(args any) string {
-	a, bad := wire.LabelArgs[AllArgs](args)
+	a, bad := wire.LabelArgs[*AllArgs](args)
 	if a == nil || bad.Rejected("flag") || bad.Rejected("ratio") || bad.Rejected("prio") {
 		return "edge_all"
 	}
@@ -583,7 +583,7 @@ type TimeArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeTimeArgs(data []byte) (*TimeArgs, error) {
-	return wire.Decode(data, (*TimeArgs).decode)
+	return wire.Decode(data, new(TimeArgs), (*TimeArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -616,10 +616,10 @@ func newTimeTool(impl Executor) *runtime.Tool {
 		Schema:       json.RawMessage(timeSchema),
 		ResultSchema: json.RawMessage(timeResultSchema),
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:       runtime.TypedDecode(DecodeTimeArgs),
-		DecodeWith:   wire.DecodeWith((*TimeArgs).decode),
+		Decode:       wire.DecodeArgs(DecodeTimeArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[TimeArgs], (*TimeArgs).decode),
 		Label:        timeLabel,
-		Execute:      runtime.TypedExecuteJSON(impl.Time),
+		Execute:      wire.ExecuteJSON(impl.Time),
 	}
 }
 
@@ -673,7 +673,7 @@ type TrimArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeTrimArgs(data []byte) (*TrimArgs, error) {
-	return wire.Decode(data, (*TrimArgs).decode)
+	return wire.Decode(data, new(TrimArgs), (*TrimArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -838,15 +838,7 @@ func (x *TrimArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "mail", x.Mail, checkTrimMail)
 	wire.CheckObject(c, "nested", x.Nested, (*TrimNested).validate)
 	wire.CheckSlice(c, "items", x.Items, checkTrimItems, checkTrimNestedName)
-	if x.ByKey != nil {
-		c.Enter("by_key")
-		for _, k := range slices.Sorted(maps.Keys(x.ByKey)) {
-			c.Enter(k)
-			checkTrimByKeyValue(c, x.ByKey[k])
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckMap(c, "by_key", x.ByKey, checkTrimByKeyValue)
 }
 
 // checkTrimQ records the violations of the constraints of v in c. Decoding
@@ -1030,17 +1022,17 @@ func newTrimTool(impl Executor) *runtime.Tool {
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(trimSchema),
 		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:      runtime.TypedDecode(DecodeTrimArgs),
-		DecodeWith:  wire.DecodeWith((*TrimArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeTrimArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[TrimArgs], (*TrimArgs).decode),
 		Label:       trimLabel,
-		Execute:     runtime.TypedExecute(impl.Trim),
+		Execute:     wire.Execute(impl.Trim),
 	}
 }
 
 // trimLabel renders the status label of one call of the edge_trim tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func trimLabel(args any) string {
-	a, bad := wire.LabelArgs[TrimArgs](args)
+	a, bad := wire.LabelArgs[*TrimArgs](args)
 	if a == nil || a.Q == "" || bad.Rejected("q") {
 		return "edge_trim"
 	}

@@ -73,7 +73,7 @@ type DrawArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDrawArgs(data []byte) (*DrawArgs, error) {
-	return wire.Decode(data, (*DrawArgs).decode)
+	return wire.Decode(data, new(DrawArgs), (*DrawArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -271,10 +271,10 @@ func newDrawTool(impl Executor) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeDrawArgs),
-		DecodeWith: wire.DecodeWith((*DrawArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeDrawArgs),
+		DecodeWith: wire.DecodeWith(wire.New[DrawArgs], (*DrawArgs).decode),
 		Label:      drawLabel,
-		Execute:    runtime.TypedExecute(impl.Draw),
+		Execute:    wire.Execute(impl.Draw),
 	}
 }
 
@@ -322,7 +322,7 @@ type PayArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePayArgs(data []byte) (*PayArgs, error) {
-	return wire.Decode(data, (*PayArgs).decode)
+	return wire.Decode(data, new(PayArgs), (*PayArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1276,10 +1276,10 @@ func newPayTool(impl Executor) *runtime.Tool {
 		Kind:        runtime.KindTool,
 		Schema:      json.RawMessage(paySchema),
 		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:      runtime.TypedDecode(DecodePayArgs),
-		DecodeWith:  wire.DecodeWith((*PayArgs).decode),
+		Decode:      wire.DecodeArgs(DecodePayArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[PayArgs], (*PayArgs).decode),
 		Label:       payLabel,
-		Execute:     runtime.TypedExecute(impl.Pay),
+		Execute:     wire.Execute(impl.Pay),
 	}
 }
 

@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -157,7 +155,7 @@ type GetCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetCustomersArgs(data []byte) (*GetCustomersArgs, error) {
-	return wire.Decode(data, (*GetCustomersArgs).decode)
+	return wire.Decode(data, new(GetCustomersArgs), (*GetCustomersArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -260,8 +258,8 @@ func newGetCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetCustomersArgs),
-		DecodeWith: wire.DecodeWith((*GetCustomersArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetCustomersArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetCustomersArgs], (*GetCustomersArgs).decode),
 		Label:      getCustomersLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetCustomersArgs)
@@ -412,7 +410,7 @@ type PostCustomersArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostCustomersArgs(data []byte) (*PostCustomersArgs, error) {
-	return wire.Decode(data, (*PostCustomersArgs).decode)
+	return wire.Decode(data, new(PostCustomersArgs), (*PostCustomersArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1488,8 +1486,8 @@ func newPostCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostCustomersArgs),
-		DecodeWith:   wire.DecodeWith((*PostCustomersArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostCustomersArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostCustomersArgs], (*PostCustomersArgs).decode),
 		Label:        postCustomersLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostCustomersArgs)
@@ -1569,7 +1567,7 @@ type GetCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetCustomersCustomerArgs(data []byte) (*GetCustomersCustomerArgs, error) {
-	return wire.Decode(data, (*GetCustomersCustomerArgs).decode)
+	return wire.Decode(data, new(GetCustomersCustomerArgs), (*GetCustomersCustomerArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1624,8 +1622,8 @@ func newGetCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.To
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetCustomersCustomerArgs),
-		DecodeWith: wire.DecodeWith((*GetCustomersCustomerArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetCustomersCustomerArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetCustomersCustomerArgs], (*GetCustomersCustomerArgs).decode),
 		Label:      getCustomersCustomerLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetCustomersCustomerArgs)
@@ -1747,7 +1745,7 @@ type PostCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodePostCustomersCustomerArgs(data []byte) (*PostCustomersCustomerArgs, error) {
-	return wire.Decode(data, (*PostCustomersCustomerArgs).decode)
+	return wire.Decode(data, new(PostCustomersCustomerArgs), (*PostCustomersCustomerArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2022,8 +2020,8 @@ func newPostCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.T
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostCustomersCustomerArgs),
-		DecodeWith:   wire.DecodeWith((*PostCustomersCustomerArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostCustomersCustomerArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostCustomersCustomerArgs], (*PostCustomersCustomerArgs).decode),
 		Label:        postCustomersCustomerLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostCustomersCustomerArgs)
@@ -2102,7 +2100,7 @@ type DeleteCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteCustomersCustomerArgs(data []byte) (*DeleteCustomersCustomerArgs, error) {
-	return wire.Decode(data, (*DeleteCustomersCustomerArgs).decode)
+	return wire.Decode(data, new(DeleteCustomersCustomerArgs), (*DeleteCustomersCustomerArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2155,8 +2153,8 @@ func newDeleteCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime
 			OpenWorld:        true,
 			RequiresApproval: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeDeleteCustomersCustomerArgs),
-		DecodeWith: wire.DecodeWith((*DeleteCustomersCustomerArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeDeleteCustomersCustomerArgs),
+		DecodeWith: wire.DecodeWith(wire.New[DeleteCustomersCustomerArgs], (*DeleteCustomersCustomerArgs).decode),
 		Label:      deleteCustomersCustomerLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*DeleteCustomersCustomerArgs)
@@ -2246,7 +2244,7 @@ type GetInvoiceitemsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoiceitemsArgs(data []byte) (*GetInvoiceitemsArgs, error) {
-	return wire.Decode(data, (*GetInvoiceitemsArgs).decode)
+	return wire.Decode(data, new(GetInvoiceitemsArgs), (*GetInvoiceitemsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2326,8 +2324,8 @@ func newGetInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetInvoiceitemsArgs),
-		DecodeWith: wire.DecodeWith((*GetInvoiceitemsArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetInvoiceitemsArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetInvoiceitemsArgs], (*GetInvoiceitemsArgs).decode),
 		Label:      getInvoiceitemsLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetInvoiceitemsArgs)
@@ -2498,7 +2496,7 @@ type PostInvoiceitemsArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostInvoiceitemsArgs(data []byte) (*PostInvoiceitemsArgs, error) {
-	return wire.Decode(data, (*PostInvoiceitemsArgs).decode)
+	return wire.Decode(data, new(PostInvoiceitemsArgs), (*PostInvoiceitemsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -2810,8 +2808,8 @@ func newPostInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostInvoiceitemsArgs),
-		DecodeWith:   wire.DecodeWith((*PostInvoiceitemsArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostInvoiceitemsArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostInvoiceitemsArgs], (*PostInvoiceitemsArgs).decode),
 		Label:        postInvoiceitemsLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostInvoiceitemsArgs)
@@ -2921,7 +2919,7 @@ type GetInvoicesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoicesArgs(data []byte) (*GetInvoicesArgs, error) {
-	return wire.Decode(data, (*GetInvoicesArgs).decode)
+	return wire.Decode(data, new(GetInvoicesArgs), (*GetInvoicesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -3034,8 +3032,8 @@ func newGetInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetInvoicesArgs),
-		DecodeWith: wire.DecodeWith((*GetInvoicesArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetInvoicesArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetInvoicesArgs], (*GetInvoicesArgs).decode),
 		Label:      getInvoicesLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetInvoicesArgs)
@@ -3250,7 +3248,7 @@ type PostInvoicesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostInvoicesArgs(data []byte) (*PostInvoicesArgs, error) {
-	return wire.Decode(data, (*PostInvoicesArgs).decode)
+	return wire.Decode(data, new(PostInvoicesArgs), (*PostInvoicesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -4996,16 +4994,7 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) validate(c *wire.Checker) {
-	if x.CurrencyOptions != nil {
-		c.Enter("currency_options")
-		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
-			c.Enter(k)
-			e := x.CurrencyOptions[k]
-			e.validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjectMap(c, "currency_options", x.CurrencyOptions, (*PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue).validate)
 }
 
 // PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue is
@@ -5195,8 +5184,8 @@ func newPostInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostInvoicesArgs),
-		DecodeWith:   wire.DecodeWith((*PostInvoicesArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostInvoicesArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostInvoicesArgs], (*PostInvoicesArgs).decode),
 		Label:        postInvoicesLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostInvoicesArgs)
@@ -5282,7 +5271,7 @@ type GetInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodeGetInvoicesInvoiceArgs(data []byte) (*GetInvoicesInvoiceArgs, error) {
-	return wire.Decode(data, (*GetInvoicesInvoiceArgs).decode)
+	return wire.Decode(data, new(GetInvoicesInvoiceArgs), (*GetInvoicesInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -5338,8 +5327,8 @@ func newGetInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetInvoicesInvoiceArgs),
-		DecodeWith: wire.DecodeWith((*GetInvoicesInvoiceArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetInvoicesInvoiceArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetInvoicesInvoiceArgs], (*GetInvoicesInvoiceArgs).decode),
 		Label:      getInvoicesInvoiceLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetInvoicesInvoiceArgs)
@@ -5474,7 +5463,7 @@ type PostInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodePostInvoicesInvoiceArgs(data []byte) (*PostInvoicesInvoiceArgs, error) {
-	return wire.Decode(data, (*PostInvoicesInvoiceArgs).decode)
+	return wire.Decode(data, new(PostInvoicesInvoiceArgs), (*PostInvoicesInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6108,8 +6097,8 @@ func newPostInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Too
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceArgs),
-		DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostInvoicesInvoiceArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostInvoicesInvoiceArgs], (*PostInvoicesInvoiceArgs).decode),
 		Label:        postInvoicesInvoiceLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostInvoicesInvoiceArgs)
@@ -6189,7 +6178,7 @@ type DeleteInvoicesInvoiceArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteInvoicesInvoiceArgs(data []byte) (*DeleteInvoicesInvoiceArgs, error) {
-	return wire.Decode(data, (*DeleteInvoicesInvoiceArgs).decode)
+	return wire.Decode(data, new(DeleteInvoicesInvoiceArgs), (*DeleteInvoicesInvoiceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6242,8 +6231,8 @@ func newDeleteInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.T
 			OpenWorld:        true,
 			RequiresApproval: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeDeleteInvoicesInvoiceArgs),
-		DecodeWith: wire.DecodeWith((*DeleteInvoicesInvoiceArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeDeleteInvoicesInvoiceArgs),
+		DecodeWith: wire.DecodeWith(wire.New[DeleteInvoicesInvoiceArgs], (*DeleteInvoicesInvoiceArgs).decode),
 		Label:      deleteInvoicesInvoiceLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*DeleteInvoicesInvoiceArgs)
@@ -6308,7 +6297,7 @@ type PostInvoicesInvoiceFinalizeArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostInvoicesInvoiceFinalizeArgs(data []byte) (*PostInvoicesInvoiceFinalizeArgs, error) {
-	return wire.Decode(data, (*PostInvoicesInvoiceFinalizeArgs).decode)
+	return wire.Decode(data, new(PostInvoicesInvoiceFinalizeArgs), (*PostInvoicesInvoiceFinalizeArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6360,8 +6349,8 @@ func newPostInvoicesInvoiceFinalizeTool(impl Executor, api *httpapi.Client) *run
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostInvoicesInvoiceFinalizeArgs),
-		DecodeWith:   wire.DecodeWith((*PostInvoicesInvoiceFinalizeArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostInvoicesInvoiceFinalizeArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostInvoicesInvoiceFinalizeArgs], (*PostInvoicesInvoiceFinalizeArgs).decode),
 		Label:        postInvoicesInvoiceFinalizeLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostInvoicesInvoiceFinalizeArgs)
@@ -6444,7 +6433,7 @@ type GetPaymentLinksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPaymentLinksArgs(data []byte) (*GetPaymentLinksArgs, error) {
-	return wire.Decode(data, (*GetPaymentLinksArgs).decode)
+	return wire.Decode(data, new(GetPaymentLinksArgs), (*GetPaymentLinksArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -6509,8 +6498,8 @@ func newGetPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetPaymentLinksArgs),
-		DecodeWith: wire.DecodeWith((*GetPaymentLinksArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetPaymentLinksArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetPaymentLinksArgs], (*GetPaymentLinksArgs).decode),
 		Label:      getPaymentLinksLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetPaymentLinksArgs)
@@ -6720,7 +6709,7 @@ type PostPaymentLinksArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPaymentLinksArgs(data []byte) (*PostPaymentLinksArgs, error) {
-	return wire.Decode(data, (*PostPaymentLinksArgs).decode)
+	return wire.Decode(data, new(PostPaymentLinksArgs), (*PostPaymentLinksArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -8682,8 +8671,8 @@ func newPostPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostPaymentLinksArgs),
-		DecodeWith:   wire.DecodeWith((*PostPaymentLinksArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostPaymentLinksArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostPaymentLinksArgs], (*PostPaymentLinksArgs).decode),
 		Label:        postPaymentLinksLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostPaymentLinksArgs)
@@ -8769,7 +8758,7 @@ type GetPaymentLinksPaymentLinkArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkArgs(data []byte) (*GetPaymentLinksPaymentLinkArgs, error) {
-	return wire.Decode(data, (*GetPaymentLinksPaymentLinkArgs).decode)
+	return wire.Decode(data, new(GetPaymentLinksPaymentLinkArgs), (*GetPaymentLinksPaymentLinkArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -8825,8 +8814,8 @@ func newGetPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *runt
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkArgs),
-		DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetPaymentLinksPaymentLinkArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetPaymentLinksPaymentLinkArgs], (*GetPaymentLinksPaymentLinkArgs).decode),
 		Label:      getPaymentLinksPaymentLinkLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetPaymentLinksPaymentLinkArgs)
@@ -8949,7 +8938,7 @@ type PostPaymentLinksPaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostPaymentLinksPaymentLinkArgs(data []byte) (*PostPaymentLinksPaymentLinkArgs, error) {
-	return wire.Decode(data, (*PostPaymentLinksPaymentLinkArgs).decode)
+	return wire.Decode(data, new(PostPaymentLinksPaymentLinkArgs), (*PostPaymentLinksPaymentLinkArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -9847,8 +9836,8 @@ func newPostPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *run
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostPaymentLinksPaymentLinkArgs),
-		DecodeWith:   wire.DecodeWith((*PostPaymentLinksPaymentLinkArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostPaymentLinksPaymentLinkArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostPaymentLinksPaymentLinkArgs], (*PostPaymentLinksPaymentLinkArgs).decode),
 		Label:        postPaymentLinksPaymentLinkLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostPaymentLinksPaymentLinkArgs)
@@ -9948,7 +9937,7 @@ type GetPaymentLinksPaymentLinkLineItemsArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkLineItemsArgs(data []byte) (*GetPaymentLinksPaymentLinkLineItemsArgs, error) {
-	return wire.Decode(data, (*GetPaymentLinksPaymentLinkLineItemsArgs).decode)
+	return wire.Decode(data, new(GetPaymentLinksPaymentLinkLineItemsArgs), (*GetPaymentLinksPaymentLinkLineItemsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10025,8 +10014,8 @@ func newGetPaymentLinksPaymentLinkLineItemsTool(impl Executor, api *httpapi.Clie
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetPaymentLinksPaymentLinkLineItemsArgs),
-		DecodeWith: wire.DecodeWith((*GetPaymentLinksPaymentLinkLineItemsArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetPaymentLinksPaymentLinkLineItemsArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetPaymentLinksPaymentLinkLineItemsArgs], (*GetPaymentLinksPaymentLinkLineItemsArgs).decode),
 		Label:      getPaymentLinksPaymentLinkLineItemsLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetPaymentLinksPaymentLinkLineItemsArgs)
@@ -10159,7 +10148,7 @@ type GetPricesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPricesArgs(data []byte) (*GetPricesArgs, error) {
-	return wire.Decode(data, (*GetPricesArgs).decode)
+	return wire.Decode(data, new(GetPricesArgs), (*GetPricesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10326,8 +10315,8 @@ func newGetPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetPricesArgs),
-		DecodeWith: wire.DecodeWith((*GetPricesArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetPricesArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetPricesArgs], (*GetPricesArgs).decode),
 		Label:      getPricesLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetPricesArgs)
@@ -10503,7 +10492,7 @@ type PostPricesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostPricesArgs(data []byte) (*PostPricesArgs, error) {
-	return wire.Decode(data, (*PostPricesArgs).decode)
+	return wire.Decode(data, new(PostPricesArgs), (*PostPricesArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10638,16 +10627,7 @@ func (x *PostPricesArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPricesArgs) validate(c *wire.Checker) {
 	wire.CheckPtr(c, "billing_scheme", x.BillingScheme, checkPriceBillingScheme)
-	if x.CurrencyOptions != nil {
-		c.Enter("currency_options")
-		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
-			c.Enter(k)
-			e := x.CurrencyOptions[k]
-			e.validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjectMap(c, "currency_options", x.CurrencyOptions, (*PostPricesCurrencyOptionsValue).validate)
 	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostPricesCustomUnitAmount).validate)
 	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "lookup_key", x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
@@ -11156,8 +11136,8 @@ func newPostPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostPricesArgs),
-		DecodeWith:   wire.DecodeWith((*PostPricesArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostPricesArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostPricesArgs], (*PostPricesArgs).decode),
 		Label:        postPricesLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostPricesArgs)
@@ -11232,7 +11212,7 @@ type GetPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeGetPricesPriceArgs(data []byte) (*GetPricesPriceArgs, error) {
-	return wire.Decode(data, (*GetPricesPriceArgs).decode)
+	return wire.Decode(data, new(GetPricesPriceArgs), (*GetPricesPriceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11287,8 +11267,8 @@ func newGetPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetPricesPriceArgs),
-		DecodeWith: wire.DecodeWith((*GetPricesPriceArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetPricesPriceArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetPricesPriceArgs], (*GetPricesPriceArgs).decode),
 		Label:      getPricesPriceLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetPricesPriceArgs)
@@ -11370,7 +11350,7 @@ type PostPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPricesPriceArgs(data []byte) (*PostPricesPriceArgs, error) {
-	return wire.Decode(data, (*PostPricesPriceArgs).decode)
+	return wire.Decode(data, new(PostPricesPriceArgs), (*PostPricesPriceArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11475,16 +11455,7 @@ func (x *PostPricesPriceArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 	wire.CheckAt(c, "price", x.Price, checkAddressCity)
-	if x.CurrencyOptions != nil {
-		c.Enter("currency_options")
-		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
-			c.Enter(k)
-			e := x.CurrencyOptions[k]
-			e.validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjectMap(c, "currency_options", x.CurrencyOptions, (*PostPricesPriceCurrencyOptionsValue).validate)
 	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
 	wire.CheckPtr(c, "lookup_key", x.LookupKey, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
 	wire.CheckPtr(c, "nickname", x.Nickname, checkAddressCity)
@@ -11547,8 +11518,8 @@ func newPostPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostPricesPriceArgs),
-		DecodeWith:   wire.DecodeWith((*PostPricesPriceArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostPricesPriceArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostPricesPriceArgs], (*PostPricesPriceArgs).decode),
 		Label:        postPricesPriceLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostPricesPriceArgs)
@@ -11648,7 +11619,7 @@ type GetProductsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetProductsArgs(data []byte) (*GetProductsArgs, error) {
-	return wire.Decode(data, (*GetProductsArgs).decode)
+	return wire.Decode(data, new(GetProductsArgs), (*GetProductsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11731,8 +11702,8 @@ func newGetProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetProductsArgs),
-		DecodeWith: wire.DecodeWith((*GetProductsArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetProductsArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetProductsArgs], (*GetProductsArgs).decode),
 		Label:      getProductsLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetProductsArgs)
@@ -11882,7 +11853,7 @@ type PostProductsArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostProductsArgs(data []byte) (*PostProductsArgs, error) {
-	return wire.Decode(data, (*PostProductsArgs).decode)
+	return wire.Decode(data, new(PostProductsArgs), (*PostProductsArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -12081,16 +12052,7 @@ func (x *PostProductsDefaultPriceData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsDefaultPriceData) validate(c *wire.Checker) {
-	if x.CurrencyOptions != nil {
-		c.Enter("currency_options")
-		for _, k := range slices.Sorted(maps.Keys(x.CurrencyOptions)) {
-			c.Enter(k)
-			e := x.CurrencyOptions[k]
-			e.validate(c)
-			c.Leave()
-		}
-		c.Leave()
-	}
+	wire.CheckObjectMap(c, "currency_options", x.CurrencyOptions, (*PostProductsDefaultPriceDataCurrencyOptionsValue).validate)
 	wire.CheckObject(c, "recurring", x.Recurring, (*PostProductsDefaultPriceDataRecurring).validate)
 	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
 }
@@ -12315,8 +12277,8 @@ func newPostProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodePostProductsArgs),
-		DecodeWith:   wire.DecodeWith((*PostProductsArgs).decode),
+		Decode:       wire.DecodeArgs(DecodePostProductsArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[PostProductsArgs], (*PostProductsArgs).decode),
 		Label:        postProductsLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*PostProductsArgs)

@@ -100,7 +100,7 @@ type GetTasksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetTasksArgs(data []byte) (*GetTasksArgs, error) {
-	return wire.Decode(data, (*GetTasksArgs).decode)
+	return wire.Decode(data, new(GetTasksArgs), (*GetTasksArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -186,8 +186,8 @@ func newGetTasksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetTasksArgs),
-		DecodeWith: wire.DecodeWith((*GetTasksArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetTasksArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetTasksArgs], (*GetTasksArgs).decode),
 		Label:      getTasksLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetTasksArgs)
@@ -262,7 +262,7 @@ type CreateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateTaskArgs(data []byte) (*CreateTaskArgs, error) {
-	return wire.Decode(data, (*CreateTaskArgs).decode)
+	return wire.Decode(data, new(CreateTaskArgs), (*CreateTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -365,8 +365,8 @@ func newCreateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodeCreateTaskArgs),
-		DecodeWith:   wire.DecodeWith((*CreateTaskArgs).decode),
+		Decode:       wire.DecodeArgs(DecodeCreateTaskArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[CreateTaskArgs], (*CreateTaskArgs).decode),
 		Label:        createTaskLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*CreateTaskArgs)
@@ -425,7 +425,7 @@ type GetTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeGetTaskArgs(data []byte) (*GetTaskArgs, error) {
-	return wire.Decode(data, (*GetTaskArgs).decode)
+	return wire.Decode(data, new(GetTaskArgs), (*GetTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -475,8 +475,8 @@ func newGetTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:       true,
 			ConcurrencySafe: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeGetTaskArgs),
-		DecodeWith: wire.DecodeWith((*GetTaskArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeGetTaskArgs),
+		DecodeWith: wire.DecodeWith(wire.New[GetTaskArgs], (*GetTaskArgs).decode),
 		Label:      getTaskLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*GetTaskArgs)
@@ -543,7 +543,7 @@ type UpdateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeUpdateTaskArgs(data []byte) (*UpdateTaskArgs, error) {
-	return wire.Decode(data, (*UpdateTaskArgs).decode)
+	return wire.Decode(data, new(UpdateTaskArgs), (*UpdateTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -624,8 +624,8 @@ func newUpdateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:         Gate,
 		GateMessage:  gateMessage,
 		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       runtime.TypedDecode(DecodeUpdateTaskArgs),
-		DecodeWith:   wire.DecodeWith((*UpdateTaskArgs).decode),
+		Decode:       wire.DecodeArgs(DecodeUpdateTaskArgs),
+		DecodeWith:   wire.DecodeWith(wire.New[UpdateTaskArgs], (*UpdateTaskArgs).decode),
 		Label:        updateTaskLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*UpdateTaskArgs)
@@ -685,7 +685,7 @@ type DeleteTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeDeleteTaskArgs(data []byte) (*DeleteTaskArgs, error) {
-	return wire.Decode(data, (*DeleteTaskArgs).decode)
+	return wire.Decode(data, new(DeleteTaskArgs), (*DeleteTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -734,8 +734,8 @@ func newDeleteTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 			OpenWorld:        true,
 			RequiresApproval: true,
 		},
-		Decode:     runtime.TypedDecode(DecodeDeleteTaskArgs),
-		DecodeWith: wire.DecodeWith((*DeleteTaskArgs).decode),
+		Decode:     wire.DecodeArgs(DecodeDeleteTaskArgs),
+		DecodeWith: wire.DecodeWith(wire.New[DeleteTaskArgs], (*DeleteTaskArgs).decode),
 		Label:      deleteTaskLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*DeleteTaskArgs)
@@ -780,7 +780,7 @@ type CloseTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCloseTaskArgs(data []byte) (*CloseTaskArgs, error) {
-	return wire.Decode(data, (*CloseTaskArgs).decode)
+	return wire.Decode(data, new(CloseTaskArgs), (*CloseTaskArgs).decode)
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -823,8 +823,8 @@ func newCloseTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 		Gate:        Gate,
 		GateMessage: gateMessage,
 		Flags:       runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:      runtime.TypedDecode(DecodeCloseTaskArgs),
-		DecodeWith:  wire.DecodeWith((*CloseTaskArgs).decode),
+		Decode:      wire.DecodeArgs(DecodeCloseTaskArgs),
+		DecodeWith:  wire.DecodeWith(wire.New[CloseTaskArgs], (*CloseTaskArgs).decode),
 		Label:       closeTaskLabel,
 		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 			a, ok := args.(*CloseTaskArgs)
