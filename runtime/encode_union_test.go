@@ -348,3 +348,48 @@ func TestEncodeRefsHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestAnthropicStrictUnionBudget: Anthropic strict's 16 union parameters
+// per request count oneOf (sent as anyOf), anyOf of two or more (a $ref
+// wrapped alone in anyOf is none), type arrays, and a referenced schema's
+// unions once per reference; a flattened root union is none.
+func TestAnthropicStrictUnionBudget(t *testing.T) {
+	// A $def with two unions, referenced n times.
+	refs := func(n int) string {
+		var props []string
+		for i := range n {
+			props = append(props, `"p`+strconv.Itoa(i)+`":{"$ref":"#/$defs/U"}`)
+		}
+		return `{"$defs":{"U":{"additionalProperties":false,"properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]},"b":{"type":["string","null"]}},"required":["a","b"],"type":"object"}},` +
+			`"additionalProperties":false,"properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Repeat(`"p0",`, 0) + `],"type":"object"}`
+	}
+	required := func(s string, n int) string { // every p<i> required: no optional parameter spent
+		var names []string
+		for i := range n {
+			names = append(names, `"p`+strconv.Itoa(i)+`"`)
+		}
+		return strings.Replace(s, `"required":[]`, `"required":[`+strings.Join(names, ",")+`]`, 1)
+	}
+	rootUnion := `{"oneOf":[{"additionalProperties":false,"properties":{"x":{"type":"string"}},"required":["x"],"type":"object"},{"additionalProperties":false,"properties":{"y":{"type":"string"}},"required":["y"],"type":"object"}]}`
+	for _, c := range []struct {
+		name    string
+		schemas []string
+		want    string
+	}{
+		{"8 references of 2 unions: 16, strict", []string{required(refs(8), 8)}, "S"},
+		{"9 references of 2 unions: 18, not strict", []string{required(refs(9), 9)}, "-"},
+		{"16 spent, a root union is none", []string{required(refs(8), 8), rootUnion}, "SS"},
+	} {
+		var tools []*Tool
+		for i, s := range c.schemas {
+			tools = append(tools, encodeTestTool("t"+strconv.Itoa(i), "", s, DefaultFlags()))
+		}
+		out, err := EncodeTools(DialectAnthropic, tools, nil, EncodeOptions{Strict: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strictFlags(t, out); got != c.want {
+			t.Errorf("%s: strict %s, want %s", c.name, got, c.want)
+		}
+	}
+}
