@@ -19,6 +19,7 @@ import (
 	"github.com/toolgen/toolgen/generated/stripe"
 	"github.com/toolgen/toolgen/internal/genfixture"
 	"github.com/toolgen/toolgen/internal/genfixture/edge"
+	"github.com/toolgen/toolgen/internal/genfixture/unions"
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -31,6 +32,7 @@ func modules() map[string]*runtime.Module {
 		"stripe":     stripe.Module(&stripe.Tools{}),
 		"genfixture": genfixture.Module(&genfixture.Tools{}),
 		"edge":       edge.Module(&edge.Tools{}),
+		"unions":     unions.Module(&unions.Tools{}),
 	}
 }
 
