@@ -134,6 +134,31 @@ func TestExamplesTestOrphan(t *testing.T) {
 	if len(out.Orphans) != 0 {
 		t.Fatalf("orphans %v", out.Orphans)
 	}
+	// check knows the file: deleted, it is missing; edited, out of date.
+	test := filepath.Join(dir, "shop_tools.gen_test.go")
+	for _, c := range []struct {
+		edit   func() error
+		reason string
+	}{
+		{func() error { return os.Remove(test) }, "missing"},
+		{func() error { return os.WriteFile(test, []byte("package shop\n"), 0o644) }, "out of date"},
+	} {
+		if err := c.edit(); err != nil {
+			t.Fatal(err)
+		}
+		changes, err := out.Changes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(changes) != 1 || changes[0].File.Path != test || changes[0].File.Kind != FileTest || changes[0].Reason != c.reason {
+			t.Errorf("changes %+v, want the examples test %s", changes, c.reason)
+		}
+	}
+	for _, o := range out.Files {
+		if err := WriteFile(o.Path, o.Content); err != nil {
+			t.Fatal(err)
+		}
+	}
 	without := strings.Replace(with, "    examples: [{n: 1}]\n", "", 1)
 	if err := os.WriteFile(spec, []byte(without), 0o644); err != nil {
 		t.Fatal(err)
@@ -142,7 +167,6 @@ func TestExamplesTestOrphan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	test := filepath.Join(dir, "shop_tools.gen_test.go")
 	if len(out.Orphans) != 1 || out.Orphans[0].Path != test {
 		t.Fatalf("orphans %v, want the examples test", out.Orphans)
 	}
