@@ -66,6 +66,7 @@ func Code(f *spec.File) ([]byte, error) {
 		for _, t := range g.namedOrder {
 			named = append(named, g.typeDecls(t, nil)...)
 		}
+		named = append(named, g.aliasNamedDecls...)
 		sections = append(sections, named)
 	}
 	if err := g.err(); err != nil {
@@ -189,7 +190,10 @@ type generator struct {
 
 	named      map[*spec.NamedType]*goType
 	namedOrder []*goType
-	tools      []*toolIR
+	// aliasNamedDecls declare the named types that are only a $ref of
+	// another (type B = A; recursive.go).
+	aliasNamedDecls []jen.Code
+	tools           []*toolIR
 
 	// checks maps what a check function depends on (checkKey) to its
 	// name, so that schemas with the same checks share one; checkUses

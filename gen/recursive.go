@@ -168,3 +168,20 @@ func catalogJoin(s []string) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
+
+// aliasNamed reports whether the named type nt is only a $ref of another
+// (its Go type t is that type's), declaring it as an alias: type NodeAlias
+// = Node. Such a type is declared once, by the type it names; before, it
+// was declared twice (and took the alias's doc).
+func (g *generator) aliasNamed(nt *spec.NamedType, t *goType) bool {
+	if nt.Schema == nil || nt.Schema.RefType == nil {
+		return false
+	}
+	if nt.GoName != t.name {
+		g.declare(nt.GoName, "the named type "+nt.Name)
+		g.aliasNamedDecls = append(g.aliasNamedDecls,
+			doc(nt.GoName, "the type "+nt.Name+" shared by the "+g.f.Provider+" tools, another name for "+t.name, nt.Schema.Description,
+				jen.Type().Id(nt.GoName).Op("=").Id(t.name)), jen.Line())
+	}
+	return true
+}

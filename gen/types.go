@@ -119,7 +119,9 @@ func build(f *spec.File) (*generator, error) {
 		}
 	}
 	for _, nt := range f.Types {
-		g.namedOrder = append(g.namedOrder, g.namedType(nt))
+		if t := g.namedType(nt); !g.aliasNamed(nt, t) {
+			g.namedOrder = append(g.namedOrder, t)
+		}
 	}
 	for _, t := range f.Tools {
 		ti := &toolIR{tool: t, goLower: lowerFirst(t.GoName)}
@@ -190,6 +192,12 @@ func mark(t *goType) {
 // namedType returns the Go type of a `types:` entry, building it once.
 func (g *generator) namedType(nt *spec.NamedType) *goType {
 	if t, ok := g.named[nt]; ok {
+		return t
+	}
+	if nt.Schema != nil && nt.Schema.RefType != nil {
+		// Only a $ref of another named type: that type (an alias).
+		t := g.namedType(nt.Schema.RefType)
+		g.named[nt] = t
 		return t
 	}
 	slot := g.recursiveSlot(nt) // a recursive type meets itself while it is built
