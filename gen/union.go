@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,8 +202,16 @@ func altLabel(a *spec.Schema) string {
 	}
 	r := a.Resolved()
 	if r.Union != nil {
+		// A nested union lists its own alternatives, but a union inside
+		// those is only counted: a label that spelled out every level
+		// would grow with the square of the nesting, in every message and
+		// type comment that quotes it.
 		var parts []string
 		for _, x := range r.Union.Alts {
+			if xr := x.Resolved(); x.RefType == nil && xr.Union != nil {
+				parts = append(parts, fmt.Sprintf("%s of %d alternatives", xr.Union.Kind, len(xr.Union.Alts)))
+				continue
+			}
 			parts = append(parts, altLabel(x))
 		}
 		return string(r.Union.Kind) + " (" + strings.Join(parts, ", ") + ")"

@@ -115,9 +115,34 @@ func joinOr(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
+// MaxNesting is how deeply schemas may nest inside a parameter, a result
+// or a named type: properties, items, map values and union alternatives each
+// add a level. It is the generated decoders' own limit (wire.MaxDepth, the
+// JSON nesting they read): a deeper object or array could never be decoded,
+// and nested unions past it make generated code that grows faster than the
+// spec (each level's type name and message name the levels below it).
+const MaxNesting = wire.MaxDepth
+
 // schema reads one schema of the supported JSON Schema subset.
 func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	in := "in schema of " + sub.String()
+	if p.nesting >= MaxNesting {
+		if !p.tooDeep { // once per top-level schema
+			p.tooDeep = true
+			at := sub
+			if len(at.path) > 80 {
+				at.path = at.path[:40] + "…" + at.path[len(at.path)-30:]
+			}
+			p.errorf(n, "the schema of %s is nested more than %d levels deep (properties, items, map values and oneOf/anyOf alternatives each add one); generated decoders read at most %d levels of JSON, so split it with named types or flatten it", at, MaxNesting, wire.MaxDepth)
+		}
+		return nil
+	}
+	p.nesting++
+	defer func() {
+		if p.nesting--; p.nesting == 0 {
+			p.tooDeep = false
+		}
+	}()
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && contains(typeNames, d.Value) {
 		p.errorf(n, "the schema of %s must be a mapping; found %s (write {type: %s})", sub, describe(d), d.Value)

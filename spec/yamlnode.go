@@ -34,6 +34,10 @@ type parser struct {
 	allOfs []*allOfSite
 	// exact is set while an example is read: see value.
 	exact bool
+	// nesting is how many schemas enclose the one being read (see
+	// MaxNesting).
+	nesting int
+	tooDeep bool // the nesting error was reported for this top-level schema
 }
 
 // itemType is a Go type name a go_name gives array items or map values.
