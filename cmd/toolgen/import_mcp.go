@@ -438,14 +438,19 @@ func (c *schemaConv) schema(v any, path string, depth int) *yaml.Node {
 			}
 			keep = append(keep, a)
 		}
-		if len(keep) != 1 || !null {
-			return c.cannot(path, kw+" of several schemas")
+		if len(keep) == 0 {
+			return c.cannot(path, kw+" of no schema but null")
+		}
+		if len(keep) > 1 {
+			return c.union(s, kw, keep, null, path, depth)
 		}
 		c.ends++ // the value may be null
 		n := c.schema(keep[0], path+"."+kw, depth+1)
 		c.ends--
 		if n != nil {
-			set(n, "nullable", scalar("true", "!!bool"))
+			if null {
+				set(n, "nullable", scalar("true", "!!bool"))
+			}
 			if d, ok := s["description"].(string); ok {
 				set(n, "description", str(d))
 			}
@@ -763,4 +768,87 @@ func nested(n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// union converts a oneOf or anyOf of several schemas (besides null) into
+// the spec's union, when the spec's union rules accept it (scalars of
+// distinct JSON kinds, objects told apart by a const property, a
+// discriminator's propertyName); else it notes the loader's reason.
+func (c *schemaConv) union(s map[string]any, kw string, keep []any, null bool, path string, depth int) *yaml.Node {
+	for _, k := range sortedKeys(s) {
+		if k != kw && k != "description" && k != "discriminator" && !annotationOnly[k] {
+			return c.cannot(path, kw+" beside "+k)
+		}
+	}
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	for i, a := range keep {
+		an := c.schema(a, fmt.Sprintf("%s.%s[%d]", path, kw, i), depth+1)
+		if an == nil {
+			return c.cannot(path, fmt.Sprintf("%s whose alternative %d is not carried", kw, i))
+		}
+		for j := 0; j+1 < len(an.Content); j += 2 {
+			if an.Content[j].Value == "nullable" {
+				// The spec writes a union's null as its own.
+				an.Content = append(an.Content[:j], an.Content[j+2:]...)
+				null = true
+				break
+			}
+		}
+		seq.Content = append(seq.Content, an)
+	}
+	n := mapping()
+	add(n, kw, seq)
+	if d, ok := s["description"].(string); ok && d != "" {
+		add(n, "description", str(d))
+	}
+	if null {
+		add(n, "nullable", scalar("true", "!!bool"))
+	}
+	if d, ok := s["discriminator"].(map[string]any); ok {
+		prop, _ := d["propertyName"].(string)
+		if prop == "" {
+			return c.cannot(path, "a discriminator without propertyName")
+		}
+		dn := mapping()
+		add(dn, "propertyName", str(prop))
+		dn.Style = yaml.FlowStyle
+		add(n, "discriminator", dn)
+		if _, ok := d["mapping"]; ok {
+			c.notes = append(c.notes, path+": the discriminator's mapping is left out (the import has no named types; each alternative's const tells them apart)")
+		}
+	}
+	if msg := unionTrial(n); msg != "" {
+		c.notes = append(c.notes, path+": "+kw+" of several schemas cannot be carried by the spec format: "+msg)
+		return nil
+	}
+	return n
+}
+
+// unionTrial loads a spec whose one parameter is the union u and returns
+// the loader's first message, "" when it loads.
+func unionTrial(u *yaml.Node) string {
+	params := mapping()
+	add(params, "value", u)
+	tool := mapping()
+	add(tool, "name", str("trial"))
+	add(tool, "description", str("A trial of a union."))
+	add(tool, "params", params)
+	root := mapping()
+	add(root, "toolgen", scalar("1", "!!int"))
+	add(root, "provider", str("trial"))
+	add(root, "tools", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{tool}})
+	b, err := yaml.Marshal(root)
+	if err != nil {
+		return err.Error()
+	}
+	_, err = spec.Parse(filepath.Join("trial", "trial.tools.yaml"), b)
+	if err == nil {
+		return ""
+	}
+	msg := err.Error()
+	var list spec.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		msg = list[0].Msg
+	}
+	return strings.ReplaceAll(msg, ` in schema of parameter "value"`, "")
 }

@@ -67,7 +67,13 @@ func importServer() *sdk.Server {
 		}}, lookup)
 	s.AddTool(&sdk.Tool{Name: "files.pick", Description: "Pick a file.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"choice":{"anyOf":[{"const":"a"},{"type":"integer"}]},` +
-			`"path":{"type":"string"}},"required":["path"]}`),
+			`"path":{"type":"string"},` +
+			`"shape":{"description":"A circle or a square.","oneOf":[` +
+			`{"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"]},` +
+			`{"type":"object","properties":{"kind":{"const":"square"},"side":{"type":"number"}},"required":["kind","side"]},` +
+			`{"type":"null"}],"discriminator":{"propertyName":"kind"}},` +
+			`"target":{"oneOf":[{"type":"object","properties":{"name":{"type":"string"}}},{"type":"object","properties":{"id":{"type":"integer"}}}]}},` +
+			`"required":["path"]}`),
 		Annotations: &sdk.ToolAnnotations{Title: "Pick"}}, h)
 	return s
 }
@@ -86,8 +92,11 @@ func TestImportMCP(t *testing.T) {
 	}
 	for _, want := range []string{
 		"tool files.pick: renamed files_pick_",
-		"tool files.pick: inputSchema.properties.choice: anyOf of several schemas cannot be carried by the spec format",
-		"tool files.pick: inputSchema.properties.choice: accepted as a free-form value",
+		// Two objects a value of both could match: the loader's reason, and
+		// the property is free-form.
+		"tool files.pick: inputSchema.properties.target: oneOf of several schemas cannot be carried by the spec format: " +
+			"alternative 1 of oneOf and alternative 0 both accept the empty object {}: oneOf requires exactly one to match",
+		"tool files.pick: inputSchema.properties.target: accepted as a free-form value",
 		"tool lookup: inputSchema.properties.tags.items: format hostname is not checked by the spec format; dropped",
 		`tool lookup: its icon #2 is left out: src has the scheme "file:"`,
 		"wrote " + out + " (2 tools)",
@@ -128,7 +137,12 @@ func TestImportMCP(t *testing.T) {
 		"destructive: true", // files.pick has no annotations: the safe default
 		"path: {type: string}",
 		"required: [path]",
-		"additionalProperties: true", // choice, free-form
+		"additionalProperties: true", // target, free-form
+		// Scalars told apart by JSON kind, and objects by a const property.
+		"choice:\n        anyOf:\n          - {type: string, enum: [a]}\n          - {type: integer}\n",
+		"shape:\n        oneOf:\n",
+		"kind: {type: string, enum: [circle]}",
+		"nullable: true\n        discriminator: {propertyName: kind}\n",
 		"Imported from Remote Files 2.1",
 		"# yaml-language-server: $schema=" + spec.SchemaURL + "\n", // as import openapi writes it
 		"mcp: {server: Remote Files}",
@@ -170,6 +184,8 @@ func TestImportMCP(t *testing.T) {
 		"typed: 3 record 3 (fast)",
 		`pick: ok  picked {"path":"a.txt"}`, // called by its remote name files.pick
 		"bad: error invalid_arguments",      // validated locally, never sent
+		`"shape":{"kind":"square","side":2}`,
+		"badshape: error invalid_arguments",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("consumer output lacks %q:\n%s", want, stdout)
@@ -228,6 +244,9 @@ func main() {
 	call("lookup", remote.ToolLookup, remote.LookupArgs{ID: 3, Mode: &fast})
 	call("pick", remote.ToolFilesPick5d92876b, remote.FilesPick5d92876bArgs{Path: "a.txt"}) // files.pick, aliased
 	call("bad", remote.ToolLookup, map[string]any{"id": 0})
+	// shape is a union: the discriminator chooses the alternative.
+	call("shape", remote.ToolFilesPick5d92876b, map[string]any{"path": "b.txt", "shape": map[string]any{"kind": "square", "side": 2}})
+	call("badshape", remote.ToolFilesPick5d92876b, map[string]any{"path": "b.txt", "shape": map[string]any{"kind": "triangle"}})
 	var rec remote.LookupResult
 	text := strings.TrimSpace(call("again", remote.ToolLookup, remote.LookupArgs{ID: 3, Mode: &fast}).Result.String())
 	if err := json.Unmarshal([]byte(text), &rec); err != nil {

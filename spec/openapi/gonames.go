@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -85,6 +86,22 @@ func (w *nameWalk) typeOf(s *spec.Schema, name, own string, named bool) {
 	if s == nil || s.RefType != nil {
 		return
 	}
+	if u := s.Union; u != nil {
+		// gen's unionType: the union, its decoder and validator, and each
+		// inline alternative after the union and what sets it apart.
+		w.decl(name)
+		w.decl("decode" + name)
+		w.decl("validate" + name)
+		for _, a := range u.Alts {
+			if a.RefType != nil {
+				continue
+			}
+			an := name + w.altSuffix(a)
+			w.decl(an)
+			w.typeOf(a, an, an, false)
+		}
+		return
+	}
 	switch s.Type {
 	case spec.TypeObject:
 		if len(s.Properties) > 0 || (!s.AdditionalProperties && s.AdditionalPropertiesSchema == nil) {
@@ -145,6 +162,49 @@ func (w *nameWalk) typeOf(s *spec.Schema, name, own string, named bool) {
 	}
 }
 
+// altSuffix mirrors gen's altSuffix (over the parts nodeSchema reads).
+func (w *nameWalk) altSuffix(r *spec.Schema) string {
+	fixed := func(s *spec.Schema) string {
+		if c, ok := s.Const.(string); ok && s.HasConst {
+			return c
+		}
+		if len(s.Enum) == 1 {
+			c, _ := s.Enum[0].(string)
+			return c
+		}
+		return ""
+	}
+	var n string
+	switch {
+	case r.Union != nil:
+		return "Choice"
+	case r.Type == spec.TypeArray:
+		return "List"
+	case r.Type == spec.TypeObject && len(r.Properties) == 0 && (r.AdditionalProperties || r.AdditionalPropertiesSchema != nil):
+		return "Map"
+	case r.Type == spec.TypeString && fixed(r) != "":
+		n = w.f.GoName(fixed(r))
+	case r.Type == spec.TypeString && len(r.Enum) > 0:
+		return "Enum"
+	case r.Type == spec.TypeString && r.Format != "":
+		n = w.f.GoName(r.Format)
+	case r.Type == spec.TypeObject:
+		for _, p := range r.Properties {
+			if p.Required && p.Schema != nil && fixed(p.Schema) != "" {
+				n = w.f.GoName(fixed(p.Schema))
+				break
+			}
+		}
+		if n == "" && len(r.Required) > 0 {
+			n = w.f.GoName(r.Required[0])
+		}
+	}
+	if n != "" || r.Type == "" {
+		return n
+	}
+	return strings.ToUpper(string(r.Type[:1])) + string(r.Type[1:])
+}
+
 // collisionsOut is collisions over the importer's own output (tools and
 // named types as YAML nodes), so the renaming rounds need not write and
 // load the spec each time.
@@ -187,6 +247,15 @@ func nodeSchema(n *yaml.Node) *spec.Schema {
 		s.RefType = placeholderType
 		return s
 	}
+	for _, kw := range []spec.UnionKind{spec.OneOf, spec.AnyOf} {
+		if alts := get(n, string(kw)); alts != nil {
+			s.Union = &spec.Union{Kind: kw}
+			for _, a := range alts.Content {
+				s.Union.Alts = append(s.Union.Alts, nodeSchema(a))
+			}
+			return s
+		}
+	}
 	if t := get(n, "type"); t != nil {
 		s.Type = spec.Type(t.Value)
 	}
@@ -225,6 +294,16 @@ func nodeSchema(n *yaml.Node) *spec.Schema {
 		for i := 0; i+1 < len(props.Content); i += 2 {
 			name := props.Content[i].Value
 			s.Properties = append(s.Properties, &spec.Property{Name: name, GoName: spec.GoName(name), Schema: nodeSchema(props.Content[i+1])})
+		}
+	}
+	if req := get(n, "required"); req != nil {
+		for _, r := range req.Content {
+			s.Required = append(s.Required, r.Value)
+			for _, p := range s.Properties {
+				if p.Name == r.Value {
+					p.Required = true
+				}
+			}
 		}
 	}
 	if ap := get(n, "additionalProperties"); ap != nil {

@@ -129,6 +129,14 @@ func (im *importer) operation(r opRef, ext Extension, names *nameSet) (*toolOut,
 			continue
 		}
 		a.schema = im.conv.schema(req, p.Schema, pr.ptr+"/schema", 1)
+		if a.schema != nil && im.conv.isUnion(a.schema) && (a.in != spec.InQuery || a.style == spec.StyleDeepObject) {
+			where := string(a.in)
+			if a.style == spec.StyleDeepObject {
+				where = "deepObject"
+			}
+			im.note(pr.ptr+"/schema", "a union cannot be sent as a "+where+" parameter (the spec's http binding takes a scalar there, or an object or array for deepObject)")
+			a.schema = nil
+		}
 		if a.schema == nil {
 			if a.required {
 				return nil, "required parameter " + p.Name + " cannot be carried (see the notes)", pr.ptr + "/schema"
@@ -563,6 +571,14 @@ func (im *importer) bodyArgs(x ctx, mt *openapi3.MediaType, required bool, ptr, 
 					a.explode = *e.Explode
 				}
 			}
+		}
+		if a.style == spec.StyleDeepObject && im.conv.isUnion(node) {
+			im.note(pptr, "a union cannot be sent as a deepObject form field (the spec's http binding takes an object or array there)")
+			if req {
+				return nil, "required body property " + name + " cannot be carried (see the notes)"
+			}
+			im.note(pptr, "body property "+name+" left out")
+			continue
 		}
 		out = append(out, a)
 	}

@@ -72,6 +72,8 @@ func newConverter(imp *importer) *converter {
 type ctx struct {
 	dir    direction
 	report func(ptr, reason string)
+	// named is set inside a named type, which a result may share.
+	named bool
 }
 
 func isComponentRef(ref string) bool { return strings.Contains(ref, "#/components/schemas/") }
@@ -122,7 +124,7 @@ func (c *converter) refTo(x ctx, ref *openapi3.SchemaRef, ptr string) *yaml.Node
 		c.visiting[key] = true
 		c.enter(nt)
 		// A named type's problems are reported once, at the component.
-		tx := ctx{dir: x.dir, report: c.imp.typeNote}
+		tx := ctx{dir: x.dir, report: c.imp.typeNote, named: true}
 		nt.node = c.inline(tx, ref.Value, nt.ptr, 0)
 		nt.ok = nt.node != nil
 		delete(c.visiting, key)
@@ -318,16 +320,29 @@ func (c *converter) inline(x ctx, s *openapi3.Schema, ptr string, depth int) *ya
 				keepAt = append(keepAt, i)
 			}
 		}
-		if len(keep) != 1 {
-			x.report(ptr, u.kw+" (a union of "+fmt.Sprint(len(u.list))+" schemas) is not in the spec format yet")
+		if len(keep) == 0 {
+			x.report(ptr, u.kw+" (a union of "+fmt.Sprint(len(u.list))+" schemas) has no alternative the spec format can carry")
 			return nil
 		}
-		if nullable {
-			c.ends++ // the value may be null
-		}
-		n := c.schema(x, keep[0], fmt.Sprintf("%s/%s/%d", ptr, u.kw, keepAt[0]), depth)
-		if nullable {
-			c.ends--
+		var n *yaml.Node
+		if len(keep) == 1 {
+			if nullable {
+				c.ends++ // the value may be null
+			}
+			n = c.schema(x, keep[0], fmt.Sprintf("%s/%s/%d", ptr, u.kw, keepAt[0]), depth)
+			if nullable {
+				c.ends--
+			}
+			if n != nil {
+				n = withSiblings(n, s, nullable)
+			}
+		} else if x.dir == response || x.named {
+			// A typed result is decoded by encoding/json, which cannot fill
+			// a union's Go interface: the value would be dropped silently.
+			x.report(ptr, u.kw+" (a union of "+fmt.Sprint(len(u.list))+" schemas) is imported in request arguments only: a typed result (or a named type, which results may share) cannot decode a union yet")
+			return nil
+		} else {
+			n = c.union(x, s, u.kw, keep, keepAt, nullable, ptr, depth)
 		}
 		if n == nil {
 			return nil
@@ -335,7 +350,6 @@ func (c *converter) inline(x ctx, s *openapi3.Schema, ptr string, depth int) *ya
 		if dropped > 0 && x.dir == request {
 			x.report(ptr, u.kw+`: the alternative "" (which unsets the field) is left out`)
 		}
-		n = withSiblings(n, s, nullable)
 		return n
 	}
 	if len(s.AllOf) > 0 {

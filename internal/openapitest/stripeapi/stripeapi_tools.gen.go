@@ -10790,6 +10790,8 @@ type PostPricesCurrencyOptionsValueTier struct {
 	UnitAmount *int64 `json:"unit_amount,omitempty"`
 	// UnitAmountDecimal is optional; nil is absent.
 	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
+	// UpTo is required.
+	UpTo PostPricesCurrencyOptionsValueTierUpTo `json:"up_to"`
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10798,7 +10800,7 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 	if !d.BeginObject() {
 		return
 	}
-	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal bool
+	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal, hasUpTo bool
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "flat_amount":
@@ -10809,9 +10811,23 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
 		case "unit_amount_decimal":
 			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
+		case "up_to":
+			if d.Field(&hasUpTo, "up_to") {
+				x.UpTo = decodePostPricesCurrencyOptionsValueTierUpTo(d)
+				d.Leave()
+			}
 		default:
-			d.Unknown("flat_amount", "flat_amount_decimal", "unit_amount", "unit_amount_decimal")
+			d.Unknown(
+				"flat_amount",
+				"flat_amount_decimal",
+				"unit_amount",
+				"unit_amount_decimal",
+				"up_to",
+			)
 		}
+	}
+	if !hasUpTo {
+		d.Missing("up_to")
 	}
 }
 
@@ -10823,7 +10839,121 @@ func (x *PostPricesCurrencyOptionsValueTier) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostPricesCurrencyOptionsValueTier) validate(c *wire.Checker) {}
+func (x *PostPricesCurrencyOptionsValueTier) validate(c *wire.Checker) {
+	if x.UpTo == nil {
+		c.Missing("up_to")
+	}
+	if x.UpTo != nil {
+		c.Enter("up_to")
+		validatePostPricesCurrencyOptionsValueTierUpTo(c, x.UpTo)
+		c.Leave()
+	}
+}
+
+// PostPricesCurrencyOptionsValueTierUpTo is the type of
+// $.currency_options.*.tiers[*].up_to in the arguments of the
+// stripe_post_prices tool.
+//
+// It holds one of its alternatives: PostPricesCurrencyOptionsValueTierUpToInf,
+// PostPricesCurrencyOptionsValueTierUpToInteger (anyOf: decoding takes the
+// first that matches). Read it with a type switch; nil is null or absent.
+//
+//sumtype:decl
+type PostPricesCurrencyOptionsValueTierUpTo interface {
+	isPostPricesCurrencyOptionsValueTierUpTo()
+}
+
+func (PostPricesCurrencyOptionsValueTierUpToInf) isPostPricesCurrencyOptionsValueTierUpTo() {}
+
+func (PostPricesCurrencyOptionsValueTierUpToInteger) isPostPricesCurrencyOptionsValueTierUpTo() {}
+
+// decodePostPricesCurrencyOptionsValueTierUpTo reads a value of the union
+// PostPricesCurrencyOptionsValueTierUpTo from d, choosing the alternative by
+// the JSON type of the value; nil when none takes it (the violation is recorded
+// in d).
+func decodePostPricesCurrencyOptionsValueTierUpTo(d *wire.Decoder) PostPricesCurrencyOptionsValueTierUpTo {
+	switch d.Kind() {
+	case wire.KindString:
+		var v *PostPricesCurrencyOptionsValueTierUpToInf
+		if b, ok := d.Bytes(); ok {
+			v1 := postPricesCurrencyOptionsValueTierUpToInfOf(b)
+			checkPostPricesCurrencyOptionsValueTierUpToInf(&d.Checker, v1)
+			v = &v1
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindNumber:
+		var v *PostPricesCurrencyOptionsValueTierUpToInteger
+		if v1, ok := d.Int(); ok {
+			v = wire.Ptr(PostPricesCurrencyOptionsValueTierUpToInteger(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	default:
+		d.NoAlternative("one of string \"inf\" or integer")
+	}
+	return nil
+}
+
+// validatePostPricesCurrencyOptionsValueTierUpTo records the violations of the
+// alternative v holds in c (nil holds none: whether it may be nil is the
+// caller's check).
+func validatePostPricesCurrencyOptionsValueTierUpTo(c *wire.Checker, v PostPricesCurrencyOptionsValueTierUpTo) {
+	switch v := v.(type) {
+	case PostPricesCurrencyOptionsValueTierUpToInf:
+		checkPostPricesCurrencyOptionsValueTierUpToInf(c, v)
+	case PostPricesCurrencyOptionsValueTierUpToInteger:
+	}
+}
+
+// PostPricesCurrencyOptionsValueTierUpToInf is the type of
+// $.currency_options.*.tiers[*].up_to.anyOf[0] in the arguments of the
+// stripe_post_prices tool.
+type PostPricesCurrencyOptionsValueTierUpToInf string
+
+// The values of PostPricesCurrencyOptionsValueTierUpToInf.
+const (
+	PostPricesCurrencyOptionsValueTierUpToInfInf PostPricesCurrencyOptionsValueTierUpToInf = "inf"
+)
+
+// Valid reports whether v is one of the values of
+// PostPricesCurrencyOptionsValueTierUpToInf.
+func (v PostPricesCurrencyOptionsValueTierUpToInf) Valid() bool {
+	switch v {
+	case PostPricesCurrencyOptionsValueTierUpToInfInf:
+		return true
+	}
+	return false
+}
+
+// postPricesCurrencyOptionsValueTierUpToInfOf converts JSON string bytes to
+// PostPricesCurrencyOptionsValueTierUpToInf, without allocating for the known
+// values.
+func postPricesCurrencyOptionsValueTierUpToInfOf(b []byte) PostPricesCurrencyOptionsValueTierUpToInf {
+	switch string(b) {
+	case "inf":
+		return PostPricesCurrencyOptionsValueTierUpToInfInf
+	}
+	return PostPricesCurrencyOptionsValueTierUpToInf(b)
+}
+
+// checkPostPricesCurrencyOptionsValueTierUpToInf records the violations of the
+// constraints of v in c.
+func checkPostPricesCurrencyOptionsValueTierUpToInf(c *wire.Checker, v PostPricesCurrencyOptionsValueTierUpToInf) {
+	if !v.Valid() {
+		c.Add("must be one of \"inf\", got " + wire.Quote(string(v)))
+	}
+	n := utf8.RuneCountInString(string(v))
+	if n > 5000 {
+		c.Add("must be at most 5000 characters long, got " + strconv.Itoa(n))
+	}
+}
+
+// PostPricesCurrencyOptionsValueTierUpToInteger is alternative 1 of
+// PostPricesCurrencyOptionsValueTierUpTo.
+type PostPricesCurrencyOptionsValueTierUpToInteger int64
 
 // PostPricesCustomUnitAmount is the type of $.custom_unit_amount in the
 // arguments of the stripe_post_prices tool: When set, provides configuration
@@ -11048,9 +11178,143 @@ const (
 )
 
 // PostPricesTier is the type of $.tiers[*] in the arguments of the
-// stripe_post_prices tool. It is an alias of
-// PostPricesCurrencyOptionsValueTier, which has the same shape.
-type PostPricesTier = PostPricesCurrencyOptionsValueTier
+// stripe_post_prices tool.
+type PostPricesTier struct {
+	// FlatAmount is optional; nil is absent.
+	FlatAmount *int64 `json:"flat_amount,omitempty"`
+	// FlatAmountDecimal is optional; nil is absent.
+	FlatAmountDecimal *string `json:"flat_amount_decimal,omitempty"`
+	// UnitAmount is optional; nil is absent.
+	UnitAmount *int64 `json:"unit_amount,omitempty"`
+	// UnitAmountDecimal is optional; nil is absent.
+	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
+	// UpTo is required.
+	UpTo PostPricesTierUpTo `json:"up_to"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PostPricesTier) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal, hasUpTo bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "flat_amount":
+			d.OptIntPtr(&hasFlatAmount, "flat_amount", &x.FlatAmount, nil)
+		case "flat_amount_decimal":
+			d.OptStringPtr(&hasFlatAmountDecimal, "flat_amount_decimal", &x.FlatAmountDecimal, nil)
+		case "unit_amount":
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
+		case "unit_amount_decimal":
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
+		case "up_to":
+			if d.Field(&hasUpTo, "up_to") {
+				x.UpTo = decodePostPricesTierUpTo(d)
+				d.Leave()
+			}
+		default:
+			d.Unknown(
+				"flat_amount",
+				"flat_amount_decimal",
+				"unit_amount",
+				"unit_amount_decimal",
+				"up_to",
+			)
+		}
+	}
+	if !hasUpTo {
+		d.Missing("up_to")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PostPricesTier) Validate() error {
+	return wire.Validate(x, (*PostPricesTier).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PostPricesTier) validate(c *wire.Checker) {
+	if x.UpTo == nil {
+		c.Missing("up_to")
+	}
+	if x.UpTo != nil {
+		c.Enter("up_to")
+		validatePostPricesTierUpTo(c, x.UpTo)
+		c.Leave()
+	}
+}
+
+// PostPricesTierUpTo is the type of $.tiers[*].up_to in the arguments of the
+// stripe_post_prices tool.
+//
+// It holds one of its alternatives: PostPricesTierUpToInf,
+// PostPricesTierUpToInteger (anyOf: decoding takes the first that matches).
+// Read it with a type switch; nil is null or absent.
+//
+//sumtype:decl
+type PostPricesTierUpTo interface {
+	isPostPricesTierUpTo()
+}
+
+func (PostPricesTierUpToInf) isPostPricesTierUpTo() {}
+
+func (PostPricesTierUpToInteger) isPostPricesTierUpTo() {}
+
+// decodePostPricesTierUpTo reads a value of the union PostPricesTierUpTo from
+// d, choosing the alternative by the JSON type of the value; nil when none
+// takes it (the violation is recorded in d).
+func decodePostPricesTierUpTo(d *wire.Decoder) PostPricesTierUpTo {
+	switch d.Kind() {
+	case wire.KindString:
+		var v *PostPricesTierUpToInf
+		if b, ok := d.Bytes(); ok {
+			v1 := postPricesCurrencyOptionsValueTierUpToInfOf(b)
+			checkPostPricesCurrencyOptionsValueTierUpToInf(&d.Checker, v1)
+			v = &v1
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindNumber:
+		var v *PostPricesTierUpToInteger
+		if v1, ok := d.Int(); ok {
+			v = wire.Ptr(PostPricesTierUpToInteger(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	default:
+		d.NoAlternative("one of string \"inf\" or integer")
+	}
+	return nil
+}
+
+// validatePostPricesTierUpTo records the violations of the alternative v holds
+// in c (nil holds none: whether it may be nil is the caller's check).
+func validatePostPricesTierUpTo(c *wire.Checker, v PostPricesTierUpTo) {
+	switch v := v.(type) {
+	case PostPricesTierUpToInf:
+		checkPostPricesCurrencyOptionsValueTierUpToInf(c, v)
+	case PostPricesTierUpToInteger:
+	}
+}
+
+// PostPricesTierUpToInf is the type of $.tiers[*].up_to.anyOf[0] in the
+// arguments of the stripe_post_prices tool. It is an alias of
+// PostPricesCurrencyOptionsValueTierUpToInf, which has the same shape.
+type PostPricesTierUpToInf = PostPricesCurrencyOptionsValueTierUpToInf
+
+// The values of PostPricesTierUpToInf.
+const (
+	PostPricesTierUpToInfInf PostPricesTierUpToInf = "inf"
+)
+
+// PostPricesTierUpToInteger is alternative 1 of PostPricesTierUpTo.
+type PostPricesTierUpToInteger int64
 
 // PostPricesTiersMode is the type of $.tiers_mode in the arguments of the
 // stripe_post_prices tool: Defines if the tiering price should be `graduated`
@@ -11158,7 +11422,7 @@ func postPricesLabel(args any) string {
 
 // postPricesSchema is the JSON Schema of the arguments of the
 // stripe_post_prices tool (compact, canonical).
-const postPricesSchema = "{\"additionalProperties\":false,\"properties\":{\"active\":{\"description\":\"Whether the price can be used for new purchases. Defaults to `true`.\",\"type\":\"boolean\"},\"billing_scheme\":{\"description\":\"Describes how to compute the price per period. Either `per_unit` or `tiered`. `per_unit` indicates that the fixed amount (specified in `unit_amount` or `unit_amount_decimal`) will be charged per unit in `quantity` (for prices with `usage_type=licensed`), or per unit of total usage (for prices with…\",\"enum\":[\"per_unit\",\"tiered\"],\"type\":\"string\"},\"currency\":{\"description\":\"Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase. Must be a [supported currency](https://stripe.com/docs/currencies).\",\"type\":\"string\"},\"currency_options\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"custom_unit_amount\":{\"additionalProperties\":false,\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"description\":\"Prices defined in each available currency option. Each key must be a three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html) and a [supported currency](https://stripe.com/docs/currencies).\",\"type\":\"object\"},\"custom_unit_amount\":{\"additionalProperties\":false,\"description\":\"When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"expand\":{\"description\":\"Specifies which fields in the response should be expanded.\",\"items\":{\"maxLength\":5000,\"type\":\"string\"},\"type\":\"array\"},\"lookup_key\":{\"description\":\"A lookup key used to retrieve prices dynamically from a static string. This may be up to 200 characters.\",\"maxLength\":200,\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty…\",\"type\":\"object\"},\"nickname\":{\"description\":\"A brief description of the price, hidden from customers.\",\"maxLength\":5000,\"type\":\"string\"},\"product\":{\"description\":\"The ID of the product that this price will belong to.\",\"maxLength\":5000,\"type\":\"string\"},\"product_data\":{\"additionalProperties\":false,\"description\":\"These fields can be used to create a new product that this price will belong to.\",\"properties\":{\"active\":{\"type\":\"boolean\"},\"id\":{\"maxLength\":5000,\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"name\":{\"maxLength\":5000,\"type\":\"string\"},\"statement_descriptor\":{\"maxLength\":22,\"type\":\"string\"},\"tax_code\":{\"maxLength\":5000,\"type\":\"string\"},\"unit_label\":{\"maxLength\":12,\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"},\"recurring\":{\"additionalProperties\":false,\"description\":\"The recurring components of a price such as `interval` and `usage_type`.\",\"properties\":{\"aggregate_usage\":{\"enum\":[\"last_during_period\",\"last_ever\",\"max\",\"sum\"],\"type\":\"string\"},\"interval\":{\"enum\":[\"day\",\"month\",\"week\",\"year\"],\"type\":\"string\"},\"interval_count\":{\"type\":\"integer\"},\"usage_type\":{\"enum\":[\"licensed\",\"metered\"],\"type\":\"string\"}},\"required\":[\"interval\"],\"type\":\"object\"},\"tax_behavior\":{\"description\":\"Only required if a [default tax behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended)) was not provided in the Stripe Tax settings. Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of…\",\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"description\":\"Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`. See also the documentation for `billing_scheme`.\",\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"tiers_mode\":{\"description\":\"Defines if the tiering price should be `graduated` or `volume` based. In `volume`-based tiering, the maximum quantity within a period determines the per unit price, in `graduated` tiering pricing can successively change as the quantity grows.\",\"enum\":[\"graduated\",\"volume\"],\"type\":\"string\"},\"transfer_lookup_key\":{\"description\":\"If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.\",\"type\":\"boolean\"},\"transform_quantity\":{\"additionalProperties\":false,\"description\":\"Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with `tiers`.\",\"properties\":{\"divide_by\":{\"type\":\"integer\"},\"round\":{\"enum\":[\"down\",\"up\"],\"type\":\"string\"}},\"required\":[\"divide_by\",\"round\"],\"type\":\"object\"},\"unit_amount\":{\"description\":\"A positive integer in cents (or local equivalent) (or 0 for a free price) representing how much to charge. One of `unit_amount` or `custom_unit_amount` is required, unless `billing_scheme=tiered`.\",\"type\":\"integer\"},\"unit_amount_decimal\":{\"description\":\"Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places. Only one of `unit_amount` and `unit_amount_decimal` can be set.\",\"type\":\"string\"}},\"required\":[\"currency\"],\"type\":\"object\"}"
+const postPricesSchema = "{\"additionalProperties\":false,\"properties\":{\"active\":{\"description\":\"Whether the price can be used for new purchases. Defaults to `true`.\",\"type\":\"boolean\"},\"billing_scheme\":{\"description\":\"Describes how to compute the price per period. Either `per_unit` or `tiered`. `per_unit` indicates that the fixed amount (specified in `unit_amount` or `unit_amount_decimal`) will be charged per unit in `quantity` (for prices with `usage_type=licensed`), or per unit of total usage (for prices with…\",\"enum\":[\"per_unit\",\"tiered\"],\"type\":\"string\"},\"currency\":{\"description\":\"Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase. Must be a [supported currency](https://stripe.com/docs/currencies).\",\"type\":\"string\"},\"currency_options\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"custom_unit_amount\":{\"additionalProperties\":false,\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"},\"up_to\":{\"anyOf\":[{\"enum\":[\"inf\"],\"maxLength\":5000,\"type\":\"string\"},{\"type\":\"integer\"}]}},\"required\":[\"up_to\"],\"type\":\"object\"},\"type\":\"array\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"description\":\"Prices defined in each available currency option. Each key must be a three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html) and a [supported currency](https://stripe.com/docs/currencies).\",\"type\":\"object\"},\"custom_unit_amount\":{\"additionalProperties\":false,\"description\":\"When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"expand\":{\"description\":\"Specifies which fields in the response should be expanded.\",\"items\":{\"maxLength\":5000,\"type\":\"string\"},\"type\":\"array\"},\"lookup_key\":{\"description\":\"A lookup key used to retrieve prices dynamically from a static string. This may be up to 200 characters.\",\"maxLength\":200,\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty…\",\"type\":\"object\"},\"nickname\":{\"description\":\"A brief description of the price, hidden from customers.\",\"maxLength\":5000,\"type\":\"string\"},\"product\":{\"description\":\"The ID of the product that this price will belong to.\",\"maxLength\":5000,\"type\":\"string\"},\"product_data\":{\"additionalProperties\":false,\"description\":\"These fields can be used to create a new product that this price will belong to.\",\"properties\":{\"active\":{\"type\":\"boolean\"},\"id\":{\"maxLength\":5000,\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"name\":{\"maxLength\":5000,\"type\":\"string\"},\"statement_descriptor\":{\"maxLength\":22,\"type\":\"string\"},\"tax_code\":{\"maxLength\":5000,\"type\":\"string\"},\"unit_label\":{\"maxLength\":12,\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"},\"recurring\":{\"additionalProperties\":false,\"description\":\"The recurring components of a price such as `interval` and `usage_type`.\",\"properties\":{\"aggregate_usage\":{\"enum\":[\"last_during_period\",\"last_ever\",\"max\",\"sum\"],\"type\":\"string\"},\"interval\":{\"enum\":[\"day\",\"month\",\"week\",\"year\"],\"type\":\"string\"},\"interval_count\":{\"type\":\"integer\"},\"usage_type\":{\"enum\":[\"licensed\",\"metered\"],\"type\":\"string\"}},\"required\":[\"interval\"],\"type\":\"object\"},\"tax_behavior\":{\"description\":\"Only required if a [default tax behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended)) was not provided in the Stripe Tax settings. Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of…\",\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"description\":\"Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`. See also the documentation for `billing_scheme`.\",\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"},\"up_to\":{\"anyOf\":[{\"enum\":[\"inf\"],\"maxLength\":5000,\"type\":\"string\"},{\"type\":\"integer\"}]}},\"required\":[\"up_to\"],\"type\":\"object\"},\"type\":\"array\"},\"tiers_mode\":{\"description\":\"Defines if the tiering price should be `graduated` or `volume` based. In `volume`-based tiering, the maximum quantity within a period determines the per unit price, in `graduated` tiering pricing can successively change as the quantity grows.\",\"enum\":[\"graduated\",\"volume\"],\"type\":\"string\"},\"transfer_lookup_key\":{\"description\":\"If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.\",\"type\":\"boolean\"},\"transform_quantity\":{\"additionalProperties\":false,\"description\":\"Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with `tiers`.\",\"properties\":{\"divide_by\":{\"type\":\"integer\"},\"round\":{\"enum\":[\"down\",\"up\"],\"type\":\"string\"}},\"required\":[\"divide_by\",\"round\"],\"type\":\"object\"},\"unit_amount\":{\"description\":\"A positive integer in cents (or local equivalent) (or 0 for a free price) representing how much to charge. One of `unit_amount` or `custom_unit_amount` is required, unless `billing_scheme=tiered`.\",\"type\":\"integer\"},\"unit_amount_decimal\":{\"description\":\"Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places. Only one of `unit_amount` and `unit_amount_decimal` can be set.\",\"type\":\"string\"}},\"required\":[\"currency\"],\"type\":\"object\"}"
 
 // postPricesResultSchema is the JSON Schema of the result of the
 // stripe_post_prices tool (compact, canonical).
@@ -11463,9 +11727,64 @@ func (x *PostPricesPriceArgs) validate(c *wire.Checker) {
 }
 
 // PostPricesPriceCurrencyOptionsValue is the type of $.currency_options.* in
-// the arguments of the stripe_post_prices_price tool. It is an alias of
-// PostPricesCurrencyOptionsValue, which has the same shape.
-type PostPricesPriceCurrencyOptionsValue = PostPricesCurrencyOptionsValue
+// the arguments of the stripe_post_prices_price tool.
+type PostPricesPriceCurrencyOptionsValue struct {
+	// CustomUnitAmount is optional; nil is absent.
+	CustomUnitAmount *PostPricesPriceCurrencyOptionsValueCustomUnitAmount `json:"custom_unit_amount,omitempty"`
+	// TaxBehavior is optional; nil is absent.
+	TaxBehavior *PostPricesPriceCurrencyOptionsValueTaxBehavior `json:"tax_behavior,omitempty"`
+	// Tiers is optional; nil is absent.
+	Tiers []PostPricesPriceCurrencyOptionsValueTier `json:"tiers,omitempty"`
+	// UnitAmount is optional; nil is absent.
+	UnitAmount *int64 `json:"unit_amount,omitempty"`
+	// UnitAmountDecimal is optional; nil is absent.
+	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PostPricesPriceCurrencyOptionsValue) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "custom_unit_amount":
+			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostPricesPriceCurrencyOptionsValueCustomUnitAmount).decode)
+		case "tax_behavior":
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
+		case "tiers":
+			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostPricesPriceCurrencyOptionsValueTier).decode, nil)
+		case "unit_amount":
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
+		case "unit_amount_decimal":
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
+		default:
+			d.Unknown(
+				"custom_unit_amount",
+				"tax_behavior",
+				"tiers",
+				"unit_amount",
+				"unit_amount_decimal",
+			)
+		}
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PostPricesPriceCurrencyOptionsValue) Validate() error {
+	return wire.Validate(x, (*PostPricesPriceCurrencyOptionsValue).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PostPricesPriceCurrencyOptionsValue) validate(c *wire.Checker) {
+	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostPricesPriceCurrencyOptionsValueCustomUnitAmount).validate)
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
+	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostPricesPriceCurrencyOptionsValueTier).validate)
+}
 
 // PostPricesPriceCurrencyOptionsValueCustomUnitAmount is the type of
 // $.currency_options.*.custom_unit_amount in the arguments of the
@@ -11488,9 +11807,151 @@ const (
 
 // PostPricesPriceCurrencyOptionsValueTier is the type of
 // $.currency_options.*.tiers[*] in the arguments of the
+// stripe_post_prices_price tool.
+type PostPricesPriceCurrencyOptionsValueTier struct {
+	// FlatAmount is optional; nil is absent.
+	FlatAmount *int64 `json:"flat_amount,omitempty"`
+	// FlatAmountDecimal is optional; nil is absent.
+	FlatAmountDecimal *string `json:"flat_amount_decimal,omitempty"`
+	// UnitAmount is optional; nil is absent.
+	UnitAmount *int64 `json:"unit_amount,omitempty"`
+	// UnitAmountDecimal is optional; nil is absent.
+	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
+	// UpTo is required.
+	UpTo PostPricesPriceCurrencyOptionsValueTierUpTo `json:"up_to"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PostPricesPriceCurrencyOptionsValueTier) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal, hasUpTo bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "flat_amount":
+			d.OptIntPtr(&hasFlatAmount, "flat_amount", &x.FlatAmount, nil)
+		case "flat_amount_decimal":
+			d.OptStringPtr(&hasFlatAmountDecimal, "flat_amount_decimal", &x.FlatAmountDecimal, nil)
+		case "unit_amount":
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
+		case "unit_amount_decimal":
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
+		case "up_to":
+			if d.Field(&hasUpTo, "up_to") {
+				x.UpTo = decodePostPricesPriceCurrencyOptionsValueTierUpTo(d)
+				d.Leave()
+			}
+		default:
+			d.Unknown(
+				"flat_amount",
+				"flat_amount_decimal",
+				"unit_amount",
+				"unit_amount_decimal",
+				"up_to",
+			)
+		}
+	}
+	if !hasUpTo {
+		d.Missing("up_to")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PostPricesPriceCurrencyOptionsValueTier) Validate() error {
+	return wire.Validate(x, (*PostPricesPriceCurrencyOptionsValueTier).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PostPricesPriceCurrencyOptionsValueTier) validate(c *wire.Checker) {
+	if x.UpTo == nil {
+		c.Missing("up_to")
+	}
+	if x.UpTo != nil {
+		c.Enter("up_to")
+		validatePostPricesPriceCurrencyOptionsValueTierUpTo(c, x.UpTo)
+		c.Leave()
+	}
+}
+
+// PostPricesPriceCurrencyOptionsValueTierUpTo is the type of
+// $.currency_options.*.tiers[*].up_to in the arguments of the
+// stripe_post_prices_price tool.
+//
+// It holds one of its alternatives:
+// PostPricesPriceCurrencyOptionsValueTierUpToInf,
+// PostPricesPriceCurrencyOptionsValueTierUpToInteger (anyOf: decoding takes the
+// first that matches). Read it with a type switch; nil is null or absent.
+//
+//sumtype:decl
+type PostPricesPriceCurrencyOptionsValueTierUpTo interface {
+	isPostPricesPriceCurrencyOptionsValueTierUpTo()
+}
+
+func (PostPricesPriceCurrencyOptionsValueTierUpToInf) isPostPricesPriceCurrencyOptionsValueTierUpTo() {
+}
+
+func (PostPricesPriceCurrencyOptionsValueTierUpToInteger) isPostPricesPriceCurrencyOptionsValueTierUpTo() {
+}
+
+// decodePostPricesPriceCurrencyOptionsValueTierUpTo reads a value of the union
+// PostPricesPriceCurrencyOptionsValueTierUpTo from d, choosing the alternative
+// by the JSON type of the value; nil when none takes it (the violation is
+// recorded in d).
+func decodePostPricesPriceCurrencyOptionsValueTierUpTo(d *wire.Decoder) PostPricesPriceCurrencyOptionsValueTierUpTo {
+	switch d.Kind() {
+	case wire.KindString:
+		var v *PostPricesPriceCurrencyOptionsValueTierUpToInf
+		if b, ok := d.Bytes(); ok {
+			v1 := postPricesCurrencyOptionsValueTierUpToInfOf(b)
+			checkPostPricesCurrencyOptionsValueTierUpToInf(&d.Checker, v1)
+			v = &v1
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindNumber:
+		var v *PostPricesPriceCurrencyOptionsValueTierUpToInteger
+		if v1, ok := d.Int(); ok {
+			v = wire.Ptr(PostPricesPriceCurrencyOptionsValueTierUpToInteger(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	default:
+		d.NoAlternative("one of string \"inf\" or integer")
+	}
+	return nil
+}
+
+// validatePostPricesPriceCurrencyOptionsValueTierUpTo records the violations of
+// the alternative v holds in c (nil holds none: whether it may be nil is the
+// caller's check).
+func validatePostPricesPriceCurrencyOptionsValueTierUpTo(c *wire.Checker, v PostPricesPriceCurrencyOptionsValueTierUpTo) {
+	switch v := v.(type) {
+	case PostPricesPriceCurrencyOptionsValueTierUpToInf:
+		checkPostPricesCurrencyOptionsValueTierUpToInf(c, v)
+	case PostPricesPriceCurrencyOptionsValueTierUpToInteger:
+	}
+}
+
+// PostPricesPriceCurrencyOptionsValueTierUpToInf is the type of
+// $.currency_options.*.tiers[*].up_to.anyOf[0] in the arguments of the
 // stripe_post_prices_price tool. It is an alias of
-// PostPricesCurrencyOptionsValueTier, which has the same shape.
-type PostPricesPriceCurrencyOptionsValueTier = PostPricesCurrencyOptionsValueTier
+// PostPricesCurrencyOptionsValueTierUpToInf, which has the same shape.
+type PostPricesPriceCurrencyOptionsValueTierUpToInf = PostPricesCurrencyOptionsValueTierUpToInf
+
+// The values of PostPricesPriceCurrencyOptionsValueTierUpToInf.
+const (
+	PostPricesPriceCurrencyOptionsValueTierUpToInfInf PostPricesPriceCurrencyOptionsValueTierUpToInf = "inf"
+)
+
+// PostPricesPriceCurrencyOptionsValueTierUpToInteger is alternative 1 of
+// PostPricesPriceCurrencyOptionsValueTierUpTo.
+type PostPricesPriceCurrencyOptionsValueTierUpToInteger int64
 
 // PostPricesPriceTaxBehavior is the type of $.tax_behavior in the arguments of
 // the stripe_post_prices_price tool: Only required if a [default tax
@@ -11540,7 +12001,7 @@ func postPricesPriceLabel(args any) string {
 
 // postPricesPriceSchema is the JSON Schema of the arguments of the
 // stripe_post_prices_price tool (compact, canonical).
-const postPricesPriceSchema = "{\"additionalProperties\":false,\"properties\":{\"active\":{\"description\":\"Whether the price can be used for new purchases. Defaults to `true`.\",\"type\":\"boolean\"},\"currency_options\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"custom_unit_amount\":{\"additionalProperties\":false,\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"object\"},\"expand\":{\"description\":\"Specifies which fields in the response should be expanded.\",\"items\":{\"maxLength\":5000,\"type\":\"string\"},\"type\":\"array\"},\"lookup_key\":{\"description\":\"A lookup key used to retrieve prices dynamically from a static string. This may be up to 200 characters.\",\"maxLength\":200,\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"nickname\":{\"description\":\"A brief description of the price, hidden from customers.\",\"maxLength\":5000,\"type\":\"string\"},\"price\":{\"maxLength\":5000,\"type\":\"string\"},\"tax_behavior\":{\"description\":\"Only required if a [default tax behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended)) was not provided in the Stripe Tax settings. Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of…\",\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"transfer_lookup_key\":{\"description\":\"If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.\",\"type\":\"boolean\"}},\"required\":[\"price\"],\"type\":\"object\"}"
+const postPricesPriceSchema = "{\"additionalProperties\":false,\"properties\":{\"active\":{\"description\":\"Whether the price can be used for new purchases. Defaults to `true`.\",\"type\":\"boolean\"},\"currency_options\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"custom_unit_amount\":{\"additionalProperties\":false,\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"},\"up_to\":{\"anyOf\":[{\"enum\":[\"inf\"],\"maxLength\":5000,\"type\":\"string\"},{\"type\":\"integer\"}]}},\"required\":[\"up_to\"],\"type\":\"object\"},\"type\":\"array\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"object\"},\"expand\":{\"description\":\"Specifies which fields in the response should be expanded.\",\"items\":{\"maxLength\":5000,\"type\":\"string\"},\"type\":\"array\"},\"lookup_key\":{\"description\":\"A lookup key used to retrieve prices dynamically from a static string. This may be up to 200 characters.\",\"maxLength\":200,\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"nickname\":{\"description\":\"A brief description of the price, hidden from customers.\",\"maxLength\":5000,\"type\":\"string\"},\"price\":{\"maxLength\":5000,\"type\":\"string\"},\"tax_behavior\":{\"description\":\"Only required if a [default tax behavior](https://stripe.com/docs/tax/products-prices-tax-categories-tax-behavior#setting-a-default-tax-behavior-(recommended)) was not provided in the Stripe Tax settings. Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of…\",\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"transfer_lookup_key\":{\"description\":\"If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.\",\"type\":\"boolean\"}},\"required\":[\"price\"],\"type\":\"object\"}"
 
 // postPricesPriceResultSchema is the JSON Schema of the result of the
 // stripe_post_prices_price tool (compact, canonical).
@@ -12059,9 +12520,64 @@ func (x *PostProductsDefaultPriceData) validate(c *wire.Checker) {
 
 // PostProductsDefaultPriceDataCurrencyOptionsValue is the type of
 // $.default_price_data.currency_options.* in the arguments of the
-// stripe_post_products tool. It is an alias of PostPricesCurrencyOptionsValue,
-// which has the same shape.
-type PostProductsDefaultPriceDataCurrencyOptionsValue = PostPricesCurrencyOptionsValue
+// stripe_post_products tool.
+type PostProductsDefaultPriceDataCurrencyOptionsValue struct {
+	// CustomUnitAmount is optional; nil is absent.
+	CustomUnitAmount *PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount `json:"custom_unit_amount,omitempty"`
+	// TaxBehavior is optional; nil is absent.
+	TaxBehavior *PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior `json:"tax_behavior,omitempty"`
+	// Tiers is optional; nil is absent.
+	Tiers []PostProductsDefaultPriceDataCurrencyOptionsValueTier `json:"tiers,omitempty"`
+	// UnitAmount is optional; nil is absent.
+	UnitAmount *int64 `json:"unit_amount,omitempty"`
+	// UnitAmountDecimal is optional; nil is absent.
+	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "custom_unit_amount":
+			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount).decode)
+		case "tax_behavior":
+			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
+		case "tiers":
+			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).decode, nil)
+		case "unit_amount":
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
+		case "unit_amount_decimal":
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
+		default:
+			d.Unknown(
+				"custom_unit_amount",
+				"tax_behavior",
+				"tiers",
+				"unit_amount",
+				"unit_amount_decimal",
+			)
+		}
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) Validate() error {
+	return wire.Validate(x, (*PostProductsDefaultPriceDataCurrencyOptionsValue).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) validate(c *wire.Checker) {
+	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount).validate)
+	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
+	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).validate)
+}
 
 // PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount is the type
 // of $.default_price_data.currency_options.*.custom_unit_amount in the
@@ -12084,9 +12600,152 @@ const (
 
 // PostProductsDefaultPriceDataCurrencyOptionsValueTier is the type of
 // $.default_price_data.currency_options.*.tiers[*] in the arguments of the
-// stripe_post_products tool. It is an alias of
-// PostPricesCurrencyOptionsValueTier, which has the same shape.
-type PostProductsDefaultPriceDataCurrencyOptionsValueTier = PostPricesCurrencyOptionsValueTier
+// stripe_post_products tool.
+type PostProductsDefaultPriceDataCurrencyOptionsValueTier struct {
+	// FlatAmount is optional; nil is absent.
+	FlatAmount *int64 `json:"flat_amount,omitempty"`
+	// FlatAmountDecimal is optional; nil is absent.
+	FlatAmountDecimal *string `json:"flat_amount_decimal,omitempty"`
+	// UnitAmount is optional; nil is absent.
+	UnitAmount *int64 `json:"unit_amount,omitempty"`
+	// UnitAmountDecimal is optional; nil is absent.
+	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
+	// UpTo is required.
+	UpTo PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo `json:"up_to"`
+}
+
+// decode reads the JSON object of x from d, checking each value as it is read
+// and recording every violation in d.
+func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) decode(d *wire.Decoder) {
+	if !d.BeginObject() {
+		return
+	}
+	var hasFlatAmount, hasFlatAmountDecimal, hasUnitAmount, hasUnitAmountDecimal, hasUpTo bool
+	for d.NextKey() {
+		switch string(d.Name()) {
+		case "flat_amount":
+			d.OptIntPtr(&hasFlatAmount, "flat_amount", &x.FlatAmount, nil)
+		case "flat_amount_decimal":
+			d.OptStringPtr(&hasFlatAmountDecimal, "flat_amount_decimal", &x.FlatAmountDecimal, nil)
+		case "unit_amount":
+			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
+		case "unit_amount_decimal":
+			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
+		case "up_to":
+			if d.Field(&hasUpTo, "up_to") {
+				x.UpTo = decodePostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo(d)
+				d.Leave()
+			}
+		default:
+			d.Unknown(
+				"flat_amount",
+				"flat_amount_decimal",
+				"unit_amount",
+				"unit_amount_decimal",
+				"up_to",
+			)
+		}
+	}
+	if !hasUpTo {
+		d.Missing("up_to")
+	}
+}
+
+// Validate checks the constraints of x, for values built in Go (decoding checks
+// them already). It reports every violation, each with its JSON path, in a
+// *runtime.ValidationError.
+func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) Validate() error {
+	return wire.Validate(x, (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).validate)
+}
+
+// validate records the violations of x in c.
+func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) validate(c *wire.Checker) {
+	if x.UpTo == nil {
+		c.Missing("up_to")
+	}
+	if x.UpTo != nil {
+		c.Enter("up_to")
+		validatePostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo(c, x.UpTo)
+		c.Leave()
+	}
+}
+
+// PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo is the type of
+// $.default_price_data.currency_options.*.tiers[*].up_to in the arguments of
+// the stripe_post_products tool.
+//
+// It holds one of its alternatives:
+// PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf,
+// PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger (anyOf:
+// decoding takes the first that matches). Read it with a type switch; nil is
+// null or absent.
+//
+//sumtype:decl
+type PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo interface {
+	isPostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo()
+}
+
+func (PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf) isPostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo() {
+}
+
+func (PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger) isPostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo() {
+}
+
+// decodePostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo reads a value
+// of the union PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo from d,
+// choosing the alternative by the JSON type of the value; nil when none takes
+// it (the violation is recorded in d).
+func decodePostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo(d *wire.Decoder) PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo {
+	switch d.Kind() {
+	case wire.KindString:
+		var v *PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf
+		if b, ok := d.Bytes(); ok {
+			v1 := postPricesCurrencyOptionsValueTierUpToInfOf(b)
+			checkPostPricesCurrencyOptionsValueTierUpToInf(&d.Checker, v1)
+			v = &v1
+		}
+		if v != nil {
+			return *v
+		}
+	case wire.KindNumber:
+		var v *PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger
+		if v1, ok := d.Int(); ok {
+			v = wire.Ptr(PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger(v1))
+		}
+		if v != nil {
+			return *v
+		}
+	default:
+		d.NoAlternative("one of string \"inf\" or integer")
+	}
+	return nil
+}
+
+// validatePostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo records the
+// violations of the alternative v holds in c (nil holds none: whether it may be
+// nil is the caller's check).
+func validatePostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo(c *wire.Checker, v PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo) {
+	switch v := v.(type) {
+	case PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf:
+		checkPostPricesCurrencyOptionsValueTierUpToInf(c, v)
+	case PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger:
+	}
+}
+
+// PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf is the type of
+// $.default_price_data.currency_options.*.tiers[*].up_to.anyOf[0] in the
+// arguments of the stripe_post_products tool. It is an alias of
+// PostPricesCurrencyOptionsValueTierUpToInf, which has the same shape.
+type PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf = PostPricesCurrencyOptionsValueTierUpToInf
+
+// The values of PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf.
+const (
+	PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInfInf PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInf = "inf"
+)
+
+// PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger is
+// alternative 1 of PostProductsDefaultPriceDataCurrencyOptionsValueTierUpTo.
+type PostProductsDefaultPriceDataCurrencyOptionsValueTierUpToInteger int64
 
 // PostProductsDefaultPriceDataRecurring is the type of
 // $.default_price_data.recurring in the arguments of the stripe_post_products
@@ -12299,7 +12958,7 @@ func postProductsLabel(args any) string {
 
 // postProductsSchema is the JSON Schema of the arguments of the
 // stripe_post_products tool (compact, canonical).
-const postProductsSchema = "{\"additionalProperties\":false,\"properties\":{\"active\":{\"description\":\"Whether the product is currently available for purchase. Defaults to `true`.\",\"type\":\"boolean\"},\"default_price_data\":{\"additionalProperties\":false,\"description\":\"Data used to generate a new [Price](https://stripe.com/docs/api/prices) object. This Price will be set as the default price for this product.\",\"properties\":{\"currency\":{\"type\":\"string\"},\"currency_options\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"custom_unit_amount\":{\"additionalProperties\":false,\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"array\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"object\"},\"recurring\":{\"additionalProperties\":false,\"properties\":{\"interval\":{\"enum\":[\"day\",\"month\",\"week\",\"year\"],\"type\":\"string\"},\"interval_count\":{\"type\":\"integer\"}},\"required\":[\"interval\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"required\":[\"currency\"],\"type\":\"object\"},\"description\":{\"description\":\"The product's description, meant to be displayable to the customer. Use this field to optionally store a long form explanation of the product being sold for your own rendering purposes.\",\"maxLength\":40000,\"type\":\"string\"},\"expand\":{\"description\":\"Specifies which fields in the response should be expanded.\",\"items\":{\"maxLength\":5000,\"type\":\"string\"},\"type\":\"array\"},\"features\":{\"description\":\"A list of up to 15 features for this product. These are displayed in [pricing tables](https://stripe.com/docs/payments/checkout/pricing-table).\",\"items\":{\"additionalProperties\":false,\"properties\":{\"name\":{\"maxLength\":5000,\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"},\"type\":\"array\"},\"id\":{\"description\":\"An identifier will be randomly generated by Stripe. You can optionally override this ID, but the ID must be unique across all products in your Stripe account.\",\"maxLength\":5000,\"type\":\"string\"},\"images\":{\"description\":\"A list of up to 8 URLs of images for this product, meant to be displayable to the customer.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty…\",\"type\":\"object\"},\"name\":{\"description\":\"The product's name, meant to be displayable to the customer.\",\"maxLength\":5000,\"type\":\"string\"},\"package_dimensions\":{\"additionalProperties\":false,\"description\":\"The dimensions of this product for shipping purposes.\",\"properties\":{\"height\":{\"type\":\"number\"},\"length\":{\"type\":\"number\"},\"weight\":{\"type\":\"number\"},\"width\":{\"type\":\"number\"}},\"required\":[\"height\",\"length\",\"weight\",\"width\"],\"type\":\"object\"},\"shippable\":{\"description\":\"Whether this product is shipped (i.e., physical goods).\",\"type\":\"boolean\"},\"statement_descriptor\":{\"description\":\"An arbitrary string to be displayed on your customer's credit card or bank statement. While most banks display this information consistently, some may display it incorrectly or not at all.\\n\\nThis may be up to 22 characters. The statement description may not include ``, `\\\\`, `\\\"`, `'` characters, and…\",\"maxLength\":22,\"type\":\"string\"},\"tax_code\":{\"description\":\"A [tax code](https://stripe.com/docs/tax/tax-categories) ID.\",\"type\":\"string\"},\"unit_label\":{\"description\":\"A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.\",\"maxLength\":12,\"type\":\"string\"},\"url\":{\"description\":\"A URL of a publicly-accessible webpage for this product.\",\"maxLength\":5000,\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"
+const postProductsSchema = "{\"additionalProperties\":false,\"properties\":{\"active\":{\"description\":\"Whether the product is currently available for purchase. Defaults to `true`.\",\"type\":\"boolean\"},\"default_price_data\":{\"additionalProperties\":false,\"description\":\"Data used to generate a new [Price](https://stripe.com/docs/api/prices) object. This Price will be set as the default price for this product.\",\"properties\":{\"currency\":{\"type\":\"string\"},\"currency_options\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"custom_unit_amount\":{\"additionalProperties\":false,\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"maximum\":{\"type\":\"integer\"},\"minimum\":{\"type\":\"integer\"},\"preset\":{\"type\":\"integer\"}},\"required\":[\"enabled\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"tiers\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"flat_amount\":{\"type\":\"integer\"},\"flat_amount_decimal\":{\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"},\"up_to\":{\"anyOf\":[{\"enum\":[\"inf\"],\"maxLength\":5000,\"type\":\"string\"},{\"type\":\"integer\"}]}},\"required\":[\"up_to\"],\"type\":\"object\"},\"type\":\"array\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"type\":\"object\"},\"type\":\"object\"},\"recurring\":{\"additionalProperties\":false,\"properties\":{\"interval\":{\"enum\":[\"day\",\"month\",\"week\",\"year\"],\"type\":\"string\"},\"interval_count\":{\"type\":\"integer\"}},\"required\":[\"interval\"],\"type\":\"object\"},\"tax_behavior\":{\"enum\":[\"exclusive\",\"inclusive\",\"unspecified\"],\"type\":\"string\"},\"unit_amount\":{\"type\":\"integer\"},\"unit_amount_decimal\":{\"type\":\"string\"}},\"required\":[\"currency\"],\"type\":\"object\"},\"description\":{\"description\":\"The product's description, meant to be displayable to the customer. Use this field to optionally store a long form explanation of the product being sold for your own rendering purposes.\",\"maxLength\":40000,\"type\":\"string\"},\"expand\":{\"description\":\"Specifies which fields in the response should be expanded.\",\"items\":{\"maxLength\":5000,\"type\":\"string\"},\"type\":\"array\"},\"features\":{\"description\":\"A list of up to 15 features for this product. These are displayed in [pricing tables](https://stripe.com/docs/payments/checkout/pricing-table).\",\"items\":{\"additionalProperties\":false,\"properties\":{\"name\":{\"maxLength\":5000,\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"},\"type\":\"array\"},\"id\":{\"description\":\"An identifier will be randomly generated by Stripe. You can optionally override this ID, but the ID must be unique across all products in your Stripe account.\",\"maxLength\":5000,\"type\":\"string\"},\"images\":{\"description\":\"A list of up to 8 URLs of images for this product, meant to be displayable to the customer.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"metadata\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty…\",\"type\":\"object\"},\"name\":{\"description\":\"The product's name, meant to be displayable to the customer.\",\"maxLength\":5000,\"type\":\"string\"},\"package_dimensions\":{\"additionalProperties\":false,\"description\":\"The dimensions of this product for shipping purposes.\",\"properties\":{\"height\":{\"type\":\"number\"},\"length\":{\"type\":\"number\"},\"weight\":{\"type\":\"number\"},\"width\":{\"type\":\"number\"}},\"required\":[\"height\",\"length\",\"weight\",\"width\"],\"type\":\"object\"},\"shippable\":{\"description\":\"Whether this product is shipped (i.e., physical goods).\",\"type\":\"boolean\"},\"statement_descriptor\":{\"description\":\"An arbitrary string to be displayed on your customer's credit card or bank statement. While most banks display this information consistently, some may display it incorrectly or not at all.\\n\\nThis may be up to 22 characters. The statement description may not include ``, `\\\\`, `\\\"`, `'` characters, and…\",\"maxLength\":22,\"type\":\"string\"},\"tax_code\":{\"description\":\"A [tax code](https://stripe.com/docs/tax/tax-categories) ID.\",\"type\":\"string\"},\"unit_label\":{\"description\":\"A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.\",\"maxLength\":12,\"type\":\"string\"},\"url\":{\"description\":\"A URL of a publicly-accessible webpage for this product.\",\"maxLength\":5000,\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"
 
 // postProductsResultSchema is the JSON Schema of the result of the
 // stripe_post_products tool (compact, canonical).
