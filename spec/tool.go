@@ -141,7 +141,56 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	if v := m.val("mcp"); v != nil {
 		t.MCP = p.mcpTool(v, t, f, in)
 	}
+	if t.HTTP != nil || t.MCP != nil {
+		p.later = append(p.later, func() { p.checkBoundResult(t) })
+	}
 	return t
+}
+
+// checkBoundResult reports a union in the typed result of a tool bound to
+// an HTTP API or an MCP server. Its generated executor decodes the answer
+// with encoding/json, which cannot fill a union's Go interface: the value
+// would be lost (or the call fail) where the spec promises it.
+func (p *parser) checkBoundResult(t *Tool) {
+	if t.Result == nil {
+		return
+	}
+	seen := map[*NamedType]bool{}
+	var find func(s *Schema) *Union
+	find = func(s *Schema) *Union {
+		if s == nil {
+			return nil
+		}
+		if s.RefType != nil {
+			if seen[s.RefType] {
+				return nil
+			}
+			seen[s.RefType] = true
+		}
+		r := s.Resolved()
+		if r == nil {
+			return nil
+		}
+		if r.Union != nil {
+			return r.Union
+		}
+		for _, pr := range r.Properties {
+			if u := find(pr.Schema); u != nil {
+				return u
+			}
+		}
+		if u := find(r.Items); u != nil {
+			return u
+		}
+		return find(r.AdditionalPropertiesSchema)
+	}
+	if u := find(t.Result); u != nil {
+		bound := "http:"
+		if t.MCP != nil {
+			bound = "mcp:"
+		}
+		p.errorAt(u.Pos, "the %s union in the result of tool %q, which is bound with %s, cannot be decoded: its executor reads the answer with encoding/json, which cannot fill a union's Go interface; leave the property out of result: or make it free-form ({type: object} or no type)", u.Kind, t.Name, bound)
+	}
 }
 
 // checkName reports a tool, parameter or property name that some provider

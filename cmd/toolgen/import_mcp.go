@@ -303,7 +303,7 @@ func mcpTool(t *sdk.Tool, types *mcpTypes) (*yaml.Node, []string) {
 	}
 	if t.OutputSchema != nil {
 		out, _ := jsonValue(t.OutputSchema)
-		rc := &schemaConv{defs: defsOf(asMap(out)), types: types}
+		rc := &schemaConv{defs: defsOf(asMap(out)), types: types, result: true}
 		if rn := rc.schema(out, "outputSchema", 0); rn != nil && len(rc.notes) == 0 {
 			add(n, "result", rn)
 		} else {
@@ -382,6 +382,9 @@ type schemaConv struct {
 	pending  map[string]string
 	named    map[string]string
 	ends     int
+	// result is set while an outputSchema is converted: a typed result is
+	// decoded with encoding/json, which cannot fill a union's interface.
+	result bool
 }
 
 const maxImportDepth = 32
@@ -442,6 +445,9 @@ func (c *schemaConv) schema(v any, path string, depth int) *yaml.Node {
 			return c.cannot(path, kw+" of no schema but null")
 		}
 		if len(keep) > 1 {
+			if c.result {
+				return c.cannot(path, kw+" in a result (a typed result is decoded with encoding/json, which cannot fill a union's Go interface)")
+			}
 			return c.union(s, kw, keep, null, path, depth)
 		}
 		c.ends++ // the value may be null

@@ -74,7 +74,10 @@ func importServer() *sdk.Server {
 			`{"type":"null"}],"discriminator":{"propertyName":"kind"}},` +
 			`"target":{"oneOf":[{"type":"object","properties":{"name":{"type":"string"}}},{"type":"object","properties":{"id":{"type":"integer"}}}]}},` +
 			`"required":["path"]}`),
-		Annotations: &sdk.ToolAnnotations{Title: "Pick"}}, h)
+		// A union in a result: typed results are decoded with
+		// encoding/json, which cannot fill a union's interface.
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`),
+		Annotations:  &sdk.ToolAnnotations{Title: "Pick"}}, h)
 	return s
 }
 
@@ -99,6 +102,7 @@ func TestImportMCP(t *testing.T) {
 		"tool files.pick: inputSchema.properties.target: accepted as a free-form value",
 		"tool lookup: inputSchema.properties.tags.items: format hostname is not checked by the spec format; dropped",
 		`tool lookup: its icon #2 is left out: src has the scheme "file:"`,
+		"tool files.pick: its outputSchema is not carried (results stay untyped): outputSchema.properties.v: anyOf in a result",
 		"wrote " + out + " (2 tools)",
 	} {
 		if !strings.Contains(stderr, want) {
