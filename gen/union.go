@@ -148,49 +148,10 @@ func (g *generator) unionType(s *spec.Schema, name, owner string, where loc) *go
 	return t
 }
 
-// altSuffix names an inline alternative: by a fixed value it holds (a
-// const, a one-value enum, the const of a required property), its format,
-// the first property it requires, else its JSON type.
+// altSuffix names an inline alternative (spec.File.AltSuffix, which the
+// OpenAPI importer's Go-name collision check calls too).
 func (g *generator) altSuffix(r *spec.Schema) string {
-	fixed := func(s *spec.Schema) string {
-		if c, ok := s.Const.(string); ok && s.HasConst {
-			return c
-		}
-		if len(s.Enum) == 1 {
-			c, _ := s.Enum[0].(string)
-			return c
-		}
-		return ""
-	}
-	var n string
-	switch {
-	case r.Union != nil:
-		return "Choice"
-	case r.Type == spec.TypeArray:
-		return "List"
-	case r.Type == spec.TypeObject && len(r.Properties) == 0 && (r.AdditionalProperties || r.AdditionalPropertiesSchema != nil):
-		return "Map"
-	case r.Type == spec.TypeString && fixed(r) != "":
-		n = g.f.GoName(fixed(r))
-	case r.Type == spec.TypeString && len(r.Enum) > 0:
-		return "Enum"
-	case r.Type == spec.TypeString && r.Format != "":
-		n = g.f.GoName(r.Format)
-	case r.Type == spec.TypeObject:
-		for _, p := range r.Properties {
-			if ps := p.Schema.Resolved(); p.Required && ps != nil && fixed(ps) != "" {
-				n = g.f.GoName(fixed(ps))
-				break
-			}
-		}
-		if n == "" && len(r.Required) > 0 {
-			n = g.f.GoName(r.Required[0])
-		}
-	}
-	if n != "" {
-		return n
-	}
-	return strings.ToUpper(string(r.Type[:1])) + string(r.Type[1:])
+	return g.f.AltSuffix(r)
 }
 
 // altLabel names an alternative for the model: its named type, else its

@@ -553,3 +553,51 @@ func checkUnionValue(r *Schema, v any, path string, mode checkMode) (any, *probl
 	}
 	return out, nil
 }
+
+// AltSuffix is the suffix of the Go type name generated for an inline
+// alternative r of a union (the union's own name comes first): a fixed
+// value it holds (a const, a one-value enum, the const of a required
+// property), its format, the first property it requires, else its JSON
+// type ("Choice" for a union, "List", "Map", "Enum"). The generator names
+// alternatives with it, and the OpenAPI importer predicts those names.
+func (f *File) AltSuffix(r *Schema) string {
+	fixed := func(s *Schema) string {
+		if c, ok := s.Const.(string); ok && s.HasConst {
+			return c
+		}
+		if len(s.Enum) == 1 {
+			c, _ := s.Enum[0].(string)
+			return c
+		}
+		return ""
+	}
+	var n string
+	switch {
+	case r.Union != nil:
+		return "Choice"
+	case r.Type == TypeArray:
+		return "List"
+	case r.Type == TypeObject && len(r.Properties) == 0 && (r.AdditionalProperties || r.AdditionalPropertiesSchema != nil):
+		return "Map"
+	case r.Type == TypeString && fixed(r) != "":
+		n = f.GoName(fixed(r))
+	case r.Type == TypeString && len(r.Enum) > 0:
+		return "Enum"
+	case r.Type == TypeString && r.Format != "":
+		n = f.GoName(r.Format)
+	case r.Type == TypeObject:
+		for _, p := range r.Properties {
+			if ps := p.Schema.Resolved(); p.Required && ps != nil && fixed(ps) != "" {
+				n = f.GoName(fixed(ps))
+				break
+			}
+		}
+		if n == "" && len(r.Required) > 0 {
+			n = f.GoName(r.Required[0])
+		}
+	}
+	if n != "" || r.Type == "" {
+		return n
+	}
+	return strings.ToUpper(string(r.Type[:1])) + string(r.Type[1:])
+}

@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -162,47 +161,9 @@ func (w *nameWalk) typeOf(s *spec.Schema, name, own string, named bool) {
 	}
 }
 
-// altSuffix mirrors gen's altSuffix (over the parts nodeSchema reads).
+// altSuffix is the suffix gen gives an inline alternative's type.
 func (w *nameWalk) altSuffix(r *spec.Schema) string {
-	fixed := func(s *spec.Schema) string {
-		if c, ok := s.Const.(string); ok && s.HasConst {
-			return c
-		}
-		if len(s.Enum) == 1 {
-			c, _ := s.Enum[0].(string)
-			return c
-		}
-		return ""
-	}
-	var n string
-	switch {
-	case r.Union != nil:
-		return "Choice"
-	case r.Type == spec.TypeArray:
-		return "List"
-	case r.Type == spec.TypeObject && len(r.Properties) == 0 && (r.AdditionalProperties || r.AdditionalPropertiesSchema != nil):
-		return "Map"
-	case r.Type == spec.TypeString && fixed(r) != "":
-		n = w.f.GoName(fixed(r))
-	case r.Type == spec.TypeString && len(r.Enum) > 0:
-		return "Enum"
-	case r.Type == spec.TypeString && r.Format != "":
-		n = w.f.GoName(r.Format)
-	case r.Type == spec.TypeObject:
-		for _, p := range r.Properties {
-			if p.Required && p.Schema != nil && fixed(p.Schema) != "" {
-				n = w.f.GoName(fixed(p.Schema))
-				break
-			}
-		}
-		if n == "" && len(r.Required) > 0 {
-			n = w.f.GoName(r.Required[0])
-		}
-	}
-	if n != "" || r.Type == "" {
-		return n
-	}
-	return strings.ToUpper(string(r.Type[:1])) + string(r.Type[1:])
+	return w.f.AltSuffix(r)
 }
 
 // collisionsOut is collisions over the importer's own output (tools and
