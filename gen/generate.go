@@ -149,30 +149,39 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 	stubsPath := filepath.Join(dir, stubsName)
 	catPath := filepath.Join(dir, catName)
 
-	code, err := Code(f)
-	if err != nil {
+	// A spec past the size limit fails here, before anything is started.
+	if err := checkSize(f); err != nil {
 		return nil, err
 	}
-	catalog, err := CatalogMarkdown(f)
-	if err != nil {
-		return nil, err
-	}
-	test, err := ExamplesTest(f) // examples.go
-	if err != nil {
-		return nil, err
-	}
-	targetWarnings, err := checkTargets(f) // targets.go
-	if err != nil {
-		return nil, err
-	}
+	// The code is most of the work; what else reads only the spec and the
+	// directory runs beside it, and the errors are reported in the order
+	// the steps would run one after the other.
+	var (
+		catalog, test  []byte
+		targetWarnings []string
+		sc             *pkgScan
+		side           [4]error
+		done           = make(chan struct{})
+	)
 	pkg := packageName(f, dir)
-	sc, err := scanPackage(dir, pkg, genPath)
+	go func() {
+		defer close(done)
+		catalog, side[0] = CatalogMarkdown(f)
+		test, side[1] = ExamplesTest(f)           // examples.go
+		targetWarnings, side[2] = checkTargets(f) // targets.go
+		sc, side[3] = scanPackage(dir, pkg, genPath)
+	}()
+	code, err := Code(f)
+	<-done
 	if err != nil {
 		return nil, err
 	}
-	if err := sc.declareGenerated(code); err != nil {
-		return nil, err
+	for _, err := range side {
+		if err != nil {
+			return nil, err
+		}
 	}
+	sc.declareGenerated(code)
 	stubs, err := stubsFor(f, pkg, stubsPath, ExecutorMethods(f), sc)
 	if err != nil {
 		return nil, err

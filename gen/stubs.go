@@ -39,6 +39,11 @@ type pkgScan struct {
 	// when a file dot-imports a package, whose names toolgen cannot know.
 	declared  map[string]bool
 	dotImport bool
+	// pending is the generated file's source, whose names are added to
+	// declared only when a check needs them (declarePending): parsing
+	// several megabytes of generated Go is a good part of generating a
+	// large spec, and only a method left over from a removed tool needs it.
+	pending []byte
 }
 
 // scannedMethod is a method of the implementation type found in the package.
@@ -199,13 +204,24 @@ func (sc *pkgScan) declare(file *ast.File) {
 	}
 }
 
-// declareGenerated records the names the generated file (src, about to
-// replace the one scanPackage skipped) declares.
-func (sc *pkgScan) declareGenerated(src []byte) error {
-	file, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+// declareGenerated records that the generated file (src, about to replace
+// the one scanPackage skipped) declares names too; declarePending reads
+// them when they are needed.
+func (sc *pkgScan) declareGenerated(src []byte) {
+	sc.pending = src
+}
+
+// declarePending records the names of the generated file given to
+// declareGenerated, once.
+func (sc *pkgScan) declarePending() error {
+	if sc.pending == nil {
+		return nil
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), "", sc.pending, parser.SkipObjectResolution)
 	if err != nil {
 		return fmt.Errorf("gen: reading the generated code: %w", err)
 	}
+	sc.pending = nil
 	sc.declare(file)
 	return nil
 }
@@ -364,6 +380,11 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 	slices.SortFunc(left, func(a, b scannedMethod) int {
 		return strings.Compare(fmt.Sprintf("%s:%09d", a.pos.Filename, a.pos.Line), fmt.Sprintf("%s:%09d", b.pos.Filename, b.pos.Line))
 	})
+	if len(left) > 0 {
+		if err := sc.declarePending(); err != nil {
+			return nil, err
+		}
+	}
 	for _, m := range left {
 		// A method that uses a type the generated file no longer declares
 		// (the removed tool's Args) breaks the build; one that does not
