@@ -352,8 +352,8 @@ func (g *generator) checkFunc(t *goType) []jen.Code {
 	var out []jen.Code
 	if s.Pattern != "" {
 		out = append(out,
-			comment(patternVar(t)+" is the pattern of "+t.check[len("check"):]+" (compiled once; a *regexp.Regexp is safe for concurrent use)."),
-			jen.Var().Id(patternVar(t)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(s.Pattern)),
+			comment(patternVar(t)+" is the pattern of "+t.check[len("check"):]+" (compiled once; a *wire.Pattern is safe for concurrent use)."),
+			jen.Var().Id(patternVar(t)).Op("=").Qual(wirePkg, "MustPattern").Call(jen.Lit(s.Pattern)),
 			jen.Line())
 	}
 	doc := t.check + " records the violations of the constraints of v in c."

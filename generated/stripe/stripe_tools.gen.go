@@ -5,7 +5,6 @@ package stripe
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"unicode/utf8"
 
@@ -1148,8 +1147,8 @@ const revenueMetricsSchema = `{"additionalProperties":false,"properties":{},"typ
 type CustomerID string
 
 // customerIDPattern is the pattern of CustomerID (compiled once; a
-// *regexp.Regexp is safe for concurrent use).
-var customerIDPattern = regexp.MustCompile("^cus_[A-Za-z0-9]+$")
+// *wire.Pattern is safe for concurrent use).
+var customerIDPattern = wire.MustPattern("^cus_[A-Za-z0-9]+$")
 
 // checkCustomerID records the violations of the constraints of v in c.
 func checkCustomerID(c *wire.Checker, v string) {
@@ -1161,9 +1160,9 @@ func checkCustomerID(c *wire.Checker, v string) {
 // PriceID is a type shared by the stripe tools: Stripe price id (price_...).
 type PriceID string
 
-// priceIDPattern is the pattern of PriceID (compiled once; a *regexp.Regexp is
+// priceIDPattern is the pattern of PriceID (compiled once; a *wire.Pattern is
 // safe for concurrent use).
-var priceIDPattern = regexp.MustCompile("^(price|plan)_[A-Za-z0-9]+$")
+var priceIDPattern = wire.MustPattern("^(price|plan)_[A-Za-z0-9]+$")
 
 // checkPriceID records the violations of the constraints of v in c.
 func checkPriceID(c *wire.Checker, v string) {
@@ -1176,9 +1175,9 @@ func checkPriceID(c *wire.Checker, v string) {
 // case (usd).
 type Currency string
 
-// currencyPattern is the pattern of Currency (compiled once; a *regexp.Regexp
-// is safe for concurrent use).
-var currencyPattern = regexp.MustCompile("^[a-z]{3}$")
+// currencyPattern is the pattern of Currency (compiled once; a *wire.Pattern is
+// safe for concurrent use).
+var currencyPattern = wire.MustPattern("^[a-z]{3}$")
 
 // checkCurrency records the violations of the constraints of v in c.
 func checkCurrency(c *wire.Checker, v string) {

@@ -5,7 +5,6 @@ package genfixture
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -467,8 +466,8 @@ func checkCreateInvoiceWebsite(c *wire.Checker, v string) {
 }
 
 // createInvoiceReferencePattern is the pattern of CreateInvoiceReference
-// (compiled once; a *regexp.Regexp is safe for concurrent use).
-var createInvoiceReferencePattern = regexp.MustCompile("^INV-[0-9]+$")
+// (compiled once; a *wire.Pattern is safe for concurrent use).
+var createInvoiceReferencePattern = wire.MustPattern("^INV-[0-9]+$")
 
 // checkCreateInvoiceReference records the violations of the constraints of v in
 // c.
@@ -888,9 +887,9 @@ func checkMoneyCurrency(c *wire.Checker, v MoneyCurrency) {
 // Tag is a type shared by the fx tools.
 type Tag string
 
-// tagPattern is the pattern of Tag (compiled once; a *regexp.Regexp is safe for
+// tagPattern is the pattern of Tag (compiled once; a *wire.Pattern is safe for
 // concurrent use).
-var tagPattern = regexp.MustCompile("^[a-z0-9-]+$")
+var tagPattern = wire.MustPattern("^[a-z0-9-]+$")
 
 // checkTag records the violations of the constraints of v in c.
 func checkTag(c *wire.Checker, v string) {

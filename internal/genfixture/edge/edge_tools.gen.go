@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -905,9 +904,9 @@ func checkTrimMode(c *wire.Checker, v TrimMode) {
 	}
 }
 
-// trimCodePattern is the pattern of TrimCode (compiled once; a *regexp.Regexp
-// is safe for concurrent use).
-var trimCodePattern = regexp.MustCompile("^[A-Z]{3}$")
+// trimCodePattern is the pattern of TrimCode (compiled once; a *wire.Pattern is
+// safe for concurrent use).
+var trimCodePattern = wire.MustPattern("^[A-Z]{3}$")
 
 // checkTrimCode records the violations of the constraints of v in c. Decoding
 // trims v (trim: true) before this check; a value built in Go with white space

@@ -5,7 +5,6 @@ package unions
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"unicode/utf8"
 
@@ -1349,8 +1348,8 @@ func checkCardMethod(c *wire.Checker, v string) {
 }
 
 // cardNumberPattern is the pattern of CardNumber (compiled once; a
-// *regexp.Regexp is safe for concurrent use).
-var cardNumberPattern = regexp.MustCompile("^[0-9]{12,19}$")
+// *wire.Pattern is safe for concurrent use).
+var cardNumberPattern = wire.MustPattern("^[0-9]{12,19}$")
 
 // checkCardNumber records the violations of the constraints of v in c.
 func checkCardNumber(c *wire.Checker, v string) {
