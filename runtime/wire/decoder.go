@@ -2,7 +2,9 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -118,14 +120,11 @@ func (d *Decoder) tooDeep() {
 
 // ws skips whitespace.
 func (d *Decoder) ws() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	data, i := d.data, d.pos
+	for i < len(data) && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
 	}
+	d.pos = i
 }
 
 // peek skips whitespace and returns the next byte, or 0 at the end.
@@ -417,6 +416,70 @@ func (d *Decoder) NextItem() bool {
 	return true
 }
 
+// maxItemsHint is the most items itemsHint counts: a longer array's slice
+// grows as it is read.
+const maxItemsHint = 256
+
+// itemsHint returns the number of items of the array being read (just
+// after its '['), at most max (maxItems, or NoMaxItems) and maxItemsHint,
+// for the capacity of the slice it is read into: one allocation instead of
+// one per doubling. It is a quick count of the commas outside nested values
+// and strings, without checking the syntax (the reading that follows does):
+// on malformed input it may be wrong, never costly.
+func (d *Decoder) itemsHint(max int) int {
+	if d.stopped {
+		return 0
+	}
+	limit := maxItemsHint
+	if max >= 0 && max < limit {
+		limit = max
+	}
+	data := d.data
+	i := d.pos
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	if i >= len(data) || data[i] == ']' || limit == 0 {
+		return 0
+	}
+	n, depth := 1, 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			// To the closing quote: one not escaped by an odd run of '\\'.
+			for {
+				j := bytes.IndexByte(data[i+1:], '"')
+				if j < 0 {
+					return n
+				}
+				i += 1 + j
+				k := i - 1
+				for data[k] == '\\' {
+					k--
+				}
+				if (i-k)%2 == 1 {
+					break
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				if n == limit {
+					return n
+				}
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // NextItemWithin is NextItem for an array of at most max items (maxItems),
 // i being the index of the item that would come next: past max the rest
 // is counted and skipped, not decoded, and one violation at the array's
@@ -515,29 +578,60 @@ func (d *Decoder) readString() ([]byte, bool) {
 	data := d.data
 	start := d.pos + 1
 	ascii := true
-	for i := start; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case c == '"':
-			s := data[start:i]
-			if !ascii && !utf8.Valid(s) {
-				return d.unescape(start)
-			}
-			d.pos = i + 1
-			return s, true
-		case c == '\\':
-			return d.unescape(start)
-		case c < 0x20:
-			d.pos = i
-			d.syntax("closing '\"' of string (control characters must be escaped)")
-			return nil, false
-		case c >= utf8.RuneSelf:
+	i := start
+	// Eight bytes at a time to the first quote, backslash or control
+	// character, noting non-ASCII bytes on the way; then byte by byte.
+	for i+8 <= len(data) {
+		x := binary.LittleEndian.Uint64(data[i:])
+		m := strStop(x)
+		if h := x & hiBits; h != 0 && (m == 0 || h&(m&-m-1) != 0) {
 			ascii = false
 		}
+		if m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		i += 8
 	}
-	d.pos = len(data)
-	d.syntax("closing '\"' of string")
+	for i < len(data) && data[i] >= 0x20 && data[i] != '"' && data[i] != '\\' {
+		if data[i] >= utf8.RuneSelf {
+			ascii = false
+		}
+		i++
+	}
+	switch {
+	case i >= len(data):
+		d.pos = len(data)
+		d.syntax("closing '\"' of string")
+		return nil, false
+	case data[i] == '"':
+		s := data[start:i]
+		if !ascii && !utf8.Valid(s) {
+			return d.unescape(start)
+		}
+		d.pos = i + 1
+		return s, true
+	case data[i] == '\\':
+		return d.unescape(start)
+	}
+	d.pos = i
+	d.syntax("closing '\"' of string (control characters must be escaped)")
 	return nil, false
+}
+
+const (
+	loBits = 0x0101010101010101
+	hiBits = 0x8080808080808080
+)
+
+// strStop marks (with its high bit) each byte of the eight in x, read
+// little-endian, that ends the plain run of a string: a '"', a '\\' or a
+// control character. The lowest mark is exact (the borrows that may make
+// later marks wrong only run upwards from a marked byte).
+func strStop(x uint64) uint64 {
+	q := x ^ (loBits * '"')
+	b := x ^ (loBits * '\\')
+	return ((x-loBits*0x20)&^x | (q-loBits)&^q | (b-loBits)&^b) & hiBits
 }
 
 // unescape decodes the string whose content starts at start into scratch.

@@ -1,0 +1,136 @@
+package wire
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestReadStringDifferential reads strings of every length up to 40 with a
+// special byte (quote, backslash escape, control character, non-ASCII or
+// invalid UTF-8) at each position, and compares with encoding/json: the
+// eight-bytes-at-a-time scan must stop exactly where the byte loop did.
+func TestReadStringDifferential(t *testing.T) {
+	specials := []string{`\"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", "é", "日", "\xff", "\xc3", "\xed\xa0\x80", "\x7f", " ", "~"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 40; n++ {
+		for at := 0; at <= n; at++ {
+			for _, sp := range specials {
+				body := []byte(strings.Repeat("a", n))
+				for i := range body {
+					body[i] = "abcXYZ019 -_./~"[r.IntN(15)]
+				}
+				s := string(body[:at]) + sp + string(body[at:])
+				for _, tail := range []string{``, ` `, `,"x"`, `]`, `"`} {
+					doc := `"` + s + `"` + tail
+					checkReadString(t, doc)
+					checkReadString(t, `"`+s) // unterminated
+				}
+			}
+		}
+	}
+}
+
+func checkReadString(t *testing.T, doc string) {
+	t.Helper()
+	var d Decoder
+	d.Reset([]byte(doc))
+	got, ok := d.String()
+	end := d.pos
+	err := d.Finish()
+	var want string
+	jerr := json.Unmarshal([]byte(doc), &want)
+	if jerr == nil {
+		if !ok || err != nil || got != want {
+			t.Fatalf("String(%q) = %q, %v, %v; encoding/json gives %q", doc, got, ok, err, want)
+		}
+		return
+	}
+	// A string followed by something else: the string itself must still
+	// read as encoding/json reads it alone.
+	if ok {
+		var alone string
+		if json.Unmarshal([]byte(doc[:end]), &alone) != nil || alone != got {
+			t.Fatalf("String(%q) = %q up to %d; encoding/json reads %q there as %q", doc, got, end, doc[:end], alone)
+		}
+		return
+	}
+	if err == nil {
+		t.Fatalf("String(%q) failed without an error", doc)
+	}
+	var d2 Decoder // the syntax error's offset agrees with the skipping scan's
+	d2.Reset([]byte(doc))
+	d2.Skip()
+	if err2 := d2.Finish(); err2 == nil || err2.Error() != err.Error() {
+		t.Fatalf("String(%q): %v; Skip: %v", doc, err, err2)
+	}
+}
+
+// TestItemsHint checks the capacity hint of array reads against the items
+// of the arrays.
+func TestItemsHint(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		max  int
+		want int
+	}{
+		{`[]`, NoMaxItems, 0},
+		{` [ ] `, NoMaxItems, 0},
+		{`[1]`, NoMaxItems, 1},
+		{`[1,2,3]`, NoMaxItems, 3},
+		{`[1,2,3]`, 2, 2},
+		{`[1,2,3]`, 0, 0},
+		{`[{"a":[1,2],"b":{"c":","}},"x,y",[[]]]`, NoMaxItems, 3},
+		{`["a\",b", "\\", "c\\\"d,", 4]`, NoMaxItems, 4},
+		{`[1,2`, NoMaxItems, 2},
+		{`["a,b`, NoMaxItems, 1},
+		{`[` + strings.Repeat("0,", 1000) + `0]`, NoMaxItems, maxItemsHint},
+	} {
+		var d Decoder
+		d.Reset([]byte(c.doc))
+		if !d.BeginArray() {
+			t.Fatalf("BeginArray(%q) failed", c.doc)
+		}
+		if got := d.itemsHint(c.max); got != c.want {
+			t.Errorf("itemsHint(%q, %d) = %d, want %d", c.doc, c.max, got, c.want)
+		}
+	}
+}
+
+// TestArrayReadAllocs checks that reading an array of objects or strings
+// allocates its slice once.
+func TestArrayReadAllocs(t *testing.T) {
+	type item struct{ A, B string }
+	decodeItem := func(x *item, d *Decoder) {
+		if d.BeginObject() {
+			for d.NextKey() {
+				d.Skip()
+			}
+		}
+	}
+	data := []byte(`{"items": [{"a": 1}, {"b": 2}, {}, {}, {}, {}, {}], "s": ["x", "y", "z"]}`)
+	var d Decoder
+	allocs := testing.AllocsPerRun(100, func() {
+		d.Reset(data)
+		var items []item
+		var strs []string
+		var seenI, seenS bool
+		if d.BeginObject() {
+			for d.NextKey() {
+				switch string(d.Name()) {
+				case "items":
+					ReqObjects(&d, &seenI, "items", &items, NoMaxItems, decodeItem, nil)
+				case "s":
+					d.ReqStrings(&seenS, "s", &strs, 5, nil, nil)
+				}
+			}
+		}
+		if len(items) != 7 || len(strs) != 3 || d.Finish() != nil {
+			t.Fatalf("read %d items, %d strings: %v", len(items), len(strs), d.Finish())
+		}
+	})
+	if allocs > 5 { // the two slices, and the three strings
+		t.Fatalf("%v allocations, want 5", allocs)
+	}
+}
