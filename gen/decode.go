@@ -64,6 +64,9 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 	if t.kind != kStruct {
 		return nil // other named types are read inline where they are used
 	}
+	if g.tabled(t) { // table.go
+		return append(g.tableDecl(t), g.tableDecode(t)...)
+	}
 	var body []jen.Code
 	if t.constVar != "" {
 		body = append(body, jen.Id("cs").Op(":=").Id(t.constVar).Dot("Start").Call(jen.Id("d")),

@@ -343,6 +343,7 @@ func (g *generator) typeOf(s *spec.Schema, name, owner string, where loc) *goTyp
 // structType builds the struct for an object schema with properties.
 func (g *generator) structType(s *spec.Schema, name, owner string, where loc) *goType {
 	g.declare(name, "the struct type of "+where.String())
+	g.declare(lowerFirst(name)+"Fields", "the property table of the struct type of "+where.String()) // table.go
 	t := &goType{kind: kStruct, name: name, schema: s, what: where.typeOf()}
 	taken := map[string]bool{}
 	for _, p := range s.Properties {

@@ -30,7 +30,11 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 	}
 	c := func() *jen.Statement { return jen.Id("c") }
 	var body []jen.Code
-	for _, f := range t.fields {
+	fields := t.fields
+	if g.tabled(t) { // table.go: one call checks them all
+		body, fields = tableValidate(t), nil
+	}
+	for _, f := range fields {
 		fx := func() *jen.Statement { return jen.Id("x").Dot(f.name) }
 		canBeNil := f.ptr || f.typ.kind == kSlice || f.typ.kind == kMap || f.typ.kind == kUnion
 		if f.required && !f.nullable && canBeNil {

@@ -78,26 +78,19 @@ func DecodeListArgs(data []byte) (*ListArgs, error) {
 	return wire.Decode(data, new(ListArgs), (*ListArgs).decode)
 }
 
+// listArgsFields are the properties of ListArgs, in the order of its fields:
+// how its decode and validate methods read and check each.
+var listArgsFields = []wire.Field{
+	{Name: "query", Value: wire.String{Check: checkListQuery}},
+	{Name: "status", Value: wire.Enum[ListStatus]{Of: listStatusOf, Check: checkListStatus}},
+	{Name: "limit", Value: wire.Int{Rules: &listLimitRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *ListArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasQuery, hasStatus, hasLimit bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "query":
-			d.OptStringPtr(&hasQuery, "query", &x.Query, checkListQuery)
-		case "status":
-			wire.OptEnumPtr(d, &hasStatus, "status", &x.Status, listStatusOf, checkListStatus)
-		case "limit":
-			d.OptInt(&hasLimit, "limit", &x.Limit, &listLimitRules)
-		default:
-			d.Unknown("query", "status", "limit")
-		}
-	}
-	if !hasLimit {
+	seen := d.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
+	if seen.Absent(2) {
 		x.Limit = 10
 	}
 }
@@ -111,9 +104,7 @@ func (x *ListArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *ListArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "query", x.Query, checkListQuery)
-	wire.CheckPtr(c, "status", x.Status, checkListStatus)
-	wire.CheckAt(c, "limit", x.Limit, listLimitRules.CheckInt)
+	c.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
 }
 
 // checkListQuery records the violations of the constraints of v in c.
@@ -240,31 +231,20 @@ func DecodeAddArgs(data []byte) (*AddArgs, error) {
 	return wire.Decode(data, new(AddArgs), (*AddArgs).decode)
 }
 
+// addArgsFields are the properties of AddArgs, in the order of its fields: how
+// its decode and validate methods read and check each.
+var addArgsFields = []wire.Field{
+	{Name: "title", Required: true, Value: wire.String{Check: checkAddTitle}},
+	{Name: "priority", Value: wire.Enum[AddPriority]{Of: addPriorityOf, Check: checkAddPriority}},
+	{Name: "due", Value: wire.String{Check: checkAddDue}},
+	{Name: "tags", Value: wire.Strings{Max: 5, Item: checkAddTag, Check: checkAddTags}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *AddArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTitle, hasPriority, hasDue, hasTags bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "title":
-			d.ReqString(&hasTitle, "title", &x.Title, checkAddTitle)
-		case "priority":
-			wire.OptEnum(d, &hasPriority, "priority", &x.Priority, addPriorityOf, checkAddPriority)
-		case "due":
-			d.OptStringPtr(&hasDue, "due", &x.Due, checkAddDue)
-		case "tags":
-			d.OptStrings(&hasTags, "tags", &x.Tags, 5, checkAddTag, checkAddTags)
-		default:
-			d.Unknown("title", "priority", "due", "tags")
-		}
-	}
-	if !hasTitle {
-		d.Missing("title")
-	}
-	if !hasPriority {
+	seen := d.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
+	if seen.Absent(1) {
 		x.Priority = AddPriorityNormal
 	}
 }
@@ -278,10 +258,7 @@ func (x *AddArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *AddArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "title", x.Title, checkAddTitle)
-	wire.CheckAt(c, "priority", x.Priority, checkAddPriority)
-	wire.CheckPtr(c, "due", x.Due, checkAddDue)
-	wire.CheckSlice(c, "tags", x.Tags, checkAddTags, checkAddTag)
+	c.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
 }
 
 // checkAddTitle records the violations of the constraints of v in c.
@@ -419,24 +396,16 @@ func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
 	return wire.Decode(data, new(CompleteArgs), (*CompleteArgs).decode)
 }
 
+// completeArgsFields are the properties of CompleteArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var completeArgsFields = []wire.Field{
+	{Name: "id", Required: true, Value: wire.Int{Rules: &completeIDRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CompleteArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasID bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "id":
-			d.ReqInt(&hasID, "id", &x.ID, &completeIDRules)
-		default:
-			d.Unknown("id")
-		}
-	}
-	if !hasID {
-		d.Missing("id")
-	}
+	d.Object(completeArgsFields, &x.ID)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -448,7 +417,7 @@ func (x *CompleteArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CompleteArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "id", x.ID, completeIDRules.CheckInt)
+	c.Object(completeArgsFields, &x.ID)
 }
 
 // completeIDRules are the numeric constraints of $.id in the arguments of the
@@ -501,24 +470,16 @@ func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
 	return wire.Decode(data, new(DeleteArgs), (*DeleteArgs).decode)
 }
 
+// deleteArgsFields are the properties of DeleteArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var deleteArgsFields = []wire.Field{
+	{Name: "id", Required: true, Value: wire.Int{Rules: &completeIDRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DeleteArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasID bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "id":
-			d.ReqInt(&hasID, "id", &x.ID, &completeIDRules)
-		default:
-			d.Unknown("id")
-		}
-	}
-	if !hasID {
-		d.Missing("id")
-	}
+	d.Object(deleteArgsFields, &x.ID)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -530,7 +491,7 @@ func (x *DeleteArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DeleteArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "id", x.ID, completeIDRules.CheckInt)
+	c.Object(deleteArgsFields, &x.ID)
 }
 
 // newDeleteTool builds the tasks_delete tool of Module.

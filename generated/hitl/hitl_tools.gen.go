@@ -72,29 +72,19 @@ func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
 	return wire.Decode(data, new(WaitForApprovalArgs), (*WaitForApprovalArgs).decode)
 }
 
+// waitForApprovalArgsFields are the properties of WaitForApprovalArgs, in the
+// order of its fields: how its decode and validate methods read and check each.
+var waitForApprovalArgsFields = []wire.Field{
+	{Name: "action", Required: true, Value: wire.String{Check: checkWaitForApprovalAction}},
+	{Name: "details", Value: wire.String{Check: checkWaitForApprovalDetails}},
+	{Name: "risk", Value: wire.Enum[WaitForApprovalRisk]{Of: waitForApprovalRiskOf, Check: checkWaitForApprovalRisk}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAction, hasDetails, hasRisk bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "action":
-			d.ReqString(&hasAction, "action", &x.Action, checkWaitForApprovalAction)
-		case "details":
-			d.OptStringPtr(&hasDetails, "details", &x.Details, checkWaitForApprovalDetails)
-		case "risk":
-			wire.OptEnum(d, &hasRisk, "risk", &x.Risk, waitForApprovalRiskOf, checkWaitForApprovalRisk)
-		default:
-			d.Unknown("action", "details", "risk")
-		}
-	}
-	if !hasAction {
-		d.Missing("action")
-	}
-	if !hasRisk {
+	seen := d.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
+	if seen.Absent(2) {
 		x.Risk = WaitForApprovalRiskMedium
 	}
 }
@@ -108,9 +98,7 @@ func (x *WaitForApprovalArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *WaitForApprovalArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "action", x.Action, checkWaitForApprovalAction)
-	wire.CheckPtr(c, "details", x.Details, checkWaitForApprovalDetails)
-	wire.CheckAt(c, "risk", x.Risk, checkWaitForApprovalRisk)
+	c.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
 }
 
 // checkWaitForApprovalAction records the violations of the constraints of v in

@@ -542,26 +542,18 @@ func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
 	return wire.Decode(data, new(CreatePaymentLinkArgs), (*CreatePaymentLinkArgs).decode)
 }
 
+// createPaymentLinkArgsFields are the properties of CreatePaymentLinkArgs, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var createPaymentLinkArgsFields = []wire.Field{
+	{Name: "line_items", Required: true, Value: wire.Objects[PaymentLinkItem]{Max: 20, Decode: (*PaymentLinkItem).decode, Validate: (*PaymentLinkItem).validate, Check: checkCreatePaymentLinkLineItems}},
+	{Name: "after_completion_url", Value: wire.String{Check: checkCreatePaymentLinkAfterCompletionURL}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasLineItems, hasAfterCompletionURL bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "line_items":
-			wire.ReqObjects(d, &hasLineItems, "line_items", &x.LineItems, 20, (*PaymentLinkItem).decode, checkCreatePaymentLinkLineItems)
-		case "after_completion_url":
-			d.OptStringPtr(&hasAfterCompletionURL, "after_completion_url", &x.AfterCompletionURL, checkCreatePaymentLinkAfterCompletionURL)
-		default:
-			d.Unknown("line_items", "after_completion_url")
-		}
-	}
-	if !hasLineItems {
-		d.Missing("line_items")
-	}
+	d.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -573,11 +565,7 @@ func (x *CreatePaymentLinkArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CreatePaymentLinkArgs) validate(c *wire.Checker) {
-	if x.LineItems == nil {
-		c.Missing("line_items")
-	}
-	wire.CheckObjects(c, "line_items", x.LineItems, checkCreatePaymentLinkLineItems, (*PaymentLinkItem).validate)
-	wire.CheckPtr(c, "after_completion_url", x.AfterCompletionURL, checkCreatePaymentLinkAfterCompletionURL)
+	c.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
 }
 
 // checkCreatePaymentLinkLineItems records the violations of the constraints of
@@ -1324,32 +1312,19 @@ type InvoiceLine struct {
 	Quantity int64 `json:"quantity"`
 }
 
+// invoiceLineFields are the properties of InvoiceLine, in the order of its
+// fields: how its decode and validate methods read and check each.
+var invoiceLineFields = []wire.Field{
+	{Name: "description", Required: true, Value: wire.String{Check: checkInvoiceLineDescription}},
+	{Name: "amount_minor", Required: true, Value: wire.Int{Rules: &paymentLinkItemAmountMinorRules}},
+	{Name: "quantity", Value: wire.Int{Rules: &paymentLinkItemQuantityRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *InvoiceLine) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDescription, hasAmountMinor, hasQuantity bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "description":
-			d.ReqString(&hasDescription, "description", &x.Description, checkInvoiceLineDescription)
-		case "amount_minor":
-			d.ReqInt(&hasAmountMinor, "amount_minor", &x.AmountMinor, &paymentLinkItemAmountMinorRules)
-		case "quantity":
-			d.OptInt(&hasQuantity, "quantity", &x.Quantity, &paymentLinkItemQuantityRules)
-		default:
-			d.Unknown("description", "amount_minor", "quantity")
-		}
-	}
-	if !hasDescription {
-		d.Missing("description")
-	}
-	if !hasAmountMinor {
-		d.Missing("amount_minor")
-	}
-	if !hasQuantity {
+	seen := d.Object(invoiceLineFields, &x.Description, &x.AmountMinor, &x.Quantity)
+	if seen.Absent(2) {
 		x.Quantity = 1
 	}
 }
@@ -1363,9 +1338,7 @@ func (x *InvoiceLine) Validate() error {
 
 // validate records the violations of x in c.
 func (x *InvoiceLine) validate(c *wire.Checker) {
-	wire.CheckAt(c, "description", x.Description, checkInvoiceLineDescription)
-	wire.CheckAt(c, "amount_minor", x.AmountMinor, paymentLinkItemAmountMinorRules.CheckInt)
-	wire.CheckAt(c, "quantity", x.Quantity, paymentLinkItemQuantityRules.CheckInt)
+	c.Object(invoiceLineFields, &x.Description, &x.AmountMinor, &x.Quantity)
 }
 
 // checkInvoiceLineDescription records the violations of the constraints of v in

@@ -634,29 +634,19 @@ func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
 	return wire.Decode(data, new(SearchArgs), (*SearchArgs).decode)
 }
 
+// searchArgsFields are the properties of SearchArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var searchArgsFields = []wire.Field{
+	{Name: "query", Required: true, Value: wire.String{Check: checkSearchQuery}},
+	{Name: "limit", Value: wire.Int{Rules: &searchLimitRules}},
+	{Name: "include_deleted", Value: wire.Bool{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *SearchArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasQuery, hasLimit, hasIncludeDeleted bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "query":
-			d.ReqString(&hasQuery, "query", &x.Query, checkSearchQuery)
-		case "limit":
-			d.OptInt(&hasLimit, "limit", &x.Limit, &searchLimitRules)
-		case "include_deleted":
-			d.OptBoolPtr(&hasIncludeDeleted, "include_deleted", &x.IncludeDeleted, nil)
-		default:
-			d.Unknown("query", "limit", "include_deleted")
-		}
-	}
-	if !hasQuery {
-		d.Missing("query")
-	}
-	if !hasLimit {
+	seen := d.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
+	if seen.Absent(1) {
 		x.Limit = 10
 	}
 }
@@ -670,8 +660,7 @@ func (x *SearchArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *SearchArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "query", x.Query, checkSearchQuery)
-	wire.CheckAt(c, "limit", x.Limit, searchLimitRules.CheckInt)
+	c.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
 }
 
 // checkSearchQuery records the violations of the constraints of v in c.
@@ -805,27 +794,18 @@ type Money struct {
 	Currency MoneyCurrency `json:"currency"`
 }
 
+// moneyFields are the properties of Money, in the order of its fields: how its
+// decode and validate methods read and check each.
+var moneyFields = []wire.Field{
+	{Name: "amount", Required: true, Value: wire.Int{Rules: &moneyAmountRules}},
+	{Name: "currency", Value: wire.Enum[MoneyCurrency]{Of: moneyCurrencyOf, Check: checkMoneyCurrency}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Money) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasCurrency bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			d.ReqInt(&hasAmount, "amount", &x.Amount, &moneyAmountRules)
-		case "currency":
-			wire.OptEnum(d, &hasCurrency, "currency", &x.Currency, moneyCurrencyOf, checkMoneyCurrency)
-		default:
-			d.Unknown("amount", "currency")
-		}
-	}
-	if !hasAmount {
-		d.Missing("amount")
-	}
-	if !hasCurrency {
+	seen := d.Object(moneyFields, &x.Amount, &x.Currency)
+	if seen.Absent(1) {
 		x.Currency = MoneyCurrencyUsd
 	}
 }
@@ -839,8 +819,7 @@ func (x *Money) Validate() error {
 
 // validate records the violations of x in c.
 func (x *Money) validate(c *wire.Checker) {
-	wire.CheckAt(c, "amount", x.Amount, moneyAmountRules.CheckInt)
-	wire.CheckAt(c, "currency", x.Currency, checkMoneyCurrency)
+	c.Object(moneyFields, &x.Amount, &x.Currency)
 }
 
 // moneyAmountRules are the numeric constraints of $.amount in the named type

@@ -1092,27 +1092,18 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
+// pointFields are the properties of Point, in the order of its fields: how its
+// decode and validate methods read and check each.
+var pointFields = []wire.Field{
+	{Name: "x", Required: true, Value: wire.Float{}},
+	{Name: "y", Value: wire.Float{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Point) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasX, hasY bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "x":
-			d.ReqFloat(&hasX, "x", &x.X, nil)
-		case "y":
-			d.OptFloat(&hasY, "y", &x.Y, nil)
-		default:
-			d.Unknown("x", "y")
-		}
-	}
-	if !hasX {
-		d.Missing("x")
-	}
-	if !hasY {
+	seen := d.Object(pointFields, &x.X, &x.Y)
+	if seen.Absent(1) {
 		x.Y = 0.5
 	}
 }
@@ -1125,4 +1116,6 @@ func (x *Point) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *Point) validate(c *wire.Checker) {}
+func (x *Point) validate(c *wire.Checker) {
+	c.Object(pointFields, &x.X, &x.Y)
+}

@@ -170,28 +170,18 @@ type DrawStyle struct {
 	Fill *string `json:"fill,omitempty"`
 }
 
+// drawStyleFields are the properties of DrawStyle, in the order of its fields:
+// how its decode and validate methods read and check each.
+var drawStyleFields = []wire.Field{
+	{Name: "opacity", Value: wire.Float{Rules: &drawStyleOpacityRules}},
+	{Name: "stroke", Required: true, Value: wire.Enum[DrawStyleStroke]{Of: drawStyleStrokeOf, Check: checkDrawStyleStroke}},
+	{Name: "fill", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DrawStyle) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasOpacity, hasStroke, hasFill bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "opacity":
-			d.OptFloatPtr(&hasOpacity, "opacity", &x.Opacity, &drawStyleOpacityRules)
-		case "stroke":
-			wire.ReqEnum(d, &hasStroke, "stroke", &x.Stroke, drawStyleStrokeOf, checkDrawStyleStroke)
-		case "fill":
-			d.OptStringPtr(&hasFill, "fill", &x.Fill, nil)
-		default:
-			d.Unknown("opacity", "stroke", "fill")
-		}
-	}
-	if !hasStroke {
-		d.Missing("stroke")
-	}
+	d.Object(drawStyleFields, &x.Opacity, &x.Stroke, &x.Fill)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -203,12 +193,7 @@ func (x *DrawStyle) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DrawStyle) validate(c *wire.Checker) {
-	if x.Opacity != nil {
-		c.Enter("opacity")
-		drawStyleOpacityRules.CheckFloat(c, *x.Opacity, nil)
-		c.Leave()
-	}
-	wire.CheckAt(c, "stroke", x.Stroke, checkDrawStyleStroke)
+	c.Object(drawStyleFields, &x.Opacity, &x.Stroke, &x.Fill)
 }
 
 // drawStyleOpacityRules are the numeric constraints of $.style.opacity in the
@@ -598,24 +583,16 @@ type PayAmountCents struct {
 	Cents int64 `json:"cents"`
 }
 
+// payAmountCentsFields are the properties of PayAmountCents, in the order of
+// its fields: how its decode and validate methods read and check each.
+var payAmountCentsFields = []wire.Field{
+	{Name: "cents", Required: true, Value: wire.Int{Rules: &payAmountCentsCentsRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PayAmountCents) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCents bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "cents":
-			d.ReqInt(&hasCents, "cents", &x.Cents, &payAmountCentsCentsRules)
-		default:
-			d.Unknown("cents")
-		}
-	}
-	if !hasCents {
-		d.Missing("cents")
-	}
+	d.Object(payAmountCentsFields, &x.Cents)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -627,7 +604,7 @@ func (x *PayAmountCents) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PayAmountCents) validate(c *wire.Checker) {
-	wire.CheckAt(c, "cents", x.Cents, payAmountCentsCentsRules.CheckInt)
+	c.Object(payAmountCentsFields, &x.Cents)
 }
 
 // payAmountCentsCentsRules are the numeric constraints of
@@ -643,24 +620,16 @@ type PayAmountPercent struct {
 	Percent float64 `json:"percent"`
 }
 
+// payAmountPercentFields are the properties of PayAmountPercent, in the order
+// of its fields: how its decode and validate methods read and check each.
+var payAmountPercentFields = []wire.Field{
+	{Name: "percent", Required: true, Value: wire.Float{Rules: &payAmountPercentPercentRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PayAmountPercent) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPercent bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "percent":
-			d.ReqFloat(&hasPercent, "percent", &x.Percent, &payAmountPercentPercentRules)
-		default:
-			d.Unknown("percent")
-		}
-	}
-	if !hasPercent {
-		d.Missing("percent")
-	}
+	d.Object(payAmountPercentFields, &x.Percent)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -672,9 +641,7 @@ func (x *PayAmountPercent) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PayAmountPercent) validate(c *wire.Checker) {
-	c.Enter("percent")
-	payAmountPercentPercentRules.CheckFloat(c, x.Percent, nil)
-	c.Leave()
+	c.Object(payAmountPercentFields, &x.Percent)
 }
 
 // payAmountPercentPercentRules are the numeric constraints of
@@ -1141,26 +1108,17 @@ type PaySizeW struct {
 	H *int64 `json:"h,omitempty"`
 }
 
+// paySizeWFields are the properties of PaySizeW, in the order of its fields:
+// how its decode and validate methods read and check each.
+var paySizeWFields = []wire.Field{
+	{Name: "w", Required: true, Value: wire.Int{}},
+	{Name: "h", Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PaySizeW) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasW, hasH bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "w":
-			d.ReqInt(&hasW, "w", &x.W, nil)
-		case "h":
-			d.OptIntPtr(&hasH, "h", &x.H, nil)
-		default:
-			d.Unknown("w", "h")
-		}
-	}
-	if !hasW {
-		d.Missing("w")
-	}
+	d.Object(paySizeWFields, &x.W, &x.H)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1171,7 +1129,9 @@ func (x *PaySizeW) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PaySizeW) validate(c *wire.Checker) {}
+func (x *PaySizeW) validate(c *wire.Checker) {
+	c.Object(paySizeWFields, &x.W, &x.H)
+}
 
 // PaySizeR is the type of $.size.oneOf[1] in the arguments of the shapes_pay
 // tool.
@@ -1180,24 +1140,16 @@ type PaySizeR struct {
 	R float64 `json:"r"`
 }
 
+// paySizeRFields are the properties of PaySizeR, in the order of its fields:
+// how its decode and validate methods read and check each.
+var paySizeRFields = []wire.Field{
+	{Name: "r", Required: true, Value: wire.Float{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PaySizeR) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasR bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "r":
-			d.ReqFloat(&hasR, "r", &x.R, nil)
-		default:
-			d.Unknown("r")
-		}
-	}
-	if !hasR {
-		d.Missing("r")
-	}
+	d.Object(paySizeRFields, &x.R)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1208,7 +1160,9 @@ func (x *PaySizeR) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PaySizeR) validate(c *wire.Checker) {}
+func (x *PaySizeR) validate(c *wire.Checker) {
+	c.Object(paySizeRFields, &x.R)
+}
 
 // paySplitConst is the const of $.split in the arguments of the shapes_pay
 // tool: the one value allowed, compared by JSON equality.
@@ -1302,29 +1256,17 @@ type Card struct {
 	Number string `json:"number"`
 }
 
+// cardFields are the properties of Card, in the order of its fields: how its
+// decode and validate methods read and check each.
+var cardFields = []wire.Field{
+	{Name: "method", Required: true, Value: wire.String{Check: checkCardMethod}},
+	{Name: "number", Required: true, Value: wire.String{Check: checkCardNumber}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Card) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMethod, hasNumber bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "method":
-			d.ReqString(&hasMethod, "method", &x.Method, checkCardMethod)
-		case "number":
-			d.ReqString(&hasNumber, "number", &x.Number, checkCardNumber)
-		default:
-			d.Unknown("method", "number")
-		}
-	}
-	if !hasMethod {
-		d.Missing("method")
-	}
-	if !hasNumber {
-		d.Missing("number")
-	}
+	d.Object(cardFields, &x.Method, &x.Number)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1336,8 +1278,7 @@ func (x *Card) Validate() error {
 
 // validate records the violations of x in c.
 func (x *Card) validate(c *wire.Checker) {
-	wire.CheckAt(c, "method", x.Method, checkCardMethod)
-	wire.CheckAt(c, "number", x.Number, checkCardNumber)
+	c.Object(cardFields, &x.Method, &x.Number)
 }
 
 // checkCardMethod records the violations of the constraints of v in c.
@@ -1366,29 +1307,17 @@ type Transfer struct {
 	Iban string `json:"iban"`
 }
 
+// transferFields are the properties of Transfer, in the order of its fields:
+// how its decode and validate methods read and check each.
+var transferFields = []wire.Field{
+	{Name: "method", Required: true, Value: wire.Enum[TransferMethod]{Of: transferMethodOf, Check: checkTransferMethod}},
+	{Name: "iban", Required: true, Value: wire.String{Check: checkTransferIban}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Transfer) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMethod, hasIban bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "method":
-			wire.ReqEnum(d, &hasMethod, "method", &x.Method, transferMethodOf, checkTransferMethod)
-		case "iban":
-			d.ReqString(&hasIban, "iban", &x.Iban, checkTransferIban)
-		default:
-			d.Unknown("method", "iban")
-		}
-	}
-	if !hasMethod {
-		d.Missing("method")
-	}
-	if !hasIban {
-		d.Missing("iban")
-	}
+	d.Object(transferFields, &x.Method, &x.Iban)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1400,8 +1329,7 @@ func (x *Transfer) Validate() error {
 
 // validate records the violations of x in c.
 func (x *Transfer) validate(c *wire.Checker) {
-	wire.CheckAt(c, "method", x.Method, checkTransferMethod)
-	wire.CheckAt(c, "iban", x.Iban, checkTransferIban)
+	c.Object(transferFields, &x.Method, &x.Iban)
 }
 
 // TransferMethod is the type of $.method in the named type Transfer.
@@ -1520,36 +1448,19 @@ type Circle struct {
 	Radius float64 `json:"radius"`
 }
 
+// circleFields are the properties of Circle, in the order of its fields: how
+// its decode and validate methods read and check each.
+var circleFields = []wire.Field{
+	{Name: "name", Required: true, Value: wire.String{Check: checkNamedName}},
+	{Name: "note", Value: wire.String{}},
+	{Name: "kind", Required: true, Value: wire.String{Check: checkCircleKind}},
+	{Name: "radius", Required: true, Value: wire.Float{Rules: &circleRadiusRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *Circle) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasNote, hasKind, hasRadius bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			d.ReqString(&hasName, "name", &x.Name, checkNamedName)
-		case "note":
-			d.OptStringPtr(&hasNote, "note", &x.Note, nil)
-		case "kind":
-			d.ReqString(&hasKind, "kind", &x.Kind, checkCircleKind)
-		case "radius":
-			d.ReqFloat(&hasRadius, "radius", &x.Radius, &circleRadiusRules)
-		default:
-			d.Unknown("name", "note", "kind", "radius")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasKind {
-		d.Missing("kind")
-	}
-	if !hasRadius {
-		d.Missing("radius")
-	}
+	d.Object(circleFields, &x.Name, &x.Note, &x.Kind, &x.Radius)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1561,11 +1472,7 @@ func (x *Circle) Validate() error {
 
 // validate records the violations of x in c.
 func (x *Circle) validate(c *wire.Checker) {
-	wire.CheckAt(c, "name", x.Name, checkNamedName)
-	wire.CheckAt(c, "kind", x.Kind, checkCircleKind)
-	c.Enter("radius")
-	circleRadiusRules.CheckFloat(c, x.Radius, nil)
-	c.Leave()
+	c.Object(circleFields, &x.Name, &x.Note, &x.Kind, &x.Radius)
 }
 
 // checkCircleKind records the violations of the constraints of v in c.

@@ -158,42 +158,32 @@ func DecodeGetCustomersArgs(data []byte) (*GetCustomersArgs, error) {
 	return wire.Decode(data, new(GetCustomersArgs), (*GetCustomersArgs).decode)
 }
 
+// getCustomersArgsFields are the properties of GetCustomersArgs, in the order
+// of its fields: how its decode and validate methods read and check each.
+var getCustomersArgsFields = []wire.Field{
+	{Name: "email", Value: wire.String{Check: checkGetCustomersEmail}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "test_clock", Value: wire.String{Check: checkAddressCity}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetCustomersArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEmail, hasEndingBefore, hasExpand, hasLimit, hasStartingAfter, hasTestClock, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "email":
-			d.OptStringPtr(&hasEmail, "email", &x.Email, checkGetCustomersEmail)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "test_clock":
-			d.OptStringPtr(&hasTestClock, "test_clock", &x.TestClock, checkAddressCity)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown(
-				"email",
-				"ending_before",
-				"expand",
-				"limit",
-				"starting_after",
-				"test_clock",
-				"max_pages",
-			)
-		}
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getCustomersArgsFields,
+		&x.Email,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.TestClock,
+		&x.MaxPages,
+	)
+	if seen.Absent(6) {
 		x.MaxPages = 1
 	}
 }
@@ -207,12 +197,16 @@ func (x *GetCustomersArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetCustomersArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckPtr(c, "test_clock", x.TestClock, checkAddressCity)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getCustomersArgsFields,
+		&x.Email,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.TestClock,
+		&x.MaxPages,
+	)
 }
 
 // checkGetCustomersEmail records the violations of the constraints of v in c.
@@ -413,110 +407,61 @@ func DecodePostCustomersArgs(data []byte) (*PostCustomersArgs, error) {
 	return wire.Decode(data, new(PostCustomersArgs), (*PostCustomersArgs).decode)
 }
 
+// postCustomersArgsFields are the properties of PostCustomersArgs, in the order
+// of its fields: how its decode and validate methods read and check each.
+var postCustomersArgsFields = []wire.Field{
+	{Name: "address", Value: wire.Object[PostCustomersAddress]{Decode: (*PostCustomersAddress).decode, Validate: (*PostCustomersAddress).validate}},
+	{Name: "balance", Value: wire.Int{}},
+	{Name: "cash_balance", Value: wire.Object[PostCustomersCashBalance]{Decode: (*PostCustomersCashBalance).decode, Validate: (*PostCustomersCashBalance).validate}},
+	{Name: "coupon", Value: wire.String{Check: checkAddressCity}},
+	{Name: "description", Value: wire.String{Check: checkAddressCity}},
+	{Name: "email", Value: wire.String{Check: checkGetCustomersEmail}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "invoice_prefix", Value: wire.String{Check: checkAddressCity}},
+	{Name: "invoice_settings", Value: wire.Object[PostCustomersInvoiceSettings]{Decode: (*PostCustomersInvoiceSettings).decode, Validate: (*PostCustomersInvoiceSettings).validate}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "name", Value: wire.String{Check: checkPostCustomersName}},
+	{Name: "next_invoice_sequence", Value: wire.Int{}},
+	{Name: "payment_method", Value: wire.String{Check: checkAddressCity}},
+	{Name: "phone", Value: wire.String{Check: checkPostCustomersPhone}},
+	{Name: "preferred_locales", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "promotion_code", Value: wire.String{Check: checkAddressCity}},
+	{Name: "shipping", Value: wire.Object[PostCustomersShipping]{Decode: (*PostCustomersShipping).decode, Validate: (*PostCustomersShipping).validate}},
+	{Name: "source", Value: wire.String{Check: checkAddressCity}},
+	{Name: "tax", Value: wire.Object[PostCustomersTax]{Decode: (*PostCustomersTax).decode, Validate: (*PostCustomersTax).validate}},
+	{Name: "tax_exempt", Value: wire.Enum[PostCustomersTaxExempt]{Of: postCustomersTaxExemptOf, Check: checkPostCustomersTaxExempt}},
+	{Name: "tax_id_data", Value: wire.Objects[PostCustomersTaxIDDataItem]{Max: wire.NoMaxItems, Decode: (*PostCustomersTaxIDDataItem).decode, Validate: (*PostCustomersTaxIDDataItem).validate}},
+	{Name: "test_clock", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAddress, hasBalance, hasCashBalance, hasCoupon, hasDescription, hasEmail, hasExpand, hasInvoicePrefix, hasInvoiceSettings, hasMetadata, hasName, hasNextInvoiceSequence, hasPaymentMethod, hasPhone, hasPreferredLocales, hasPromotionCode, hasShipping, hasSource, hasTax, hasTaxExempt, hasTaxIDData, hasTestClock bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "address":
-			wire.OptObjectPtr(d, &hasAddress, "address", &x.Address, (*PostCustomersAddress).decode)
-		case "balance":
-			d.OptIntPtr(&hasBalance, "balance", &x.Balance, nil)
-		case "cash_balance":
-			wire.OptObjectPtr(d, &hasCashBalance, "cash_balance", &x.CashBalance, (*PostCustomersCashBalance).decode)
-		case "coupon":
-			d.OptStringPtr(&hasCoupon, "coupon", &x.Coupon, checkAddressCity)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAddressCity)
-		case "email":
-			d.OptStringPtr(&hasEmail, "email", &x.Email, checkGetCustomersEmail)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "invoice_prefix":
-			d.OptStringPtr(&hasInvoicePrefix, "invoice_prefix", &x.InvoicePrefix, checkAddressCity)
-		case "invoice_settings":
-			wire.OptObjectPtr(d, &hasInvoiceSettings, "invoice_settings", &x.InvoiceSettings, (*PostCustomersInvoiceSettings).decode)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "name":
-			d.OptStringPtr(&hasName, "name", &x.Name, checkPostCustomersName)
-		case "next_invoice_sequence":
-			d.OptIntPtr(&hasNextInvoiceSequence, "next_invoice_sequence", &x.NextInvoiceSequence, nil)
-		case "payment_method":
-			d.OptStringPtr(&hasPaymentMethod, "payment_method", &x.PaymentMethod, checkAddressCity)
-		case "phone":
-			d.OptStringPtr(&hasPhone, "phone", &x.Phone, checkPostCustomersPhone)
-		case "preferred_locales":
-			d.OptStrings(&hasPreferredLocales, "preferred_locales", &x.PreferredLocales, wire.NoMaxItems, checkAddressCity, nil)
-		case "promotion_code":
-			d.OptStringPtr(&hasPromotionCode, "promotion_code", &x.PromotionCode, checkAddressCity)
-		case "shipping":
-			wire.OptObjectPtr(d, &hasShipping, "shipping", &x.Shipping, (*PostCustomersShipping).decode)
-		case "source":
-			d.OptStringPtr(&hasSource, "source", &x.Source, checkAddressCity)
-		case "tax":
-			wire.OptObjectPtr(d, &hasTax, "tax", &x.Tax, (*PostCustomersTax).decode)
-		case "tax_exempt":
-			wire.OptEnumPtr(d, &hasTaxExempt, "tax_exempt", &x.TaxExempt, postCustomersTaxExemptOf, checkPostCustomersTaxExempt)
-		case "tax_id_data":
-			wire.OptObjects(d, &hasTaxIDData, "tax_id_data", &x.TaxIDData, wire.NoMaxItems, (*PostCustomersTaxIDDataItem).decode, nil)
-		case "test_clock":
-			d.OptStringPtr(&hasTestClock, "test_clock", &x.TestClock, checkAddressCity)
-		default:
-			d.Unknown(
-				"address",
-				"balance",
-				"cash_balance",
-				"coupon",
-				"description",
-				"email",
-				"expand",
-				"invoice_prefix",
-				"invoice_settings",
-				"metadata",
-				"name",
-				"next_invoice_sequence",
-				"payment_method",
-				"phone",
-				"preferred_locales",
-				"promotion_code",
-				"shipping",
-				"source",
-				"tax",
-				"tax_exempt",
-				"tax_id_data",
-				"test_clock",
-			)
-		}
-	}
+	d.Object(
+		postCustomersArgsFields,
+		&x.Address,
+		&x.Balance,
+		&x.CashBalance,
+		&x.Coupon,
+		&x.Description,
+		&x.Email,
+		&x.Expand,
+		&x.InvoicePrefix,
+		&x.InvoiceSettings,
+		&x.Metadata,
+		&x.Name,
+		&x.NextInvoiceSequence,
+		&x.PaymentMethod,
+		&x.Phone,
+		&x.PreferredLocales,
+		&x.PromotionCode,
+		&x.Shipping,
+		&x.Source,
+		&x.Tax,
+		&x.TaxExempt,
+		&x.TaxIDData,
+		&x.TestClock,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -528,25 +473,31 @@ func (x *PostCustomersArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersArgs) validate(c *wire.Checker) {
-	wire.CheckObject(c, "address", x.Address, (*PostCustomersAddress).validate)
-	wire.CheckObject(c, "cash_balance", x.CashBalance, (*PostCustomersCashBalance).validate)
-	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
-	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
-	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "invoice_prefix", x.InvoicePrefix, checkAddressCity)
-	wire.CheckObject(c, "invoice_settings", x.InvoiceSettings, (*PostCustomersInvoiceSettings).validate)
-	wire.CheckPtr(c, "name", x.Name, checkPostCustomersName)
-	wire.CheckPtr(c, "payment_method", x.PaymentMethod, checkAddressCity)
-	wire.CheckPtr(c, "phone", x.Phone, checkPostCustomersPhone)
-	wire.CheckSlice(c, "preferred_locales", x.PreferredLocales, nil, checkAddressCity)
-	wire.CheckPtr(c, "promotion_code", x.PromotionCode, checkAddressCity)
-	wire.CheckObject(c, "shipping", x.Shipping, (*PostCustomersShipping).validate)
-	wire.CheckPtr(c, "source", x.Source, checkAddressCity)
-	wire.CheckObject(c, "tax", x.Tax, (*PostCustomersTax).validate)
-	wire.CheckPtr(c, "tax_exempt", x.TaxExempt, checkPostCustomersTaxExempt)
-	wire.CheckObjects(c, "tax_id_data", x.TaxIDData, nil, (*PostCustomersTaxIDDataItem).validate)
-	wire.CheckPtr(c, "test_clock", x.TestClock, checkAddressCity)
+	c.Object(
+		postCustomersArgsFields,
+		&x.Address,
+		&x.Balance,
+		&x.CashBalance,
+		&x.Coupon,
+		&x.Description,
+		&x.Email,
+		&x.Expand,
+		&x.InvoicePrefix,
+		&x.InvoiceSettings,
+		&x.Metadata,
+		&x.Name,
+		&x.NextInvoiceSequence,
+		&x.PaymentMethod,
+		&x.Phone,
+		&x.PreferredLocales,
+		&x.PromotionCode,
+		&x.Shipping,
+		&x.Source,
+		&x.Tax,
+		&x.TaxExempt,
+		&x.TaxIDData,
+		&x.TestClock,
+	)
 }
 
 // PostCustomersAddress is the type of $.address in the arguments of the
@@ -566,31 +517,29 @@ type PostCustomersAddress struct {
 	State *string `json:"state,omitempty"`
 }
 
+// postCustomersAddressFields are the properties of PostCustomersAddress, in the
+// order of its fields: how its decode and validate methods read and check each.
+var postCustomersAddressFields = []wire.Field{
+	{Name: "city", Value: wire.String{Check: checkAddressCity}},
+	{Name: "country", Value: wire.String{Check: checkAddressCity}},
+	{Name: "line1", Value: wire.String{Check: checkAddressCity}},
+	{Name: "line2", Value: wire.String{Check: checkAddressCity}},
+	{Name: "postal_code", Value: wire.String{Check: checkAddressCity}},
+	{Name: "state", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersAddress) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCity, hasCountry, hasLine1, hasLine2, hasPostalCode, hasState bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "city":
-			d.OptStringPtr(&hasCity, "city", &x.City, checkAddressCity)
-		case "country":
-			d.OptStringPtr(&hasCountry, "country", &x.Country, checkAddressCity)
-		case "line1":
-			d.OptStringPtr(&hasLine1, "line1", &x.Line1, checkAddressCity)
-		case "line2":
-			d.OptStringPtr(&hasLine2, "line2", &x.Line2, checkAddressCity)
-		case "postal_code":
-			d.OptStringPtr(&hasPostalCode, "postal_code", &x.PostalCode, checkAddressCity)
-		case "state":
-			d.OptStringPtr(&hasState, "state", &x.State, checkAddressCity)
-		default:
-			d.Unknown("city", "country", "line1", "line2", "postal_code", "state")
-		}
-	}
+	d.Object(
+		postCustomersAddressFields,
+		&x.City,
+		&x.Country,
+		&x.Line1,
+		&x.Line2,
+		&x.PostalCode,
+		&x.State,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -602,12 +551,15 @@ func (x *PostCustomersAddress) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersAddress) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "city", x.City, checkAddressCity)
-	wire.CheckPtr(c, "country", x.Country, checkAddressCity)
-	wire.CheckPtr(c, "line1", x.Line1, checkAddressCity)
-	wire.CheckPtr(c, "line2", x.Line2, checkAddressCity)
-	wire.CheckPtr(c, "postal_code", x.PostalCode, checkAddressCity)
-	wire.CheckPtr(c, "state", x.State, checkAddressCity)
+	c.Object(
+		postCustomersAddressFields,
+		&x.City,
+		&x.Country,
+		&x.Line1,
+		&x.Line2,
+		&x.PostalCode,
+		&x.State,
+	)
 }
 
 // PostCustomersCashBalance is the type of $.cash_balance in the arguments of
@@ -618,21 +570,17 @@ type PostCustomersCashBalance struct {
 	Settings *PostCustomersCashBalanceSettings `json:"settings,omitempty"`
 }
 
+// postCustomersCashBalanceFields are the properties of
+// PostCustomersCashBalance, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postCustomersCashBalanceFields = []wire.Field{
+	{Name: "settings", Value: wire.Object[PostCustomersCashBalanceSettings]{Decode: (*PostCustomersCashBalanceSettings).decode, Validate: (*PostCustomersCashBalanceSettings).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersCashBalance) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasSettings bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "settings":
-			wire.OptObjectPtr(d, &hasSettings, "settings", &x.Settings, (*PostCustomersCashBalanceSettings).decode)
-		default:
-			d.Unknown("settings")
-		}
-	}
+	d.Object(postCustomersCashBalanceFields, &x.Settings)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -644,7 +592,7 @@ func (x *PostCustomersCashBalance) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersCashBalance) validate(c *wire.Checker) {
-	wire.CheckObject(c, "settings", x.Settings, (*PostCustomersCashBalanceSettings).validate)
+	c.Object(postCustomersCashBalanceFields, &x.Settings)
 }
 
 // PostCustomersCashBalanceSettings is the type of $.cash_balance.settings in
@@ -654,21 +602,17 @@ type PostCustomersCashBalanceSettings struct {
 	ReconciliationMode *PostCustomersCashBalanceSettingsReconciliationMode `json:"reconciliation_mode,omitempty"`
 }
 
+// postCustomersCashBalanceSettingsFields are the properties of
+// PostCustomersCashBalanceSettings, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postCustomersCashBalanceSettingsFields = []wire.Field{
+	{Name: "reconciliation_mode", Value: wire.Enum[PostCustomersCashBalanceSettingsReconciliationMode]{Of: postCustomersCashBalanceSettingsReconciliationModeOf, Check: checkPostCustomersCashBalanceSettingsReconciliationMode}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersCashBalanceSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasReconciliationMode bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "reconciliation_mode":
-			wire.OptEnumPtr(d, &hasReconciliationMode, "reconciliation_mode", &x.ReconciliationMode, postCustomersCashBalanceSettingsReconciliationModeOf, checkPostCustomersCashBalanceSettingsReconciliationMode)
-		default:
-			d.Unknown("reconciliation_mode")
-		}
-	}
+	d.Object(postCustomersCashBalanceSettingsFields, &x.ReconciliationMode)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -680,7 +624,7 @@ func (x *PostCustomersCashBalanceSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersCashBalanceSettings) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "reconciliation_mode", x.ReconciliationMode, checkPostCustomersCashBalanceSettingsReconciliationMode)
+	c.Object(postCustomersCashBalanceSettingsFields, &x.ReconciliationMode)
 }
 
 // PostCustomersCashBalanceSettingsReconciliationMode is the type of
@@ -744,27 +688,26 @@ type PostCustomersInvoiceSettings struct {
 	RenderingOptions *PostCustomersInvoiceSettingsRenderingOptions `json:"rendering_options,omitempty"`
 }
 
+// postCustomersInvoiceSettingsFields are the properties of
+// PostCustomersInvoiceSettings, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postCustomersInvoiceSettingsFields = []wire.Field{
+	{Name: "custom_fields", Value: wire.Objects[PostCustomersInvoiceSettingsCustomField]{Max: wire.NoMaxItems, Decode: (*PostCustomersInvoiceSettingsCustomField).decode, Validate: (*PostCustomersInvoiceSettingsCustomField).validate}},
+	{Name: "default_payment_method", Value: wire.String{Check: checkAddressCity}},
+	{Name: "footer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "rendering_options", Value: wire.Object[PostCustomersInvoiceSettingsRenderingOptions]{Decode: (*PostCustomersInvoiceSettingsRenderingOptions).decode, Validate: (*PostCustomersInvoiceSettingsRenderingOptions).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomFields, hasDefaultPaymentMethod, hasFooter, hasRenderingOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_fields":
-			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostCustomersInvoiceSettingsCustomField).decode, nil)
-		case "default_payment_method":
-			d.OptStringPtr(&hasDefaultPaymentMethod, "default_payment_method", &x.DefaultPaymentMethod, checkAddressCity)
-		case "footer":
-			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
-		case "rendering_options":
-			wire.OptObjectPtr(d, &hasRenderingOptions, "rendering_options", &x.RenderingOptions, (*PostCustomersInvoiceSettingsRenderingOptions).decode)
-		default:
-			d.Unknown("custom_fields", "default_payment_method", "footer", "rendering_options")
-		}
-	}
+	d.Object(
+		postCustomersInvoiceSettingsFields,
+		&x.CustomFields,
+		&x.DefaultPaymentMethod,
+		&x.Footer,
+		&x.RenderingOptions,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -776,10 +719,13 @@ func (x *PostCustomersInvoiceSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettings) validate(c *wire.Checker) {
-	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostCustomersInvoiceSettingsCustomField).validate)
-	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
-	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	wire.CheckObject(c, "rendering_options", x.RenderingOptions, (*PostCustomersInvoiceSettingsRenderingOptions).validate)
+	c.Object(
+		postCustomersInvoiceSettingsFields,
+		&x.CustomFields,
+		&x.DefaultPaymentMethod,
+		&x.Footer,
+		&x.RenderingOptions,
+	)
 }
 
 // PostCustomersInvoiceSettingsCustomField is the type of
@@ -792,29 +738,18 @@ type PostCustomersInvoiceSettingsCustomField struct {
 	Value string `json:"value"`
 }
 
+// postCustomersInvoiceSettingsCustomFieldFields are the properties of
+// PostCustomersInvoiceSettingsCustomField, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postCustomersInvoiceSettingsCustomFieldFields = []wire.Field{
+	{Name: "name", Required: true, Value: wire.String{Check: checkPostCustomersInvoiceSettingsCustomFieldName}},
+	{Name: "value", Required: true, Value: wire.String{Check: checkPostCustomersInvoiceSettingsCustomFieldName}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersInvoiceSettingsCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			d.ReqString(&hasName, "name", &x.Name, checkPostCustomersInvoiceSettingsCustomFieldName)
-		case "value":
-			d.ReqString(&hasValue, "value", &x.Value, checkPostCustomersInvoiceSettingsCustomFieldName)
-		default:
-			d.Unknown("name", "value")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
+	d.Object(postCustomersInvoiceSettingsCustomFieldFields, &x.Name, &x.Value)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -826,8 +761,7 @@ func (x *PostCustomersInvoiceSettingsCustomField) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettingsCustomField) validate(c *wire.Checker) {
-	wire.CheckAt(c, "name", x.Name, checkPostCustomersInvoiceSettingsCustomFieldName)
-	wire.CheckAt(c, "value", x.Value, checkPostCustomersInvoiceSettingsCustomFieldName)
+	c.Object(postCustomersInvoiceSettingsCustomFieldFields, &x.Name, &x.Value)
 }
 
 // checkPostCustomersInvoiceSettingsCustomFieldName records the violations of
@@ -847,21 +781,17 @@ type PostCustomersInvoiceSettingsRenderingOptions struct {
 	AmountTaxDisplay *PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay `json:"amount_tax_display,omitempty"`
 }
 
+// postCustomersInvoiceSettingsRenderingOptionsFields are the properties of
+// PostCustomersInvoiceSettingsRenderingOptions, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postCustomersInvoiceSettingsRenderingOptionsFields = []wire.Field{
+	{Name: "amount_tax_display", Value: wire.Enum[PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay]{Of: postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf, Check: checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersInvoiceSettingsRenderingOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmountTaxDisplay bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount_tax_display":
-			wire.OptEnumPtr(d, &hasAmountTaxDisplay, "amount_tax_display", &x.AmountTaxDisplay, postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
-		default:
-			d.Unknown("amount_tax_display")
-		}
-	}
+	d.Object(postCustomersInvoiceSettingsRenderingOptionsFields, &x.AmountTaxDisplay)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -873,7 +803,7 @@ func (x *PostCustomersInvoiceSettingsRenderingOptions) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettingsRenderingOptions) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "amount_tax_display", x.AmountTaxDisplay, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
+	c.Object(postCustomersInvoiceSettingsRenderingOptionsFields, &x.AmountTaxDisplay)
 }
 
 // PostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay is the type of
@@ -952,31 +882,19 @@ type PostCustomersShipping struct {
 	Phone *string `json:"phone,omitempty"`
 }
 
+// postCustomersShippingFields are the properties of PostCustomersShipping, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postCustomersShippingFields = []wire.Field{
+	{Name: "address", Required: true, Value: wire.Object[PostCustomersShippingAddress]{Decode: (*PostCustomersShippingAddress).decode, Validate: (*PostCustomersShippingAddress).validate}},
+	{Name: "name", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "phone", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersShipping) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAddress, hasName, hasPhone bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "address":
-			wire.ReqObject(d, &hasAddress, "address", &x.Address, (*PostCustomersShippingAddress).decode)
-		case "name":
-			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
-		case "phone":
-			d.OptStringPtr(&hasPhone, "phone", &x.Phone, checkAddressCity)
-		default:
-			d.Unknown("address", "name", "phone")
-		}
-	}
-	if !hasAddress {
-		d.Missing("address")
-	}
-	if !hasName {
-		d.Missing("name")
-	}
+	d.Object(postCustomersShippingFields, &x.Address, &x.Name, &x.Phone)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -988,9 +906,7 @@ func (x *PostCustomersShipping) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersShipping) validate(c *wire.Checker) {
-	wire.CheckObject(c, "address", &x.Address, (*PostCustomersShippingAddress).validate)
-	wire.CheckAt(c, "name", x.Name, checkAddressCity)
-	wire.CheckPtr(c, "phone", x.Phone, checkAddressCity)
+	c.Object(postCustomersShippingFields, &x.Address, &x.Name, &x.Phone)
 }
 
 // PostCustomersShippingAddress is the type of $.shipping.address in the
@@ -1007,23 +923,17 @@ type PostCustomersTax struct {
 	ValidateLocation *PostCustomersTaxValidateLocation `json:"validate_location,omitempty"`
 }
 
+// postCustomersTaxFields are the properties of PostCustomersTax, in the order
+// of its fields: how its decode and validate methods read and check each.
+var postCustomersTaxFields = []wire.Field{
+	{Name: "ip_address", Value: wire.String{}},
+	{Name: "validate_location", Value: wire.Enum[PostCustomersTaxValidateLocation]{Of: postCustomersTaxValidateLocationOf, Check: checkPostCustomersTaxValidateLocation}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersTax) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasIPAddress, hasValidateLocation bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "ip_address":
-			d.OptStringPtr(&hasIPAddress, "ip_address", &x.IPAddress, nil)
-		case "validate_location":
-			wire.OptEnumPtr(d, &hasValidateLocation, "validate_location", &x.ValidateLocation, postCustomersTaxValidateLocationOf, checkPostCustomersTaxValidateLocation)
-		default:
-			d.Unknown("ip_address", "validate_location")
-		}
-	}
+	d.Object(postCustomersTaxFields, &x.IPAddress, &x.ValidateLocation)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1035,7 +945,7 @@ func (x *PostCustomersTax) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersTax) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "validate_location", x.ValidateLocation, checkPostCustomersTaxValidateLocation)
+	c.Object(postCustomersTaxFields, &x.IPAddress, &x.ValidateLocation)
 }
 
 // PostCustomersTaxValidateLocation is the type of $.tax.validate_location in
@@ -1137,29 +1047,18 @@ type PostCustomersTaxIDDataItem struct {
 	Value string `json:"value"`
 }
 
+// postCustomersTaxIDDataItemFields are the properties of
+// PostCustomersTaxIDDataItem, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postCustomersTaxIDDataItemFields = []wire.Field{
+	{Name: "type", Required: true, Value: wire.Enum[PostCustomersTaxIDDataItemType]{Of: postCustomersTaxIDDataItemTypeOf, Check: checkPostCustomersTaxIDDataItemType}},
+	{Name: "value", Required: true, Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersTaxIDDataItem) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasType, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "type":
-			wire.ReqEnum(d, &hasType, "type", &x.Type, postCustomersTaxIDDataItemTypeOf, checkPostCustomersTaxIDDataItemType)
-		case "value":
-			d.ReqString(&hasValue, "value", &x.Value, nil)
-		default:
-			d.Unknown("type", "value")
-		}
-	}
-	if !hasType {
-		d.Missing("type")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
+	d.Object(postCustomersTaxIDDataItemFields, &x.Type, &x.Value)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1171,7 +1070,7 @@ func (x *PostCustomersTaxIDDataItem) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersTaxIDDataItem) validate(c *wire.Checker) {
-	wire.CheckAt(c, "type", x.Type, checkPostCustomersTaxIDDataItemType)
+	c.Object(postCustomersTaxIDDataItemFields, &x.Type, &x.Value)
 }
 
 // PostCustomersTaxIDDataItemType is the type of $.tax_id_data[*].type in the
@@ -1570,26 +1469,18 @@ func DecodeGetCustomersCustomerArgs(data []byte) (*GetCustomersCustomerArgs, err
 	return wire.Decode(data, new(GetCustomersCustomerArgs), (*GetCustomersCustomerArgs).decode)
 }
 
+// getCustomersCustomerArgsFields are the properties of
+// GetCustomersCustomerArgs, in the order of its fields: how its decode and
+// validate methods read and check each.
+var getCustomersCustomerArgsFields = []wire.Field{
+	{Name: "customer", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetCustomersCustomerArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomer, hasExpand bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "customer":
-			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		default:
-			d.Unknown("customer", "expand")
-		}
-	}
-	if !hasCustomer {
-		d.Missing("customer")
-	}
+	d.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1601,8 +1492,7 @@ func (x *GetCustomersCustomerArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	c.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 }
 
 // newGetCustomersCustomerTool builds the stripe_get_customers_customer tool of
@@ -1748,119 +1638,66 @@ func DecodePostCustomersCustomerArgs(data []byte) (*PostCustomersCustomerArgs, e
 	return wire.Decode(data, new(PostCustomersCustomerArgs), (*PostCustomersCustomerArgs).decode)
 }
 
+// postCustomersCustomerArgsFields are the properties of
+// PostCustomersCustomerArgs, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postCustomersCustomerArgsFields = []wire.Field{
+	{Name: "customer", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "address", Value: wire.Object[PostCustomersCustomerAddress]{Decode: (*PostCustomersCustomerAddress).decode, Validate: (*PostCustomersCustomerAddress).validate}},
+	{Name: "balance", Value: wire.Int{}},
+	{Name: "cash_balance", Value: wire.Object[PostCustomersCustomerCashBalance]{Decode: (*PostCustomersCustomerCashBalance).decode, Validate: (*PostCustomersCustomerCashBalance).validate}},
+	{Name: "coupon", Value: wire.String{Check: checkAddressCity}},
+	{Name: "default_alipay_account", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "default_bank_account", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "default_card", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "default_source", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "description", Value: wire.String{Check: checkAddressCity}},
+	{Name: "email", Value: wire.String{Check: checkGetCustomersEmail}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "invoice_prefix", Value: wire.String{Check: checkAddressCity}},
+	{Name: "invoice_settings", Value: wire.Object[PostCustomersCustomerInvoiceSettings]{Decode: (*PostCustomersCustomerInvoiceSettings).decode, Validate: (*PostCustomersCustomerInvoiceSettings).validate}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "name", Value: wire.String{Check: checkPostCustomersName}},
+	{Name: "next_invoice_sequence", Value: wire.Int{}},
+	{Name: "phone", Value: wire.String{Check: checkPostCustomersPhone}},
+	{Name: "preferred_locales", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "promotion_code", Value: wire.String{Check: checkAddressCity}},
+	{Name: "shipping", Value: wire.Object[PostCustomersCustomerShipping]{Decode: (*PostCustomersCustomerShipping).decode, Validate: (*PostCustomersCustomerShipping).validate}},
+	{Name: "source", Value: wire.String{Check: checkAddressCity}},
+	{Name: "tax", Value: wire.Object[PostCustomersCustomerTax]{Decode: (*PostCustomersCustomerTax).decode, Validate: (*PostCustomersCustomerTax).validate}},
+	{Name: "tax_exempt", Value: wire.Enum[PostCustomersCustomerTaxExempt]{Of: postCustomersTaxExemptOf, Check: checkPostCustomersTaxExempt}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomer, hasAddress, hasBalance, hasCashBalance, hasCoupon, hasDefaultAlipayAccount, hasDefaultBankAccount, hasDefaultCard, hasDefaultSource, hasDescription, hasEmail, hasExpand, hasInvoicePrefix, hasInvoiceSettings, hasMetadata, hasName, hasNextInvoiceSequence, hasPhone, hasPreferredLocales, hasPromotionCode, hasShipping, hasSource, hasTax, hasTaxExempt bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "customer":
-			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		case "address":
-			wire.OptObjectPtr(d, &hasAddress, "address", &x.Address, (*PostCustomersCustomerAddress).decode)
-		case "balance":
-			d.OptIntPtr(&hasBalance, "balance", &x.Balance, nil)
-		case "cash_balance":
-			wire.OptObjectPtr(d, &hasCashBalance, "cash_balance", &x.CashBalance, (*PostCustomersCustomerCashBalance).decode)
-		case "coupon":
-			d.OptStringPtr(&hasCoupon, "coupon", &x.Coupon, checkAddressCity)
-		case "default_alipay_account":
-			d.OptStringPtr(&hasDefaultAlipayAccount, "default_alipay_account", &x.DefaultAlipayAccount, checkPaymentIntentMetadataValue)
-		case "default_bank_account":
-			d.OptStringPtr(&hasDefaultBankAccount, "default_bank_account", &x.DefaultBankAccount, checkPaymentIntentMetadataValue)
-		case "default_card":
-			d.OptStringPtr(&hasDefaultCard, "default_card", &x.DefaultCard, checkPaymentIntentMetadataValue)
-		case "default_source":
-			d.OptStringPtr(&hasDefaultSource, "default_source", &x.DefaultSource, checkPaymentIntentMetadataValue)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAddressCity)
-		case "email":
-			d.OptStringPtr(&hasEmail, "email", &x.Email, checkGetCustomersEmail)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "invoice_prefix":
-			d.OptStringPtr(&hasInvoicePrefix, "invoice_prefix", &x.InvoicePrefix, checkAddressCity)
-		case "invoice_settings":
-			wire.OptObjectPtr(d, &hasInvoiceSettings, "invoice_settings", &x.InvoiceSettings, (*PostCustomersCustomerInvoiceSettings).decode)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "name":
-			d.OptStringPtr(&hasName, "name", &x.Name, checkPostCustomersName)
-		case "next_invoice_sequence":
-			d.OptIntPtr(&hasNextInvoiceSequence, "next_invoice_sequence", &x.NextInvoiceSequence, nil)
-		case "phone":
-			d.OptStringPtr(&hasPhone, "phone", &x.Phone, checkPostCustomersPhone)
-		case "preferred_locales":
-			d.OptStrings(&hasPreferredLocales, "preferred_locales", &x.PreferredLocales, wire.NoMaxItems, checkAddressCity, nil)
-		case "promotion_code":
-			d.OptStringPtr(&hasPromotionCode, "promotion_code", &x.PromotionCode, checkAddressCity)
-		case "shipping":
-			wire.OptObjectPtr(d, &hasShipping, "shipping", &x.Shipping, (*PostCustomersCustomerShipping).decode)
-		case "source":
-			d.OptStringPtr(&hasSource, "source", &x.Source, checkAddressCity)
-		case "tax":
-			wire.OptObjectPtr(d, &hasTax, "tax", &x.Tax, (*PostCustomersCustomerTax).decode)
-		case "tax_exempt":
-			wire.OptEnumPtr(d, &hasTaxExempt, "tax_exempt", &x.TaxExempt, postCustomersTaxExemptOf, checkPostCustomersTaxExempt)
-		default:
-			d.Unknown(
-				"customer",
-				"address",
-				"balance",
-				"cash_balance",
-				"coupon",
-				"default_alipay_account",
-				"default_bank_account",
-				"default_card",
-				"default_source",
-				"description",
-				"email",
-				"expand",
-				"invoice_prefix",
-				"invoice_settings",
-				"metadata",
-				"name",
-				"next_invoice_sequence",
-				"phone",
-				"preferred_locales",
-				"promotion_code",
-				"shipping",
-				"source",
-				"tax",
-				"tax_exempt",
-			)
-		}
-	}
-	if !hasCustomer {
-		d.Missing("customer")
-	}
+	d.Object(
+		postCustomersCustomerArgsFields,
+		&x.Customer,
+		&x.Address,
+		&x.Balance,
+		&x.CashBalance,
+		&x.Coupon,
+		&x.DefaultAlipayAccount,
+		&x.DefaultBankAccount,
+		&x.DefaultCard,
+		&x.DefaultSource,
+		&x.Description,
+		&x.Email,
+		&x.Expand,
+		&x.InvoicePrefix,
+		&x.InvoiceSettings,
+		&x.Metadata,
+		&x.Name,
+		&x.NextInvoiceSequence,
+		&x.Phone,
+		&x.PreferredLocales,
+		&x.PromotionCode,
+		&x.Shipping,
+		&x.Source,
+		&x.Tax,
+		&x.TaxExempt,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1872,27 +1709,33 @@ func (x *PostCustomersCustomerArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
-	wire.CheckObject(c, "address", x.Address, (*PostCustomersCustomerAddress).validate)
-	wire.CheckObject(c, "cash_balance", x.CashBalance, (*PostCustomersCustomerCashBalance).validate)
-	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
-	wire.CheckPtr(c, "default_alipay_account", x.DefaultAlipayAccount, checkPaymentIntentMetadataValue)
-	wire.CheckPtr(c, "default_bank_account", x.DefaultBankAccount, checkPaymentIntentMetadataValue)
-	wire.CheckPtr(c, "default_card", x.DefaultCard, checkPaymentIntentMetadataValue)
-	wire.CheckPtr(c, "default_source", x.DefaultSource, checkPaymentIntentMetadataValue)
-	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
-	wire.CheckPtr(c, "email", x.Email, checkGetCustomersEmail)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "invoice_prefix", x.InvoicePrefix, checkAddressCity)
-	wire.CheckObject(c, "invoice_settings", x.InvoiceSettings, (*PostCustomersCustomerInvoiceSettings).validate)
-	wire.CheckPtr(c, "name", x.Name, checkPostCustomersName)
-	wire.CheckPtr(c, "phone", x.Phone, checkPostCustomersPhone)
-	wire.CheckSlice(c, "preferred_locales", x.PreferredLocales, nil, checkAddressCity)
-	wire.CheckPtr(c, "promotion_code", x.PromotionCode, checkAddressCity)
-	wire.CheckObject(c, "shipping", x.Shipping, (*PostCustomersCustomerShipping).validate)
-	wire.CheckPtr(c, "source", x.Source, checkAddressCity)
-	wire.CheckObject(c, "tax", x.Tax, (*PostCustomersCustomerTax).validate)
-	wire.CheckPtr(c, "tax_exempt", x.TaxExempt, checkPostCustomersTaxExempt)
+	c.Object(
+		postCustomersCustomerArgsFields,
+		&x.Customer,
+		&x.Address,
+		&x.Balance,
+		&x.CashBalance,
+		&x.Coupon,
+		&x.DefaultAlipayAccount,
+		&x.DefaultBankAccount,
+		&x.DefaultCard,
+		&x.DefaultSource,
+		&x.Description,
+		&x.Email,
+		&x.Expand,
+		&x.InvoicePrefix,
+		&x.InvoiceSettings,
+		&x.Metadata,
+		&x.Name,
+		&x.NextInvoiceSequence,
+		&x.Phone,
+		&x.PreferredLocales,
+		&x.PromotionCode,
+		&x.Shipping,
+		&x.Source,
+		&x.Tax,
+		&x.TaxExempt,
+	)
 }
 
 // PostCustomersCustomerAddress is the type of $.address in the arguments of the
@@ -2103,24 +1946,17 @@ func DecodeDeleteCustomersCustomerArgs(data []byte) (*DeleteCustomersCustomerArg
 	return wire.Decode(data, new(DeleteCustomersCustomerArgs), (*DeleteCustomersCustomerArgs).decode)
 }
 
+// deleteCustomersCustomerArgsFields are the properties of
+// DeleteCustomersCustomerArgs, in the order of its fields: how its decode and
+// validate methods read and check each.
+var deleteCustomersCustomerArgsFields = []wire.Field{
+	{Name: "customer", Required: true, Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DeleteCustomersCustomerArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomer bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "customer":
-			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		default:
-			d.Unknown("customer")
-		}
-	}
-	if !hasCustomer {
-		d.Missing("customer")
-	}
+	d.Object(deleteCustomersCustomerArgsFields, &x.Customer)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2132,7 +1968,7 @@ func (x *DeleteCustomersCustomerArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
+	c.Object(deleteCustomersCustomerArgsFields, &x.Customer)
 }
 
 // newDeleteCustomersCustomerTool builds the stripe_delete_customers_customer
@@ -2247,45 +2083,34 @@ func DecodeGetInvoiceitemsArgs(data []byte) (*GetInvoiceitemsArgs, error) {
 	return wire.Decode(data, new(GetInvoiceitemsArgs), (*GetInvoiceitemsArgs).decode)
 }
 
+// getInvoiceitemsArgsFields are the properties of GetInvoiceitemsArgs, in the
+// order of its fields: how its decode and validate methods read and check each.
+var getInvoiceitemsArgsFields = []wire.Field{
+	{Name: "customer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "invoice", Value: wire.String{Check: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "pending", Value: wire.Bool{}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomer, hasEndingBefore, hasExpand, hasInvoice, hasLimit, hasPending, hasStartingAfter, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "customer":
-			d.OptStringPtr(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "invoice":
-			d.OptStringPtr(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "pending":
-			d.OptBoolPtr(&hasPending, "pending", &x.Pending, nil)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown(
-				"customer",
-				"ending_before",
-				"expand",
-				"invoice",
-				"limit",
-				"pending",
-				"starting_after",
-				"max_pages",
-			)
-		}
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getInvoiceitemsArgsFields,
+		&x.Customer,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Invoice,
+		&x.Limit,
+		&x.Pending,
+		&x.StartingAfter,
+		&x.MaxPages,
+	)
+	if seen.Absent(7) {
 		x.MaxPages = 1
 	}
 }
@@ -2299,12 +2124,17 @@ func (x *GetInvoiceitemsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getInvoiceitemsArgsFields,
+		&x.Customer,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Invoice,
+		&x.Limit,
+		&x.Pending,
+		&x.StartingAfter,
+		&x.MaxPages,
+	)
 }
 
 // newGetInvoiceitemsTool builds the stripe_get_invoiceitems tool of Module.
@@ -2499,104 +2329,55 @@ func DecodePostInvoiceitemsArgs(data []byte) (*PostInvoiceitemsArgs, error) {
 	return wire.Decode(data, new(PostInvoiceitemsArgs), (*PostInvoiceitemsArgs).decode)
 }
 
+// postInvoiceitemsArgsFields are the properties of PostInvoiceitemsArgs, in the
+// order of its fields: how its decode and validate methods read and check each.
+var postInvoiceitemsArgsFields = []wire.Field{
+	{Name: "amount", Value: wire.Int{}},
+	{Name: "currency", Value: wire.String{}},
+	{Name: "customer", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "description", Value: wire.String{Check: checkAddressCity}},
+	{Name: "discountable", Value: wire.Bool{}},
+	{Name: "discounts", Value: wire.Objects[PostInvoiceitemsDiscount]{Max: wire.NoMaxItems, Decode: (*PostInvoiceitemsDiscount).decode, Validate: (*PostInvoiceitemsDiscount).validate}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "invoice", Value: wire.String{Check: checkAddressCity}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "period", Value: wire.Object[PostInvoiceitemsPeriod]{Decode: (*PostInvoiceitemsPeriod).decode, Validate: (*PostInvoiceitemsPeriod).validate}},
+	{Name: "price", Value: wire.String{Check: checkAddressCity}},
+	{Name: "price_data", Value: wire.Object[PostInvoiceitemsPriceData]{Decode: (*PostInvoiceitemsPriceData).decode, Validate: (*PostInvoiceitemsPriceData).validate}},
+	{Name: "quantity", Value: wire.Int{}},
+	{Name: "subscription", Value: wire.String{Check: checkAddressCity}},
+	{Name: "tax_behavior", Value: wire.Enum[PostInvoiceitemsTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+	{Name: "tax_code", Value: wire.String{}},
+	{Name: "tax_rates", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "unit_amount", Value: wire.Int{}},
+	{Name: "unit_amount_decimal", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasCurrency, hasCustomer, hasDescription, hasDiscountable, hasDiscounts, hasExpand, hasInvoice, hasMetadata, hasPeriod, hasPrice, hasPriceData, hasQuantity, hasSubscription, hasTaxBehavior, hasTaxCode, hasTaxRates, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			d.OptIntPtr(&hasAmount, "amount", &x.Amount, nil)
-		case "currency":
-			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
-		case "customer":
-			d.ReqString(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAddressCity)
-		case "discountable":
-			d.OptBoolPtr(&hasDiscountable, "discountable", &x.Discountable, nil)
-		case "discounts":
-			wire.OptObjects(d, &hasDiscounts, "discounts", &x.Discounts, wire.NoMaxItems, (*PostInvoiceitemsDiscount).decode, nil)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "invoice":
-			d.OptStringPtr(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "period":
-			wire.OptObjectPtr(d, &hasPeriod, "period", &x.Period, (*PostInvoiceitemsPeriod).decode)
-		case "price":
-			d.OptStringPtr(&hasPrice, "price", &x.Price, checkAddressCity)
-		case "price_data":
-			wire.OptObjectPtr(d, &hasPriceData, "price_data", &x.PriceData, (*PostInvoiceitemsPriceData).decode)
-		case "quantity":
-			d.OptIntPtr(&hasQuantity, "quantity", &x.Quantity, nil)
-		case "subscription":
-			d.OptStringPtr(&hasSubscription, "subscription", &x.Subscription, checkAddressCity)
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		case "tax_code":
-			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, nil)
-		case "tax_rates":
-			d.OptStrings(&hasTaxRates, "tax_rates", &x.TaxRates, wire.NoMaxItems, checkAddressCity, nil)
-		case "unit_amount":
-			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
-		case "unit_amount_decimal":
-			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
-		default:
-			d.Unknown(
-				"amount",
-				"currency",
-				"customer",
-				"description",
-				"discountable",
-				"discounts",
-				"expand",
-				"invoice",
-				"metadata",
-				"period",
-				"price",
-				"price_data",
-				"quantity",
-				"subscription",
-				"tax_behavior",
-				"tax_code",
-				"tax_rates",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
-	if !hasCustomer {
-		d.Missing("customer")
-	}
+	d.Object(
+		postInvoiceitemsArgsFields,
+		&x.Amount,
+		&x.Currency,
+		&x.Customer,
+		&x.Description,
+		&x.Discountable,
+		&x.Discounts,
+		&x.Expand,
+		&x.Invoice,
+		&x.Metadata,
+		&x.Period,
+		&x.Price,
+		&x.PriceData,
+		&x.Quantity,
+		&x.Subscription,
+		&x.TaxBehavior,
+		&x.TaxCode,
+		&x.TaxRates,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2608,17 +2389,28 @@ func (x *PostInvoiceitemsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "customer", x.Customer, checkAddressCity)
-	wire.CheckPtr(c, "description", x.Description, checkAddressCity)
-	wire.CheckObjects(c, "discounts", x.Discounts, nil, (*PostInvoiceitemsDiscount).validate)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "invoice", x.Invoice, checkAddressCity)
-	wire.CheckObject(c, "period", x.Period, (*PostInvoiceitemsPeriod).validate)
-	wire.CheckPtr(c, "price", x.Price, checkAddressCity)
-	wire.CheckObject(c, "price_data", x.PriceData, (*PostInvoiceitemsPriceData).validate)
-	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	wire.CheckSlice(c, "tax_rates", x.TaxRates, nil, checkAddressCity)
+	c.Object(
+		postInvoiceitemsArgsFields,
+		&x.Amount,
+		&x.Currency,
+		&x.Customer,
+		&x.Description,
+		&x.Discountable,
+		&x.Discounts,
+		&x.Expand,
+		&x.Invoice,
+		&x.Metadata,
+		&x.Period,
+		&x.Price,
+		&x.PriceData,
+		&x.Quantity,
+		&x.Subscription,
+		&x.TaxBehavior,
+		&x.TaxCode,
+		&x.TaxRates,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // PostInvoiceitemsDiscount is the type of $.discounts[*] in the arguments of
@@ -2630,23 +2422,18 @@ type PostInvoiceitemsDiscount struct {
 	Discount *string `json:"discount,omitempty"`
 }
 
+// postInvoiceitemsDiscountFields are the properties of
+// PostInvoiceitemsDiscount, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoiceitemsDiscountFields = []wire.Field{
+	{Name: "coupon", Value: wire.String{Check: checkAddressCity}},
+	{Name: "discount", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoiceitemsDiscount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCoupon, hasDiscount bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "coupon":
-			d.OptStringPtr(&hasCoupon, "coupon", &x.Coupon, checkAddressCity)
-		case "discount":
-			d.OptStringPtr(&hasDiscount, "discount", &x.Discount, checkAddressCity)
-		default:
-			d.Unknown("coupon", "discount")
-		}
-	}
+	d.Object(postInvoiceitemsDiscountFields, &x.Coupon, &x.Discount)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2658,8 +2445,7 @@ func (x *PostInvoiceitemsDiscount) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsDiscount) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "coupon", x.Coupon, checkAddressCity)
-	wire.CheckPtr(c, "discount", x.Discount, checkAddressCity)
+	c.Object(postInvoiceitemsDiscountFields, &x.Coupon, &x.Discount)
 }
 
 // PostInvoiceitemsPeriod is the type of $.period in the arguments of the
@@ -2675,29 +2461,18 @@ type PostInvoiceitemsPeriod struct {
 	Start int64 `json:"start"`
 }
 
+// postInvoiceitemsPeriodFields are the properties of PostInvoiceitemsPeriod, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoiceitemsPeriodFields = []wire.Field{
+	{Name: "end", Required: true, Value: wire.Int{}},
+	{Name: "start", Required: true, Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoiceitemsPeriod) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnd, hasStart bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "end":
-			d.ReqInt(&hasEnd, "end", &x.End, nil)
-		case "start":
-			d.ReqInt(&hasStart, "start", &x.Start, nil)
-		default:
-			d.Unknown("end", "start")
-		}
-	}
-	if !hasEnd {
-		d.Missing("end")
-	}
-	if !hasStart {
-		d.Missing("start")
-	}
+	d.Object(postInvoiceitemsPeriodFields, &x.End, &x.Start)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2708,7 +2483,9 @@ func (x *PostInvoiceitemsPeriod) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostInvoiceitemsPeriod) validate(c *wire.Checker) {}
+func (x *PostInvoiceitemsPeriod) validate(c *wire.Checker) {
+	c.Object(postInvoiceitemsPeriodFields, &x.End, &x.Start)
+}
 
 // PostInvoiceitemsPriceData is the type of $.price_data in the arguments of the
 // stripe_post_invoiceitems tool: Data used to generate a new
@@ -2726,35 +2503,28 @@ type PostInvoiceitemsPriceData struct {
 	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
 }
 
+// postInvoiceitemsPriceDataFields are the properties of
+// PostInvoiceitemsPriceData, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoiceitemsPriceDataFields = []wire.Field{
+	{Name: "currency", Required: true, Value: wire.String{}},
+	{Name: "product", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "tax_behavior", Value: wire.Enum[PostInvoiceitemsPriceDataTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+	{Name: "unit_amount", Value: wire.Int{}},
+	{Name: "unit_amount_decimal", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCurrency, hasProduct, hasTaxBehavior, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "currency":
-			d.ReqString(&hasCurrency, "currency", &x.Currency, nil)
-		case "product":
-			d.ReqString(&hasProduct, "product", &x.Product, checkAddressCity)
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		case "unit_amount":
-			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
-		case "unit_amount_decimal":
-			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
-		default:
-			d.Unknown("currency", "product", "tax_behavior", "unit_amount", "unit_amount_decimal")
-		}
-	}
-	if !hasCurrency {
-		d.Missing("currency")
-	}
-	if !hasProduct {
-		d.Missing("product")
-	}
+	d.Object(
+		postInvoiceitemsPriceDataFields,
+		&x.Currency,
+		&x.Product,
+		&x.TaxBehavior,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2766,8 +2536,14 @@ func (x *PostInvoiceitemsPriceData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsPriceData) validate(c *wire.Checker) {
-	wire.CheckAt(c, "product", x.Product, checkAddressCity)
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
+	c.Object(
+		postInvoiceitemsPriceDataFields,
+		&x.Currency,
+		&x.Product,
+		&x.TaxBehavior,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // PostInvoiceitemsPriceDataTaxBehavior is the type of $.price_data.tax_behavior
@@ -2922,48 +2698,36 @@ func DecodeGetInvoicesArgs(data []byte) (*GetInvoicesArgs, error) {
 	return wire.Decode(data, new(GetInvoicesArgs), (*GetInvoicesArgs).decode)
 }
 
+// getInvoicesArgsFields are the properties of GetInvoicesArgs, in the order of
+// its fields: how its decode and validate methods read and check each.
+var getInvoicesArgsFields = []wire.Field{
+	{Name: "collection_method", Value: wire.Enum[GetInvoicesCollectionMethod]{Of: subscriptionCollectionMethodOf, Check: checkSubscriptionCollectionMethod}},
+	{Name: "customer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "status", Value: wire.Enum[GetInvoicesStatus]{Of: invoiceStatusOf, Check: checkInvoiceStatus}},
+	{Name: "subscription", Value: wire.String{Check: checkAddressCity}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCollectionMethod, hasCustomer, hasEndingBefore, hasExpand, hasLimit, hasStartingAfter, hasStatus, hasSubscription, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "collection_method":
-			wire.OptEnumPtr(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, subscriptionCollectionMethodOf, checkSubscriptionCollectionMethod)
-		case "customer":
-			d.OptStringPtr(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "status":
-			wire.OptEnumPtr(d, &hasStatus, "status", &x.Status, invoiceStatusOf, checkInvoiceStatus)
-		case "subscription":
-			d.OptStringPtr(&hasSubscription, "subscription", &x.Subscription, checkAddressCity)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown(
-				"collection_method",
-				"customer",
-				"ending_before",
-				"expand",
-				"limit",
-				"starting_after",
-				"status",
-				"subscription",
-				"max_pages",
-			)
-		}
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getInvoicesArgsFields,
+		&x.CollectionMethod,
+		&x.Customer,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.Status,
+		&x.Subscription,
+		&x.MaxPages,
+	)
+	if seen.Absent(8) {
 		x.MaxPages = 1
 	}
 }
@@ -2977,14 +2741,18 @@ func (x *GetInvoicesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetInvoicesArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
-	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckPtr(c, "status", x.Status, checkInvoiceStatus)
-	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getInvoicesArgsFields,
+		&x.CollectionMethod,
+		&x.Customer,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.Status,
+		&x.Subscription,
+		&x.MaxPages,
+	)
 }
 
 // GetInvoicesCollectionMethod is the type of $.collection_method in the
@@ -3251,131 +3019,75 @@ func DecodePostInvoicesArgs(data []byte) (*PostInvoicesArgs, error) {
 	return wire.Decode(data, new(PostInvoicesArgs), (*PostInvoicesArgs).decode)
 }
 
+// postInvoicesArgsFields are the properties of PostInvoicesArgs, in the order
+// of its fields: how its decode and validate methods read and check each.
+var postInvoicesArgsFields = []wire.Field{
+	{Name: "account_tax_ids", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "application_fee_amount", Value: wire.Int{}},
+	{Name: "auto_advance", Value: wire.Bool{}},
+	{Name: "automatic_tax", Value: wire.Object[PostInvoicesAutomaticTax]{Decode: (*PostInvoicesAutomaticTax).decode, Validate: (*PostInvoicesAutomaticTax).validate}},
+	{Name: "collection_method", Value: wire.Enum[PostInvoicesCollectionMethod]{Of: subscriptionCollectionMethodOf, Check: checkSubscriptionCollectionMethod}},
+	{Name: "currency", Value: wire.String{}},
+	{Name: "custom_fields", Value: wire.Objects[PostInvoicesCustomField]{Max: wire.NoMaxItems, Decode: (*PostInvoicesCustomField).decode, Validate: (*PostInvoicesCustomField).validate}},
+	{Name: "customer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "days_until_due", Value: wire.Int{}},
+	{Name: "default_payment_method", Value: wire.String{Check: checkAddressCity}},
+	{Name: "default_source", Value: wire.String{Check: checkAddressCity}},
+	{Name: "default_tax_rates", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "description", Value: wire.String{Check: checkPostInvoicesDescription}},
+	{Name: "discounts", Value: wire.Objects[PostInvoicesDiscount]{Max: wire.NoMaxItems, Decode: (*PostInvoicesDiscount).decode, Validate: (*PostInvoicesDiscount).validate}},
+	{Name: "due_date", Value: wire.Int{}},
+	{Name: "effective_at", Value: wire.Int{}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "footer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "from_invoice", Value: wire.Object[PostInvoicesFromInvoice]{Decode: (*PostInvoicesFromInvoice).decode, Validate: (*PostInvoicesFromInvoice).validate}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "on_behalf_of", Value: wire.String{}},
+	{Name: "payment_settings", Value: wire.Object[PostInvoicesPaymentSettings]{Decode: (*PostInvoicesPaymentSettings).decode, Validate: (*PostInvoicesPaymentSettings).validate}},
+	{Name: "pending_invoice_items_behavior", Value: wire.Enum[PostInvoicesPendingInvoiceItemsBehavior]{Of: postInvoicesPendingInvoiceItemsBehaviorOf, Check: checkPostInvoicesPendingInvoiceItemsBehavior}},
+	{Name: "rendering", Value: wire.Object[PostInvoicesRendering]{Decode: (*PostInvoicesRendering).decode, Validate: (*PostInvoicesRendering).validate}},
+	{Name: "shipping_cost", Value: wire.Object[PostInvoicesShippingCost]{Decode: (*PostInvoicesShippingCost).decode, Validate: (*PostInvoicesShippingCost).validate}},
+	{Name: "shipping_details", Value: wire.Object[PostInvoicesShippingDetails]{Decode: (*PostInvoicesShippingDetails).decode, Validate: (*PostInvoicesShippingDetails).validate}},
+	{Name: "statement_descriptor", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "subscription", Value: wire.String{Check: checkAddressCity}},
+	{Name: "transfer_data", Value: wire.Object[PostInvoicesTransferData]{Decode: (*PostInvoicesTransferData).decode, Validate: (*PostInvoicesTransferData).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAccountTaxIDs, hasApplicationFeeAmount, hasAutoAdvance, hasAutomaticTax, hasCollectionMethod, hasCurrency, hasCustomFields, hasCustomer, hasDaysUntilDue, hasDefaultPaymentMethod, hasDefaultSource, hasDefaultTaxRates, hasDescription, hasDiscounts, hasDueDate, hasEffectiveAt, hasExpand, hasFooter, hasFromInvoice, hasMetadata, hasOnBehalfOf, hasPaymentSettings, hasPendingInvoiceItemsBehavior, hasRendering, hasShippingCost, hasShippingDetails, hasStatementDescriptor, hasSubscription, hasTransferData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "account_tax_ids":
-			d.OptStrings(&hasAccountTaxIDs, "account_tax_ids", &x.AccountTaxIDs, wire.NoMaxItems, checkAddressCity, nil)
-		case "application_fee_amount":
-			d.OptIntPtr(&hasApplicationFeeAmount, "application_fee_amount", &x.ApplicationFeeAmount, nil)
-		case "auto_advance":
-			d.OptBoolPtr(&hasAutoAdvance, "auto_advance", &x.AutoAdvance, nil)
-		case "automatic_tax":
-			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostInvoicesAutomaticTax).decode)
-		case "collection_method":
-			wire.OptEnumPtr(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, subscriptionCollectionMethodOf, checkSubscriptionCollectionMethod)
-		case "currency":
-			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
-		case "custom_fields":
-			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostInvoicesCustomField).decode, nil)
-		case "customer":
-			d.OptStringPtr(&hasCustomer, "customer", &x.Customer, checkAddressCity)
-		case "days_until_due":
-			d.OptIntPtr(&hasDaysUntilDue, "days_until_due", &x.DaysUntilDue, nil)
-		case "default_payment_method":
-			d.OptStringPtr(&hasDefaultPaymentMethod, "default_payment_method", &x.DefaultPaymentMethod, checkAddressCity)
-		case "default_source":
-			d.OptStringPtr(&hasDefaultSource, "default_source", &x.DefaultSource, checkAddressCity)
-		case "default_tax_rates":
-			d.OptStrings(&hasDefaultTaxRates, "default_tax_rates", &x.DefaultTaxRates, wire.NoMaxItems, checkAddressCity, nil)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostInvoicesDescription)
-		case "discounts":
-			wire.OptObjects(d, &hasDiscounts, "discounts", &x.Discounts, wire.NoMaxItems, (*PostInvoicesDiscount).decode, nil)
-		case "due_date":
-			d.OptIntPtr(&hasDueDate, "due_date", &x.DueDate, nil)
-		case "effective_at":
-			d.OptIntPtr(&hasEffectiveAt, "effective_at", &x.EffectiveAt, nil)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "footer":
-			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
-		case "from_invoice":
-			wire.OptObjectPtr(d, &hasFromInvoice, "from_invoice", &x.FromInvoice, (*PostInvoicesFromInvoice).decode)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "on_behalf_of":
-			d.OptStringPtr(&hasOnBehalfOf, "on_behalf_of", &x.OnBehalfOf, nil)
-		case "payment_settings":
-			wire.OptObjectPtr(d, &hasPaymentSettings, "payment_settings", &x.PaymentSettings, (*PostInvoicesPaymentSettings).decode)
-		case "pending_invoice_items_behavior":
-			wire.OptEnumPtr(d, &hasPendingInvoiceItemsBehavior, "pending_invoice_items_behavior", &x.PendingInvoiceItemsBehavior, postInvoicesPendingInvoiceItemsBehaviorOf, checkPostInvoicesPendingInvoiceItemsBehavior)
-		case "rendering":
-			wire.OptObjectPtr(d, &hasRendering, "rendering", &x.Rendering, (*PostInvoicesRendering).decode)
-		case "shipping_cost":
-			wire.OptObjectPtr(d, &hasShippingCost, "shipping_cost", &x.ShippingCost, (*PostInvoicesShippingCost).decode)
-		case "shipping_details":
-			wire.OptObjectPtr(d, &hasShippingDetails, "shipping_details", &x.ShippingDetails, (*PostInvoicesShippingDetails).decode)
-		case "statement_descriptor":
-			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-		case "subscription":
-			d.OptStringPtr(&hasSubscription, "subscription", &x.Subscription, checkAddressCity)
-		case "transfer_data":
-			wire.OptObjectPtr(d, &hasTransferData, "transfer_data", &x.TransferData, (*PostInvoicesTransferData).decode)
-		default:
-			d.Unknown(
-				"account_tax_ids",
-				"application_fee_amount",
-				"auto_advance",
-				"automatic_tax",
-				"collection_method",
-				"currency",
-				"custom_fields",
-				"customer",
-				"days_until_due",
-				"default_payment_method",
-				"default_source",
-				"default_tax_rates",
-				"description",
-				"discounts",
-				"due_date",
-				"effective_at",
-				"expand",
-				"footer",
-				"from_invoice",
-				"metadata",
-				"on_behalf_of",
-				"payment_settings",
-				"pending_invoice_items_behavior",
-				"rendering",
-				"shipping_cost",
-				"shipping_details",
-				"statement_descriptor",
-				"subscription",
-				"transfer_data",
-			)
-		}
-	}
+	d.Object(
+		postInvoicesArgsFields,
+		&x.AccountTaxIDs,
+		&x.ApplicationFeeAmount,
+		&x.AutoAdvance,
+		&x.AutomaticTax,
+		&x.CollectionMethod,
+		&x.Currency,
+		&x.CustomFields,
+		&x.Customer,
+		&x.DaysUntilDue,
+		&x.DefaultPaymentMethod,
+		&x.DefaultSource,
+		&x.DefaultTaxRates,
+		&x.Description,
+		&x.Discounts,
+		&x.DueDate,
+		&x.EffectiveAt,
+		&x.Expand,
+		&x.Footer,
+		&x.FromInvoice,
+		&x.Metadata,
+		&x.OnBehalfOf,
+		&x.PaymentSettings,
+		&x.PendingInvoiceItemsBehavior,
+		&x.Rendering,
+		&x.ShippingCost,
+		&x.ShippingDetails,
+		&x.StatementDescriptor,
+		&x.Subscription,
+		&x.TransferData,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3387,27 +3099,38 @@ func (x *PostInvoicesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesArgs) validate(c *wire.Checker) {
-	wire.CheckSlice(c, "account_tax_ids", x.AccountTaxIDs, nil, checkAddressCity)
-	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostInvoicesAutomaticTax).validate)
-	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
-	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostInvoicesCustomField).validate)
-	wire.CheckPtr(c, "customer", x.Customer, checkAddressCity)
-	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
-	wire.CheckPtr(c, "default_source", x.DefaultSource, checkAddressCity)
-	wire.CheckSlice(c, "default_tax_rates", x.DefaultTaxRates, nil, checkAddressCity)
-	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
-	wire.CheckObjects(c, "discounts", x.Discounts, nil, (*PostInvoicesDiscount).validate)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	wire.CheckObject(c, "from_invoice", x.FromInvoice, (*PostInvoicesFromInvoice).validate)
-	wire.CheckObject(c, "payment_settings", x.PaymentSettings, (*PostInvoicesPaymentSettings).validate)
-	wire.CheckPtr(c, "pending_invoice_items_behavior", x.PendingInvoiceItemsBehavior, checkPostInvoicesPendingInvoiceItemsBehavior)
-	wire.CheckObject(c, "rendering", x.Rendering, (*PostInvoicesRendering).validate)
-	wire.CheckObject(c, "shipping_cost", x.ShippingCost, (*PostInvoicesShippingCost).validate)
-	wire.CheckObject(c, "shipping_details", x.ShippingDetails, (*PostInvoicesShippingDetails).validate)
-	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "subscription", x.Subscription, checkAddressCity)
-	wire.CheckObject(c, "transfer_data", x.TransferData, (*PostInvoicesTransferData).validate)
+	c.Object(
+		postInvoicesArgsFields,
+		&x.AccountTaxIDs,
+		&x.ApplicationFeeAmount,
+		&x.AutoAdvance,
+		&x.AutomaticTax,
+		&x.CollectionMethod,
+		&x.Currency,
+		&x.CustomFields,
+		&x.Customer,
+		&x.DaysUntilDue,
+		&x.DefaultPaymentMethod,
+		&x.DefaultSource,
+		&x.DefaultTaxRates,
+		&x.Description,
+		&x.Discounts,
+		&x.DueDate,
+		&x.EffectiveAt,
+		&x.Expand,
+		&x.Footer,
+		&x.FromInvoice,
+		&x.Metadata,
+		&x.OnBehalfOf,
+		&x.PaymentSettings,
+		&x.PendingInvoiceItemsBehavior,
+		&x.Rendering,
+		&x.ShippingCost,
+		&x.ShippingDetails,
+		&x.StatementDescriptor,
+		&x.Subscription,
+		&x.TransferData,
+	)
 }
 
 // PostInvoicesAutomaticTax is the type of $.automatic_tax in the arguments of
@@ -3418,24 +3141,17 @@ type PostInvoicesAutomaticTax struct {
 	Enabled bool `json:"enabled"`
 }
 
+// postInvoicesAutomaticTaxFields are the properties of
+// PostInvoicesAutomaticTax, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoicesAutomaticTaxFields = []wire.Field{
+	{Name: "enabled", Required: true, Value: wire.Bool{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesAutomaticTax) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
-		default:
-			d.Unknown("enabled")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
+	d.Object(postInvoicesAutomaticTaxFields, &x.Enabled)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3446,7 +3162,9 @@ func (x *PostInvoicesAutomaticTax) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostInvoicesAutomaticTax) validate(c *wire.Checker) {}
+func (x *PostInvoicesAutomaticTax) validate(c *wire.Checker) {
+	c.Object(postInvoicesAutomaticTaxFields, &x.Enabled)
+}
 
 // PostInvoicesCollectionMethod is the type of $.collection_method in the
 // arguments of the stripe_post_invoices tool: Either `charge_automatically`, or
@@ -3494,29 +3212,18 @@ type PostInvoicesFromInvoice struct {
 	Invoice string `json:"invoice"`
 }
 
+// postInvoicesFromInvoiceFields are the properties of PostInvoicesFromInvoice,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesFromInvoiceFields = []wire.Field{
+	{Name: "action", Required: true, Value: wire.Enum[PostInvoicesFromInvoiceAction]{Of: postInvoicesFromInvoiceActionOf, Check: checkPostInvoicesFromInvoiceAction}},
+	{Name: "invoice", Required: true, Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesFromInvoice) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAction, hasInvoice bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "action":
-			wire.ReqEnum(d, &hasAction, "action", &x.Action, postInvoicesFromInvoiceActionOf, checkPostInvoicesFromInvoiceAction)
-		case "invoice":
-			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		default:
-			d.Unknown("action", "invoice")
-		}
-	}
-	if !hasAction {
-		d.Missing("action")
-	}
-	if !hasInvoice {
-		d.Missing("invoice")
-	}
+	d.Object(postInvoicesFromInvoiceFields, &x.Action, &x.Invoice)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3528,8 +3235,7 @@ func (x *PostInvoicesFromInvoice) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesFromInvoice) validate(c *wire.Checker) {
-	wire.CheckAt(c, "action", x.Action, checkPostInvoicesFromInvoiceAction)
-	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
+	c.Object(postInvoicesFromInvoiceFields, &x.Action, &x.Invoice)
 }
 
 // PostInvoicesFromInvoiceAction is the type of $.from_invoice.action in the
@@ -3585,25 +3291,24 @@ type PostInvoicesPaymentSettings struct {
 	PaymentMethodTypes []PostInvoicesPaymentSettingsPaymentMethodType `json:"payment_method_types,omitempty"`
 }
 
+// postInvoicesPaymentSettingsFields are the properties of
+// PostInvoicesPaymentSettings, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoicesPaymentSettingsFields = []wire.Field{
+	{Name: "default_mandate", Value: wire.String{Check: checkAddressCity}},
+	{Name: "payment_method_options", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptions]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptions).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptions).validate}},
+	{Name: "payment_method_types", Value: wire.Enums[PostInvoicesPaymentSettingsPaymentMethodType]{Max: wire.NoMaxItems, Of: subscriptionsResourcePaymentSettingsPaymentMethodTypeOf, Item: checkSubscriptionsResourcePaymentSettingsPaymentMethodType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDefaultMandate, hasPaymentMethodOptions, hasPaymentMethodTypes bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "default_mandate":
-			d.OptStringPtr(&hasDefaultMandate, "default_mandate", &x.DefaultMandate, checkAddressCity)
-		case "payment_method_options":
-			wire.OptObjectPtr(d, &hasPaymentMethodOptions, "payment_method_options", &x.PaymentMethodOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptions).decode)
-		case "payment_method_types":
-			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, subscriptionsResourcePaymentSettingsPaymentMethodTypeOf, checkSubscriptionsResourcePaymentSettingsPaymentMethodType, nil)
-		default:
-			d.Unknown("default_mandate", "payment_method_options", "payment_method_types")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsFields,
+		&x.DefaultMandate,
+		&x.PaymentMethodOptions,
+		&x.PaymentMethodTypes,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3615,9 +3320,12 @@ func (x *PostInvoicesPaymentSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "default_mandate", x.DefaultMandate, checkAddressCity)
-	wire.CheckObject(c, "payment_method_options", x.PaymentMethodOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptions).validate)
-	wire.CheckSlice(c, "payment_method_types", x.PaymentMethodTypes, nil, checkSubscriptionsResourcePaymentSettingsPaymentMethodType)
+	c.Object(
+		postInvoicesPaymentSettingsFields,
+		&x.DefaultMandate,
+		&x.PaymentMethodOptions,
+		&x.PaymentMethodTypes,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptions is the type of
@@ -3722,23 +3430,23 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit struct {
 	VerificationMethod *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod `json:"verification_method,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields are the
+// properties of PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields = []wire.Field{
+	{Name: "mandate_options", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).validate}},
+	{Name: "verification_method", Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitVerificationMethod]{Of: invoicePaymentMethodOptionsAcssDebitVerificationMethodOf, Check: checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMandateOptions, hasVerificationMethod bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "mandate_options":
-			wire.OptObjectPtr(d, &hasMandateOptions, "mandate_options", &x.MandateOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).decode)
-		case "verification_method":
-			wire.OptEnumPtr(d, &hasVerificationMethod, "verification_method", &x.VerificationMethod, invoicePaymentMethodOptionsAcssDebitVerificationMethodOf, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
-		default:
-			d.Unknown("mandate_options", "verification_method")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields,
+		&x.MandateOptions,
+		&x.VerificationMethod,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3750,8 +3458,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) validate(c *wire.Checker) {
-	wire.CheckObject(c, "mandate_options", x.MandateOptions, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).validate)
-	wire.CheckPtr(c, "verification_method", x.VerificationMethod, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields,
+		&x.MandateOptions,
+		&x.VerificationMethod,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions is the
@@ -3762,21 +3473,22 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions stru
 	TransactionType *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType `json:"transaction_type,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields
+// are the properties of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields = []wire.Field{
+	{Name: "transaction_type", Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType]{Of: invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf, Check: checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTransactionType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "transaction_type":
-			wire.OptEnumPtr(d, &hasTransactionType, "transaction_type", &x.TransactionType, invoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionTypeOf, checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType)
-		default:
-			d.Unknown("transaction_type")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
+		&x.TransactionType,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3788,7 +3500,10 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "transaction_type", x.TransactionType, checkInvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
+		&x.TransactionType,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
@@ -3830,21 +3545,21 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact struct {
 	PreferredLanguage *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage `json:"preferred_language,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields are the
+// properties of PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields = []wire.Field{
+	{Name: "preferred_language", Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage]{Of: invoicePaymentMethodOptionsBancontactPreferredLanguageOf, Check: checkInvoicePaymentMethodOptionsBancontactPreferredLanguage}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPreferredLanguage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "preferred_language":
-			wire.OptEnumPtr(d, &hasPreferredLanguage, "preferred_language", &x.PreferredLanguage, invoicePaymentMethodOptionsBancontactPreferredLanguageOf, checkInvoicePaymentMethodOptionsBancontactPreferredLanguage)
-		default:
-			d.Unknown("preferred_language")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
+		&x.PreferredLanguage,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3856,7 +3571,10 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) Validate() e
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "preferred_language", x.PreferredLanguage, checkInvoicePaymentMethodOptionsBancontactPreferredLanguage)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
+		&x.PreferredLanguage,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage is
@@ -3886,23 +3604,22 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsCard struct {
 	RequestThreeDSecure *PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure `json:"request_three_d_secure,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsCardFields are the properties
+// of PostInvoicesPaymentSettingsPaymentMethodOptionsCard, in the order of its
+// fields: how its decode and validate methods read and check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsCardFields = []wire.Field{
+	{Name: "installments", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).validate}},
+	{Name: "request_three_d_secure", Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsCardRequestThreeDSecure]{Of: subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf, Check: checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInstallments, hasRequestThreeDSecure bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "installments":
-			wire.OptObjectPtr(d, &hasInstallments, "installments", &x.Installments, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).decode)
-		case "request_three_d_secure":
-			wire.OptEnumPtr(d, &hasRequestThreeDSecure, "request_three_d_secure", &x.RequestThreeDSecure, subscriptionPaymentMethodOptionsCardRequestThreeDSecureOf, checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure)
-		default:
-			d.Unknown("installments", "request_three_d_secure")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCardFields,
+		&x.Installments,
+		&x.RequestThreeDSecure,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3914,8 +3631,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) validate(c *wire.Checker) {
-	wire.CheckObject(c, "installments", x.Installments, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).validate)
-	wire.CheckPtr(c, "request_three_d_secure", x.RequestThreeDSecure, checkSubscriptionPaymentMethodOptionsCardRequestThreeDSecure)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCardFields,
+		&x.Installments,
+		&x.RequestThreeDSecure,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments is the type
@@ -3928,23 +3648,23 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments struct {
 	Plan *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan `json:"plan,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields are the
+// properties of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments, in the order
+// of its fields: how its decode and validate methods read and check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields = []wire.Field{
+	{Name: "enabled", Value: wire.Bool{}},
+	{Name: "plan", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasPlan bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			d.OptBoolPtr(&hasEnabled, "enabled", &x.Enabled, nil)
-		case "plan":
-			wire.OptObjectPtr(d, &hasPlan, "plan", &x.Plan, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).decode)
-		default:
-			d.Unknown("enabled", "plan")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields,
+		&x.Enabled,
+		&x.Plan,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3956,7 +3676,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) Valida
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) validate(c *wire.Checker) {
-	wire.CheckObject(c, "plan", x.Plan, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).validate)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields,
+		&x.Enabled,
+		&x.Plan,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan is the
@@ -3971,34 +3695,25 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan struct 
 	Type PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType `json:"type"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields are
+// the properties of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan, in the
+// order of its fields: how its decode and validate methods read and check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields = []wire.Field{
+	{Name: "count", Required: true, Value: wire.Int{}},
+	{Name: "interval", Required: true, Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval]{Of: postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf, Check: checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval}},
+	{Name: "type", Required: true, Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType]{Of: postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf, Check: checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCount, hasInterval, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "count":
-			d.ReqInt(&hasCount, "count", &x.Count, nil)
-		case "interval":
-			wire.ReqEnum(d, &hasInterval, "interval", &x.Interval, postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanIntervalOf, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval)
-		case "type":
-			wire.ReqEnum(d, &hasType, "type", &x.Type, postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanTypeOf, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType)
-		default:
-			d.Unknown("count", "interval", "type")
-		}
-	}
-	if !hasCount {
-		d.Missing("count")
-	}
-	if !hasInterval {
-		d.Missing("interval")
-	}
-	if !hasType {
-		d.Missing("type")
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
+		&x.Count,
+		&x.Interval,
+		&x.Type,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4010,8 +3725,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) Va
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) validate(c *wire.Checker) {
-	wire.CheckAt(c, "interval", x.Interval, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval)
-	wire.CheckAt(c, "type", x.Type, checkPostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanType)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
+		&x.Count,
+		&x.Interval,
+		&x.Type,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval
@@ -4122,23 +3841,23 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance struct {
 	FundingType *string `json:"funding_type,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields are the
+// properties of PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields = []wire.Field{
+	{Name: "bank_transfer", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).validate}},
+	{Name: "funding_type", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasBankTransfer, hasFundingType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "bank_transfer":
-			wire.OptObjectPtr(d, &hasBankTransfer, "bank_transfer", &x.BankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).decode)
-		case "funding_type":
-			d.OptStringPtr(&hasFundingType, "funding_type", &x.FundingType, nil)
-		default:
-			d.Unknown("bank_transfer", "funding_type")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
+		&x.BankTransfer,
+		&x.FundingType,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4150,7 +3869,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) Validat
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) validate(c *wire.Checker) {
-	wire.CheckObject(c, "bank_transfer", x.BankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).validate)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
+		&x.BankTransfer,
+		&x.FundingType,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer is
@@ -4164,23 +3887,24 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer 
 	Type *string `json:"type,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields
+// are the properties of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields = []wire.Field{
+	{Name: "eu_bank_transfer", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).validate}},
+	{Name: "type", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEuBankTransfer, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "eu_bank_transfer":
-			wire.OptObjectPtr(d, &hasEuBankTransfer, "eu_bank_transfer", &x.EuBankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).decode)
-		case "type":
-			d.OptStringPtr(&hasType, "type", &x.Type, nil)
-		default:
-			d.Unknown("eu_bank_transfer", "type")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
+		&x.EuBankTransfer,
+		&x.Type,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4192,7 +3916,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) validate(c *wire.Checker) {
-	wire.CheckObject(c, "eu_bank_transfer", x.EuBankTransfer, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).validate)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
+		&x.EuBankTransfer,
+		&x.Type,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer
@@ -4204,24 +3932,22 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferE
 	Country string `json:"country"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields
+// are the properties of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields = []wire.Field{
+	{Name: "country", Required: true, Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCountry bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "country":
-			d.ReqString(&hasCountry, "country", &x.Country, checkAddressCity)
-		default:
-			d.Unknown("country")
-		}
-	}
-	if !hasCountry {
-		d.Missing("country")
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
+		&x.Country,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4233,7 +3959,10 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) validate(c *wire.Checker) {
-	wire.CheckAt(c, "country", x.Country, checkAddressCity)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
+		&x.Country,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount is the type of
@@ -4246,23 +3975,23 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount struct {
 	VerificationMethod *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod `json:"verification_method,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields are the
+// properties of PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields = []wire.Field{
+	{Name: "financial_connections", Value: wire.Object[PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections]{Decode: (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).decode, Validate: (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).validate}},
+	{Name: "verification_method", Value: wire.Enum[PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountVerificationMethod]{Of: invoicePaymentMethodOptionsAcssDebitVerificationMethodOf, Check: checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasFinancialConnections, hasVerificationMethod bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "financial_connections":
-			wire.OptObjectPtr(d, &hasFinancialConnections, "financial_connections", &x.FinancialConnections, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).decode)
-		case "verification_method":
-			wire.OptEnumPtr(d, &hasVerificationMethod, "verification_method", &x.VerificationMethod, invoicePaymentMethodOptionsAcssDebitVerificationMethodOf, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
-		default:
-			d.Unknown("financial_connections", "verification_method")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
+		&x.FinancialConnections,
+		&x.VerificationMethod,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4274,8 +4003,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) Validate(
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) validate(c *wire.Checker) {
-	wire.CheckObject(c, "financial_connections", x.FinancialConnections, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).validate)
-	wire.CheckPtr(c, "verification_method", x.VerificationMethod, checkInvoicePaymentMethodOptionsAcssDebitVerificationMethod)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
+		&x.FinancialConnections,
+		&x.VerificationMethod,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections
@@ -4289,23 +4021,24 @@ type PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnec
 	Prefetch []PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem `json:"prefetch,omitempty"`
 }
 
+// postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields
+// are the properties of
+// PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields = []wire.Field{
+	{Name: "permissions", Value: wire.Enums[PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission]{Max: wire.NoMaxItems, Of: postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf, Item: checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission}},
+	{Name: "prefetch", Value: wire.Enums[PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPrefetchItem]{Max: wire.NoMaxItems, Of: invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf, Item: checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPermissions, hasPrefetch bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "permissions":
-			wire.OptEnums(d, &hasPermissions, "permissions", &x.Permissions, wire.NoMaxItems, postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermissionOf, checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission, nil)
-		case "prefetch":
-			wire.OptEnums(d, &hasPrefetch, "prefetch", &x.Prefetch, wire.NoMaxItems, invoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItemOf, checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem, nil)
-		default:
-			d.Unknown("permissions", "prefetch")
-		}
-	}
+	d.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
+		&x.Permissions,
+		&x.Prefetch,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4317,8 +4050,11 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) validate(c *wire.Checker) {
-	wire.CheckSlice(c, "permissions", x.Permissions, nil, checkPostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission)
-	wire.CheckSlice(c, "prefetch", x.Prefetch, nil, checkInvoicePaymentMethodOptionsUsBankAccountLinkedA75245debPrefetchItem)
+	c.Object(
+		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
+		&x.Permissions,
+		&x.Prefetch,
+	)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission
@@ -4508,23 +4244,18 @@ type PostInvoicesRendering struct {
 	PDF *PostInvoicesRenderingPDF `json:"pdf,omitempty"`
 }
 
+// postInvoicesRenderingFields are the properties of PostInvoicesRendering, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoicesRenderingFields = []wire.Field{
+	{Name: "amount_tax_display", Value: wire.Enum[PostInvoicesRenderingAmountTaxDisplay]{Of: postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf, Check: checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay}},
+	{Name: "pdf", Value: wire.Object[PostInvoicesRenderingPDF]{Decode: (*PostInvoicesRenderingPDF).decode, Validate: (*PostInvoicesRenderingPDF).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesRendering) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmountTaxDisplay, hasPDF bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount_tax_display":
-			wire.OptEnumPtr(d, &hasAmountTaxDisplay, "amount_tax_display", &x.AmountTaxDisplay, postCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplayOf, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
-		case "pdf":
-			wire.OptObjectPtr(d, &hasPDF, "pdf", &x.PDF, (*PostInvoicesRenderingPDF).decode)
-		default:
-			d.Unknown("amount_tax_display", "pdf")
-		}
-	}
+	d.Object(postInvoicesRenderingFields, &x.AmountTaxDisplay, &x.PDF)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4536,8 +4267,7 @@ func (x *PostInvoicesRendering) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesRendering) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "amount_tax_display", x.AmountTaxDisplay, checkPostCustomersInvoiceSettingsRenderingOptionsAmountTaxDisplay)
-	wire.CheckObject(c, "pdf", x.PDF, (*PostInvoicesRenderingPDF).validate)
+	c.Object(postInvoicesRenderingFields, &x.AmountTaxDisplay, &x.PDF)
 }
 
 // PostInvoicesRenderingAmountTaxDisplay is the type of
@@ -4561,21 +4291,17 @@ type PostInvoicesRenderingPDF struct {
 	PageSize *PostInvoicesRenderingPDFPageSize `json:"page_size,omitempty"`
 }
 
+// postInvoicesRenderingPDFFields are the properties of
+// PostInvoicesRenderingPDF, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoicesRenderingPDFFields = []wire.Field{
+	{Name: "page_size", Value: wire.Enum[PostInvoicesRenderingPDFPageSize]{Of: invoiceRenderingPDFPageSizeOf, Check: checkInvoiceRenderingPDFPageSize}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesRenderingPDF) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPageSize bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "page_size":
-			wire.OptEnumPtr(d, &hasPageSize, "page_size", &x.PageSize, invoiceRenderingPDFPageSizeOf, checkInvoiceRenderingPDFPageSize)
-		default:
-			d.Unknown("page_size")
-		}
-	}
+	d.Object(postInvoicesRenderingPDFFields, &x.PageSize)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4587,7 +4313,7 @@ func (x *PostInvoicesRenderingPDF) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesRenderingPDF) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "page_size", x.PageSize, checkInvoiceRenderingPDFPageSize)
+	c.Object(postInvoicesRenderingPDFFields, &x.PageSize)
 }
 
 // PostInvoicesRenderingPDFPageSize is the type of $.rendering.pdf.page_size in
@@ -4612,23 +4338,18 @@ type PostInvoicesShippingCost struct {
 	ShippingRateData *PostInvoicesShippingCostShippingRateData `json:"shipping_rate_data,omitempty"`
 }
 
+// postInvoicesShippingCostFields are the properties of
+// PostInvoicesShippingCost, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoicesShippingCostFields = []wire.Field{
+	{Name: "shipping_rate", Value: wire.String{Check: checkAddressCity}},
+	{Name: "shipping_rate_data", Value: wire.Object[PostInvoicesShippingCostShippingRateData]{Decode: (*PostInvoicesShippingCostShippingRateData).decode, Validate: (*PostInvoicesShippingCostShippingRateData).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCost) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasShippingRate, hasShippingRateData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "shipping_rate":
-			d.OptStringPtr(&hasShippingRate, "shipping_rate", &x.ShippingRate, checkAddressCity)
-		case "shipping_rate_data":
-			wire.OptObjectPtr(d, &hasShippingRateData, "shipping_rate_data", &x.ShippingRateData, (*PostInvoicesShippingCostShippingRateData).decode)
-		default:
-			d.Unknown("shipping_rate", "shipping_rate_data")
-		}
-	}
+	d.Object(postInvoicesShippingCostFields, &x.ShippingRate, &x.ShippingRateData)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4640,8 +4361,7 @@ func (x *PostInvoicesShippingCost) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCost) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "shipping_rate", x.ShippingRate, checkAddressCity)
-	wire.CheckObject(c, "shipping_rate_data", x.ShippingRateData, (*PostInvoicesShippingCostShippingRateData).validate)
+	c.Object(postInvoicesShippingCostFields, &x.ShippingRate, &x.ShippingRateData)
 }
 
 // PostInvoicesShippingCostShippingRateData is the type of
@@ -4664,68 +4384,32 @@ type PostInvoicesShippingCostShippingRateData struct {
 	Type *PostInvoicesShippingCostShippingRateDataType `json:"type,omitempty"`
 }
 
+// postInvoicesShippingCostShippingRateDataFields are the properties of
+// PostInvoicesShippingCostShippingRateData, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postInvoicesShippingCostShippingRateDataFields = []wire.Field{
+	{Name: "delivery_estimate", Value: wire.Object[PostInvoicesShippingCostShippingRateDataDeliveryEstimate]{Decode: (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).decode, Validate: (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).validate}},
+	{Name: "display_name", Required: true, Value: wire.String{Check: checkPostInvoicesShippingCostShippingRateDataDisplayName}},
+	{Name: "fixed_amount", Value: wire.Object[PostInvoicesShippingCostShippingRateDataFixedAmount]{Decode: (*PostInvoicesShippingCostShippingRateDataFixedAmount).decode, Validate: (*PostInvoicesShippingCostShippingRateDataFixedAmount).validate}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "tax_behavior", Value: wire.Enum[PostInvoicesShippingCostShippingRateDataTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+	{Name: "tax_code", Value: wire.String{}},
+	{Name: "type", Value: wire.Enum[PostInvoicesShippingCostShippingRateDataType]{Of: postInvoicesShippingCostShippingRateDataTypeOf, Check: checkPostInvoicesShippingCostShippingRateDataType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDeliveryEstimate, hasDisplayName, hasFixedAmount, hasMetadata, hasTaxBehavior, hasTaxCode, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "delivery_estimate":
-			wire.OptObjectPtr(d, &hasDeliveryEstimate, "delivery_estimate", &x.DeliveryEstimate, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).decode)
-		case "display_name":
-			d.ReqString(&hasDisplayName, "display_name", &x.DisplayName, checkPostInvoicesShippingCostShippingRateDataDisplayName)
-		case "fixed_amount":
-			wire.OptObjectPtr(d, &hasFixedAmount, "fixed_amount", &x.FixedAmount, (*PostInvoicesShippingCostShippingRateDataFixedAmount).decode)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		case "tax_code":
-			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, nil)
-		case "type":
-			wire.OptEnumPtr(d, &hasType, "type", &x.Type, postInvoicesShippingCostShippingRateDataTypeOf, checkPostInvoicesShippingCostShippingRateDataType)
-		default:
-			d.Unknown(
-				"delivery_estimate",
-				"display_name",
-				"fixed_amount",
-				"metadata",
-				"tax_behavior",
-				"tax_code",
-				"type",
-			)
-		}
-	}
-	if !hasDisplayName {
-		d.Missing("display_name")
-	}
+	d.Object(
+		postInvoicesShippingCostShippingRateDataFields,
+		&x.DeliveryEstimate,
+		&x.DisplayName,
+		&x.FixedAmount,
+		&x.Metadata,
+		&x.TaxBehavior,
+		&x.TaxCode,
+		&x.Type,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4737,11 +4421,16 @@ func (x *PostInvoicesShippingCostShippingRateData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateData) validate(c *wire.Checker) {
-	wire.CheckObject(c, "delivery_estimate", x.DeliveryEstimate, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).validate)
-	wire.CheckAt(c, "display_name", x.DisplayName, checkPostInvoicesShippingCostShippingRateDataDisplayName)
-	wire.CheckObject(c, "fixed_amount", x.FixedAmount, (*PostInvoicesShippingCostShippingRateDataFixedAmount).validate)
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	wire.CheckPtr(c, "type", x.Type, checkPostInvoicesShippingCostShippingRateDataType)
+	c.Object(
+		postInvoicesShippingCostShippingRateDataFields,
+		&x.DeliveryEstimate,
+		&x.DisplayName,
+		&x.FixedAmount,
+		&x.Metadata,
+		&x.TaxBehavior,
+		&x.TaxCode,
+		&x.Type,
+	)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimate is the type of
@@ -4754,23 +4443,23 @@ type PostInvoicesShippingCostShippingRateDataDeliveryEstimate struct {
 	Minimum *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum `json:"minimum,omitempty"`
 }
 
+// postInvoicesShippingCostShippingRateDataDeliveryEstimateFields are the
+// properties of PostInvoicesShippingCostShippingRateDataDeliveryEstimate, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoicesShippingCostShippingRateDataDeliveryEstimateFields = []wire.Field{
+	{Name: "maximum", Value: wire.Object[PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum]{Decode: (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).decode, Validate: (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).validate}},
+	{Name: "minimum", Value: wire.Object[PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum]{Decode: (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum).decode, Validate: (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMaximum, hasMinimum bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "maximum":
-			wire.OptObjectPtr(d, &hasMaximum, "maximum", &x.Maximum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).decode)
-		case "minimum":
-			wire.OptObjectPtr(d, &hasMinimum, "minimum", &x.Minimum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum).decode)
-		default:
-			d.Unknown("maximum", "minimum")
-		}
-	}
+	d.Object(
+		postInvoicesShippingCostShippingRateDataDeliveryEstimateFields,
+		&x.Maximum,
+		&x.Minimum,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4782,8 +4471,11 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) validate(c *wire.Checker) {
-	wire.CheckObject(c, "maximum", x.Maximum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).validate)
-	wire.CheckObject(c, "minimum", x.Minimum, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMinimum).validate)
+	c.Object(
+		postInvoicesShippingCostShippingRateDataDeliveryEstimateFields,
+		&x.Maximum,
+		&x.Minimum,
+	)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum is the type
@@ -4796,29 +4488,23 @@ type PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum struct {
 	Value int64 `json:"value"`
 }
 
+// postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields are the
+// properties of
+// PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum, in the order
+// of its fields: how its decode and validate methods read and check each.
+var postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields = []wire.Field{
+	{Name: "unit", Required: true, Value: wire.Enum[PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit]{Of: postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf, Check: checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit}},
+	{Name: "value", Required: true, Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasUnit, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "unit":
-			wire.ReqEnum(d, &hasUnit, "unit", &x.Unit, postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnitOf, checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit)
-		case "value":
-			d.ReqInt(&hasValue, "value", &x.Value, nil)
-		default:
-			d.Unknown("unit", "value")
-		}
-	}
-	if !hasUnit {
-		d.Missing("unit")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
+	d.Object(
+		postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields,
+		&x.Unit,
+		&x.Value,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4830,7 +4516,11 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) Valida
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) validate(c *wire.Checker) {
-	wire.CheckAt(c, "unit", x.Unit, checkPostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit)
+	c.Object(
+		postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields,
+		&x.Unit,
+		&x.Value,
+	)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit is the
@@ -5008,26 +4698,24 @@ type PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue str
 	TaxBehavior *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior `json:"tax_behavior,omitempty"`
 }
 
+// postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields
+// are the properties of
+// PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields = []wire.Field{
+	{Name: "amount", Required: true, Value: wire.Int{}},
+	{Name: "tax_behavior", Value: wire.Enum[PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasTaxBehavior bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			d.ReqInt(&hasAmount, "amount", &x.Amount, nil)
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		default:
-			d.Unknown("amount", "tax_behavior")
-		}
-	}
-	if !hasAmount {
-		d.Missing("amount")
-	}
+	d.Object(
+		postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
+		&x.Amount,
+		&x.TaxBehavior,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -5039,7 +4727,11 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
+	c.Object(
+		postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
+		&x.Amount,
+		&x.TaxBehavior,
+	)
 }
 
 // PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
@@ -5141,26 +4833,18 @@ type PostInvoicesTransferData struct {
 	Destination string `json:"destination"`
 }
 
+// postInvoicesTransferDataFields are the properties of
+// PostInvoicesTransferData, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postInvoicesTransferDataFields = []wire.Field{
+	{Name: "amount", Value: wire.Int{}},
+	{Name: "destination", Required: true, Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesTransferData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAmount, hasDestination bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "amount":
-			d.OptIntPtr(&hasAmount, "amount", &x.Amount, nil)
-		case "destination":
-			d.ReqString(&hasDestination, "destination", &x.Destination, nil)
-		default:
-			d.Unknown("amount", "destination")
-		}
-	}
-	if !hasDestination {
-		d.Missing("destination")
-	}
+	d.Object(postInvoicesTransferDataFields, &x.Amount, &x.Destination)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -5171,7 +4855,9 @@ func (x *PostInvoicesTransferData) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostInvoicesTransferData) validate(c *wire.Checker) {}
+func (x *PostInvoicesTransferData) validate(c *wire.Checker) {
+	c.Object(postInvoicesTransferDataFields, &x.Amount, &x.Destination)
+}
 
 // newPostInvoicesTool builds the stripe_post_invoices tool of Module.
 func newPostInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
@@ -5274,26 +4960,18 @@ func DecodeGetInvoicesInvoiceArgs(data []byte) (*GetInvoicesInvoiceArgs, error) 
 	return wire.Decode(data, new(GetInvoicesInvoiceArgs), (*GetInvoicesInvoiceArgs).decode)
 }
 
+// getInvoicesInvoiceArgsFields are the properties of GetInvoicesInvoiceArgs, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var getInvoicesInvoiceArgsFields = []wire.Field{
+	{Name: "invoice", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInvoice, hasExpand bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "invoice":
-			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		default:
-			d.Unknown("invoice", "expand")
-		}
-	}
-	if !hasInvoice {
-		d.Missing("invoice")
-	}
+	d.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -5305,8 +4983,7 @@ func (x *GetInvoicesInvoiceArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	c.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 }
 
 // newGetInvoicesInvoiceTool builds the stripe_get_invoices_invoice tool of
@@ -5466,122 +5143,68 @@ func DecodePostInvoicesInvoiceArgs(data []byte) (*PostInvoicesInvoiceArgs, error
 	return wire.Decode(data, new(PostInvoicesInvoiceArgs), (*PostInvoicesInvoiceArgs).decode)
 }
 
+// postInvoicesInvoiceArgsFields are the properties of PostInvoicesInvoiceArgs,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postInvoicesInvoiceArgsFields = []wire.Field{
+	{Name: "invoice", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "account_tax_ids", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "application_fee_amount", Value: wire.Int{}},
+	{Name: "auto_advance", Value: wire.Bool{}},
+	{Name: "automatic_tax", Value: wire.Object[PostInvoicesInvoiceAutomaticTax]{Decode: (*PostInvoicesInvoiceAutomaticTax).decode, Validate: (*PostInvoicesInvoiceAutomaticTax).validate}},
+	{Name: "collection_method", Value: wire.Enum[PostInvoicesInvoiceCollectionMethod]{Of: subscriptionCollectionMethodOf, Check: checkSubscriptionCollectionMethod}},
+	{Name: "custom_fields", Value: wire.Objects[PostInvoicesInvoiceCustomField]{Max: wire.NoMaxItems, Decode: (*PostInvoicesInvoiceCustomField).decode, Validate: (*PostInvoicesInvoiceCustomField).validate}},
+	{Name: "days_until_due", Value: wire.Int{}},
+	{Name: "default_payment_method", Value: wire.String{Check: checkAddressCity}},
+	{Name: "default_source", Value: wire.String{Check: checkAddressCity}},
+	{Name: "default_tax_rates", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "description", Value: wire.String{Check: checkPostInvoicesDescription}},
+	{Name: "discounts", Value: wire.Objects[PostInvoicesInvoiceDiscount]{Max: wire.NoMaxItems, Decode: (*PostInvoicesInvoiceDiscount).decode, Validate: (*PostInvoicesInvoiceDiscount).validate}},
+	{Name: "due_date", Value: wire.Int{}},
+	{Name: "effective_at", Value: wire.Int{}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "footer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "on_behalf_of", Value: wire.String{}},
+	{Name: "payment_settings", Value: wire.Object[PostInvoicesInvoicePaymentSettings]{Decode: (*PostInvoicesInvoicePaymentSettings).decode, Validate: (*PostInvoicesInvoicePaymentSettings).validate}},
+	{Name: "rendering", Value: wire.Object[PostInvoicesInvoiceRendering]{Decode: (*PostInvoicesInvoiceRendering).decode, Validate: (*PostInvoicesInvoiceRendering).validate}},
+	{Name: "shipping_cost", Value: wire.Object[PostInvoicesInvoiceShippingCost]{Decode: (*PostInvoicesInvoiceShippingCost).decode, Validate: (*PostInvoicesInvoiceShippingCost).validate}},
+	{Name: "shipping_details", Value: wire.Object[PostInvoicesInvoiceShippingDetails]{Decode: (*PostInvoicesInvoiceShippingDetails).decode, Validate: (*PostInvoicesInvoiceShippingDetails).validate}},
+	{Name: "statement_descriptor", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "transfer_data", Value: wire.Object[PostInvoicesInvoiceTransferData]{Decode: (*PostInvoicesInvoiceTransferData).decode, Validate: (*PostInvoicesInvoiceTransferData).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInvoice, hasAccountTaxIDs, hasApplicationFeeAmount, hasAutoAdvance, hasAutomaticTax, hasCollectionMethod, hasCustomFields, hasDaysUntilDue, hasDefaultPaymentMethod, hasDefaultSource, hasDefaultTaxRates, hasDescription, hasDiscounts, hasDueDate, hasEffectiveAt, hasExpand, hasFooter, hasMetadata, hasOnBehalfOf, hasPaymentSettings, hasRendering, hasShippingCost, hasShippingDetails, hasStatementDescriptor, hasTransferData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "invoice":
-			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		case "account_tax_ids":
-			d.OptStrings(&hasAccountTaxIDs, "account_tax_ids", &x.AccountTaxIDs, wire.NoMaxItems, checkAddressCity, nil)
-		case "application_fee_amount":
-			d.OptIntPtr(&hasApplicationFeeAmount, "application_fee_amount", &x.ApplicationFeeAmount, nil)
-		case "auto_advance":
-			d.OptBoolPtr(&hasAutoAdvance, "auto_advance", &x.AutoAdvance, nil)
-		case "automatic_tax":
-			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostInvoicesInvoiceAutomaticTax).decode)
-		case "collection_method":
-			wire.OptEnumPtr(d, &hasCollectionMethod, "collection_method", &x.CollectionMethod, subscriptionCollectionMethodOf, checkSubscriptionCollectionMethod)
-		case "custom_fields":
-			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostInvoicesInvoiceCustomField).decode, nil)
-		case "days_until_due":
-			d.OptIntPtr(&hasDaysUntilDue, "days_until_due", &x.DaysUntilDue, nil)
-		case "default_payment_method":
-			d.OptStringPtr(&hasDefaultPaymentMethod, "default_payment_method", &x.DefaultPaymentMethod, checkAddressCity)
-		case "default_source":
-			d.OptStringPtr(&hasDefaultSource, "default_source", &x.DefaultSource, checkAddressCity)
-		case "default_tax_rates":
-			d.OptStrings(&hasDefaultTaxRates, "default_tax_rates", &x.DefaultTaxRates, wire.NoMaxItems, checkAddressCity, nil)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostInvoicesDescription)
-		case "discounts":
-			wire.OptObjects(d, &hasDiscounts, "discounts", &x.Discounts, wire.NoMaxItems, (*PostInvoicesInvoiceDiscount).decode, nil)
-		case "due_date":
-			d.OptIntPtr(&hasDueDate, "due_date", &x.DueDate, nil)
-		case "effective_at":
-			d.OptIntPtr(&hasEffectiveAt, "effective_at", &x.EffectiveAt, nil)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "footer":
-			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "on_behalf_of":
-			d.OptStringPtr(&hasOnBehalfOf, "on_behalf_of", &x.OnBehalfOf, nil)
-		case "payment_settings":
-			wire.OptObjectPtr(d, &hasPaymentSettings, "payment_settings", &x.PaymentSettings, (*PostInvoicesInvoicePaymentSettings).decode)
-		case "rendering":
-			wire.OptObjectPtr(d, &hasRendering, "rendering", &x.Rendering, (*PostInvoicesInvoiceRendering).decode)
-		case "shipping_cost":
-			wire.OptObjectPtr(d, &hasShippingCost, "shipping_cost", &x.ShippingCost, (*PostInvoicesInvoiceShippingCost).decode)
-		case "shipping_details":
-			wire.OptObjectPtr(d, &hasShippingDetails, "shipping_details", &x.ShippingDetails, (*PostInvoicesInvoiceShippingDetails).decode)
-		case "statement_descriptor":
-			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-		case "transfer_data":
-			wire.OptObjectPtr(d, &hasTransferData, "transfer_data", &x.TransferData, (*PostInvoicesInvoiceTransferData).decode)
-		default:
-			d.Unknown(
-				"invoice",
-				"account_tax_ids",
-				"application_fee_amount",
-				"auto_advance",
-				"automatic_tax",
-				"collection_method",
-				"custom_fields",
-				"days_until_due",
-				"default_payment_method",
-				"default_source",
-				"default_tax_rates",
-				"description",
-				"discounts",
-				"due_date",
-				"effective_at",
-				"expand",
-				"footer",
-				"metadata",
-				"on_behalf_of",
-				"payment_settings",
-				"rendering",
-				"shipping_cost",
-				"shipping_details",
-				"statement_descriptor",
-				"transfer_data",
-			)
-		}
-	}
-	if !hasInvoice {
-		d.Missing("invoice")
-	}
+	d.Object(
+		postInvoicesInvoiceArgsFields,
+		&x.Invoice,
+		&x.AccountTaxIDs,
+		&x.ApplicationFeeAmount,
+		&x.AutoAdvance,
+		&x.AutomaticTax,
+		&x.CollectionMethod,
+		&x.CustomFields,
+		&x.DaysUntilDue,
+		&x.DefaultPaymentMethod,
+		&x.DefaultSource,
+		&x.DefaultTaxRates,
+		&x.Description,
+		&x.Discounts,
+		&x.DueDate,
+		&x.EffectiveAt,
+		&x.Expand,
+		&x.Footer,
+		&x.Metadata,
+		&x.OnBehalfOf,
+		&x.PaymentSettings,
+		&x.Rendering,
+		&x.ShippingCost,
+		&x.ShippingDetails,
+		&x.StatementDescriptor,
+		&x.TransferData,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -5593,24 +5216,34 @@ func (x *PostInvoicesInvoiceArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
-	wire.CheckSlice(c, "account_tax_ids", x.AccountTaxIDs, nil, checkAddressCity)
-	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostInvoicesInvoiceAutomaticTax).validate)
-	wire.CheckPtr(c, "collection_method", x.CollectionMethod, checkSubscriptionCollectionMethod)
-	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostInvoicesInvoiceCustomField).validate)
-	wire.CheckPtr(c, "default_payment_method", x.DefaultPaymentMethod, checkAddressCity)
-	wire.CheckPtr(c, "default_source", x.DefaultSource, checkAddressCity)
-	wire.CheckSlice(c, "default_tax_rates", x.DefaultTaxRates, nil, checkAddressCity)
-	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
-	wire.CheckObjects(c, "discounts", x.Discounts, nil, (*PostInvoicesInvoiceDiscount).validate)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	wire.CheckObject(c, "payment_settings", x.PaymentSettings, (*PostInvoicesInvoicePaymentSettings).validate)
-	wire.CheckObject(c, "rendering", x.Rendering, (*PostInvoicesInvoiceRendering).validate)
-	wire.CheckObject(c, "shipping_cost", x.ShippingCost, (*PostInvoicesInvoiceShippingCost).validate)
-	wire.CheckObject(c, "shipping_details", x.ShippingDetails, (*PostInvoicesInvoiceShippingDetails).validate)
-	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	wire.CheckObject(c, "transfer_data", x.TransferData, (*PostInvoicesInvoiceTransferData).validate)
+	c.Object(
+		postInvoicesInvoiceArgsFields,
+		&x.Invoice,
+		&x.AccountTaxIDs,
+		&x.ApplicationFeeAmount,
+		&x.AutoAdvance,
+		&x.AutomaticTax,
+		&x.CollectionMethod,
+		&x.CustomFields,
+		&x.DaysUntilDue,
+		&x.DefaultPaymentMethod,
+		&x.DefaultSource,
+		&x.DefaultTaxRates,
+		&x.Description,
+		&x.Discounts,
+		&x.DueDate,
+		&x.EffectiveAt,
+		&x.Expand,
+		&x.Footer,
+		&x.Metadata,
+		&x.OnBehalfOf,
+		&x.PaymentSettings,
+		&x.Rendering,
+		&x.ShippingCost,
+		&x.ShippingDetails,
+		&x.StatementDescriptor,
+		&x.TransferData,
+	)
 }
 
 // PostInvoicesInvoiceAutomaticTax is the type of $.automatic_tax in the
@@ -6181,24 +5814,17 @@ func DecodeDeleteInvoicesInvoiceArgs(data []byte) (*DeleteInvoicesInvoiceArgs, e
 	return wire.Decode(data, new(DeleteInvoicesInvoiceArgs), (*DeleteInvoicesInvoiceArgs).decode)
 }
 
+// deleteInvoicesInvoiceArgsFields are the properties of
+// DeleteInvoicesInvoiceArgs, in the order of its fields: how its decode and
+// validate methods read and check each.
+var deleteInvoicesInvoiceArgsFields = []wire.Field{
+	{Name: "invoice", Required: true, Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DeleteInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInvoice bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "invoice":
-			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		default:
-			d.Unknown("invoice")
-		}
-	}
-	if !hasInvoice {
-		d.Missing("invoice")
-	}
+	d.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6210,7 +5836,7 @@ func (x *DeleteInvoicesInvoiceArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
+	c.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 }
 
 // newDeleteInvoicesInvoiceTool builds the stripe_delete_invoices_invoice tool
@@ -6300,28 +5926,19 @@ func DecodePostInvoicesInvoiceFinalizeArgs(data []byte) (*PostInvoicesInvoiceFin
 	return wire.Decode(data, new(PostInvoicesInvoiceFinalizeArgs), (*PostInvoicesInvoiceFinalizeArgs).decode)
 }
 
+// postInvoicesInvoiceFinalizeArgsFields are the properties of
+// PostInvoicesInvoiceFinalizeArgs, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postInvoicesInvoiceFinalizeArgsFields = []wire.Field{
+	{Name: "invoice", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "auto_advance", Value: wire.Bool{}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesInvoiceFinalizeArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInvoice, hasAutoAdvance, hasExpand bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "invoice":
-			d.ReqString(&hasInvoice, "invoice", &x.Invoice, checkAddressCity)
-		case "auto_advance":
-			d.OptBoolPtr(&hasAutoAdvance, "auto_advance", &x.AutoAdvance, nil)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		default:
-			d.Unknown("invoice", "auto_advance", "expand")
-		}
-	}
-	if !hasInvoice {
-		d.Missing("invoice")
-	}
+	d.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6333,8 +5950,7 @@ func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "invoice", x.Invoice, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	c.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
 }
 
 // newPostInvoicesInvoiceFinalizeTool builds the
@@ -6436,32 +6052,30 @@ func DecodeGetPaymentLinksArgs(data []byte) (*GetPaymentLinksArgs, error) {
 	return wire.Decode(data, new(GetPaymentLinksArgs), (*GetPaymentLinksArgs).decode)
 }
 
+// getPaymentLinksArgsFields are the properties of GetPaymentLinksArgs, in the
+// order of its fields: how its decode and validate methods read and check each.
+var getPaymentLinksArgsFields = []wire.Field{
+	{Name: "active", Value: wire.Bool{}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasActive, hasEndingBefore, hasExpand, hasLimit, hasStartingAfter, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "active":
-			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown("active", "ending_before", "expand", "limit", "starting_after", "max_pages")
-		}
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getPaymentLinksArgsFields,
+		&x.Active,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.MaxPages,
+	)
+	if seen.Absent(5) {
 		x.MaxPages = 1
 	}
 }
@@ -6475,10 +6089,15 @@ func (x *GetPaymentLinksArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getPaymentLinksArgsFields,
+		&x.Active,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.MaxPages,
+	)
 }
 
 // newGetPaymentLinksTool builds the stripe_get_payment_links tool of Module.
@@ -6712,131 +6331,73 @@ func DecodePostPaymentLinksArgs(data []byte) (*PostPaymentLinksArgs, error) {
 	return wire.Decode(data, new(PostPaymentLinksArgs), (*PostPaymentLinksArgs).decode)
 }
 
+// postPaymentLinksArgsFields are the properties of PostPaymentLinksArgs, in the
+// order of its fields: how its decode and validate methods read and check each.
+var postPaymentLinksArgsFields = []wire.Field{
+	{Name: "after_completion", Value: wire.Object[PostPaymentLinksAfterCompletion]{Decode: (*PostPaymentLinksAfterCompletion).decode, Validate: (*PostPaymentLinksAfterCompletion).validate}},
+	{Name: "allow_promotion_codes", Value: wire.Bool{}},
+	{Name: "application_fee_amount", Value: wire.Int{}},
+	{Name: "application_fee_percent", Value: wire.Float{}},
+	{Name: "automatic_tax", Value: wire.Object[PostPaymentLinksAutomaticTax]{Decode: (*PostPaymentLinksAutomaticTax).decode, Validate: (*PostPaymentLinksAutomaticTax).validate}},
+	{Name: "billing_address_collection", Value: wire.Enum[PostPaymentLinksBillingAddressCollection]{Of: paymentLinkBillingAddressCollectionOf, Check: checkPaymentLinkBillingAddressCollection}},
+	{Name: "consent_collection", Value: wire.Object[PostPaymentLinksConsentCollection]{Decode: (*PostPaymentLinksConsentCollection).decode, Validate: (*PostPaymentLinksConsentCollection).validate}},
+	{Name: "currency", Value: wire.String{}},
+	{Name: "custom_fields", Value: wire.Objects[PostPaymentLinksCustomField]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksCustomField).decode, Validate: (*PostPaymentLinksCustomField).validate}},
+	{Name: "custom_text", Value: wire.Object[PostPaymentLinksCustomText]{Decode: (*PostPaymentLinksCustomText).decode, Validate: (*PostPaymentLinksCustomText).validate}},
+	{Name: "customer_creation", Value: wire.Enum[PostPaymentLinksCustomerCreation]{Of: paymentLinkCustomerCreationOf, Check: checkPaymentLinkCustomerCreation}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "inactive_message", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "invoice_creation", Value: wire.Object[PostPaymentLinksInvoiceCreation]{Decode: (*PostPaymentLinksInvoiceCreation).decode, Validate: (*PostPaymentLinksInvoiceCreation).validate}},
+	{Name: "line_items", Required: true, Value: wire.Objects[PostPaymentLinksLineItem]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksLineItem).decode, Validate: (*PostPaymentLinksLineItem).validate}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "on_behalf_of", Value: wire.String{}},
+	{Name: "payment_intent_data", Value: wire.Object[PostPaymentLinksPaymentIntentData]{Decode: (*PostPaymentLinksPaymentIntentData).decode, Validate: (*PostPaymentLinksPaymentIntentData).validate}},
+	{Name: "payment_method_collection", Value: wire.Enum[PostPaymentLinksPaymentMethodCollection]{Of: paymentLinkCustomerCreationOf, Check: checkPaymentLinkCustomerCreation}},
+	{Name: "payment_method_types", Value: wire.Enums[PostPaymentLinksPaymentMethodType]{Max: wire.NoMaxItems, Of: paymentLinkPaymentMethodTypeOf, Item: checkPaymentLinkPaymentMethodType}},
+	{Name: "phone_number_collection", Value: wire.Object[PostPaymentLinksPhoneNumberCollection]{Decode: (*PostPaymentLinksPhoneNumberCollection).decode, Validate: (*PostPaymentLinksPhoneNumberCollection).validate}},
+	{Name: "restrictions", Value: wire.Object[PostPaymentLinksRestrictions]{Decode: (*PostPaymentLinksRestrictions).decode, Validate: (*PostPaymentLinksRestrictions).validate}},
+	{Name: "shipping_address_collection", Value: wire.Object[PostPaymentLinksShippingAddressCollection]{Decode: (*PostPaymentLinksShippingAddressCollection).decode, Validate: (*PostPaymentLinksShippingAddressCollection).validate}},
+	{Name: "shipping_options", Value: wire.Objects[PostPaymentLinksShippingOption]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksShippingOption).decode, Validate: (*PostPaymentLinksShippingOption).validate}},
+	{Name: "submit_type", Value: wire.Enum[PostPaymentLinksSubmitType]{Of: paymentLinkSubmitTypeOf, Check: checkPaymentLinkSubmitType}},
+	{Name: "subscription_data", Value: wire.Object[PostPaymentLinksSubscriptionData]{Decode: (*PostPaymentLinksSubscriptionData).decode, Validate: (*PostPaymentLinksSubscriptionData).validate}},
+	{Name: "tax_id_collection", Value: wire.Object[PostPaymentLinksTaxIDCollection]{Decode: (*PostPaymentLinksTaxIDCollection).decode, Validate: (*PostPaymentLinksTaxIDCollection).validate}},
+	{Name: "transfer_data", Value: wire.Object[PostPaymentLinksTransferData]{Decode: (*PostPaymentLinksTransferData).decode, Validate: (*PostPaymentLinksTransferData).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAfterCompletion, hasAllowPromotionCodes, hasApplicationFeeAmount, hasApplicationFeePercent, hasAutomaticTax, hasBillingAddressCollection, hasConsentCollection, hasCurrency, hasCustomFields, hasCustomText, hasCustomerCreation, hasExpand, hasInactiveMessage, hasInvoiceCreation, hasLineItems, hasMetadata, hasOnBehalfOf, hasPaymentIntentData, hasPaymentMethodCollection, hasPaymentMethodTypes, hasPhoneNumberCollection, hasRestrictions, hasShippingAddressCollection, hasShippingOptions, hasSubmitType, hasSubscriptionData, hasTaxIDCollection, hasTransferData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "after_completion":
-			wire.OptObjectPtr(d, &hasAfterCompletion, "after_completion", &x.AfterCompletion, (*PostPaymentLinksAfterCompletion).decode)
-		case "allow_promotion_codes":
-			d.OptBoolPtr(&hasAllowPromotionCodes, "allow_promotion_codes", &x.AllowPromotionCodes, nil)
-		case "application_fee_amount":
-			d.OptIntPtr(&hasApplicationFeeAmount, "application_fee_amount", &x.ApplicationFeeAmount, nil)
-		case "application_fee_percent":
-			d.OptFloatPtr(&hasApplicationFeePercent, "application_fee_percent", &x.ApplicationFeePercent, nil)
-		case "automatic_tax":
-			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostPaymentLinksAutomaticTax).decode)
-		case "billing_address_collection":
-			wire.OptEnumPtr(d, &hasBillingAddressCollection, "billing_address_collection", &x.BillingAddressCollection, paymentLinkBillingAddressCollectionOf, checkPaymentLinkBillingAddressCollection)
-		case "consent_collection":
-			wire.OptObjectPtr(d, &hasConsentCollection, "consent_collection", &x.ConsentCollection, (*PostPaymentLinksConsentCollection).decode)
-		case "currency":
-			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
-		case "custom_fields":
-			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostPaymentLinksCustomField).decode, nil)
-		case "custom_text":
-			wire.OptObjectPtr(d, &hasCustomText, "custom_text", &x.CustomText, (*PostPaymentLinksCustomText).decode)
-		case "customer_creation":
-			wire.OptEnumPtr(d, &hasCustomerCreation, "customer_creation", &x.CustomerCreation, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "inactive_message":
-			d.OptStringPtr(&hasInactiveMessage, "inactive_message", &x.InactiveMessage, checkPaymentIntentMetadataValue)
-		case "invoice_creation":
-			wire.OptObjectPtr(d, &hasInvoiceCreation, "invoice_creation", &x.InvoiceCreation, (*PostPaymentLinksInvoiceCreation).decode)
-		case "line_items":
-			wire.ReqObjects(d, &hasLineItems, "line_items", &x.LineItems, wire.NoMaxItems, (*PostPaymentLinksLineItem).decode, nil)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "on_behalf_of":
-			d.OptStringPtr(&hasOnBehalfOf, "on_behalf_of", &x.OnBehalfOf, nil)
-		case "payment_intent_data":
-			wire.OptObjectPtr(d, &hasPaymentIntentData, "payment_intent_data", &x.PaymentIntentData, (*PostPaymentLinksPaymentIntentData).decode)
-		case "payment_method_collection":
-			wire.OptEnumPtr(d, &hasPaymentMethodCollection, "payment_method_collection", &x.PaymentMethodCollection, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
-		case "payment_method_types":
-			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, paymentLinkPaymentMethodTypeOf, checkPaymentLinkPaymentMethodType, nil)
-		case "phone_number_collection":
-			wire.OptObjectPtr(d, &hasPhoneNumberCollection, "phone_number_collection", &x.PhoneNumberCollection, (*PostPaymentLinksPhoneNumberCollection).decode)
-		case "restrictions":
-			wire.OptObjectPtr(d, &hasRestrictions, "restrictions", &x.Restrictions, (*PostPaymentLinksRestrictions).decode)
-		case "shipping_address_collection":
-			wire.OptObjectPtr(d, &hasShippingAddressCollection, "shipping_address_collection", &x.ShippingAddressCollection, (*PostPaymentLinksShippingAddressCollection).decode)
-		case "shipping_options":
-			wire.OptObjects(d, &hasShippingOptions, "shipping_options", &x.ShippingOptions, wire.NoMaxItems, (*PostPaymentLinksShippingOption).decode, nil)
-		case "submit_type":
-			wire.OptEnumPtr(d, &hasSubmitType, "submit_type", &x.SubmitType, paymentLinkSubmitTypeOf, checkPaymentLinkSubmitType)
-		case "subscription_data":
-			wire.OptObjectPtr(d, &hasSubscriptionData, "subscription_data", &x.SubscriptionData, (*PostPaymentLinksSubscriptionData).decode)
-		case "tax_id_collection":
-			wire.OptObjectPtr(d, &hasTaxIDCollection, "tax_id_collection", &x.TaxIDCollection, (*PostPaymentLinksTaxIDCollection).decode)
-		case "transfer_data":
-			wire.OptObjectPtr(d, &hasTransferData, "transfer_data", &x.TransferData, (*PostPaymentLinksTransferData).decode)
-		default:
-			d.Unknown(
-				"after_completion",
-				"allow_promotion_codes",
-				"application_fee_amount",
-				"application_fee_percent",
-				"automatic_tax",
-				"billing_address_collection",
-				"consent_collection",
-				"currency",
-				"custom_fields",
-				"custom_text",
-				"customer_creation",
-				"expand",
-				"inactive_message",
-				"invoice_creation",
-				"line_items",
-				"metadata",
-				"on_behalf_of",
-				"payment_intent_data",
-				"payment_method_collection",
-				"payment_method_types",
-				"phone_number_collection",
-				"restrictions",
-				"shipping_address_collection",
-				"shipping_options",
-				"submit_type",
-				"subscription_data",
-				"tax_id_collection",
-				"transfer_data",
-			)
-		}
-	}
-	if !hasLineItems {
-		d.Missing("line_items")
-	}
+	d.Object(
+		postPaymentLinksArgsFields,
+		&x.AfterCompletion,
+		&x.AllowPromotionCodes,
+		&x.ApplicationFeeAmount,
+		&x.ApplicationFeePercent,
+		&x.AutomaticTax,
+		&x.BillingAddressCollection,
+		&x.ConsentCollection,
+		&x.Currency,
+		&x.CustomFields,
+		&x.CustomText,
+		&x.CustomerCreation,
+		&x.Expand,
+		&x.InactiveMessage,
+		&x.InvoiceCreation,
+		&x.LineItems,
+		&x.Metadata,
+		&x.OnBehalfOf,
+		&x.PaymentIntentData,
+		&x.PaymentMethodCollection,
+		&x.PaymentMethodTypes,
+		&x.PhoneNumberCollection,
+		&x.Restrictions,
+		&x.ShippingAddressCollection,
+		&x.ShippingOptions,
+		&x.SubmitType,
+		&x.SubscriptionData,
+		&x.TaxIDCollection,
+		&x.TransferData,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6848,31 +6409,37 @@ func (x *PostPaymentLinksArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
-	wire.CheckObject(c, "after_completion", x.AfterCompletion, (*PostPaymentLinksAfterCompletion).validate)
-	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostPaymentLinksAutomaticTax).validate)
-	wire.CheckPtr(c, "billing_address_collection", x.BillingAddressCollection, checkPaymentLinkBillingAddressCollection)
-	wire.CheckObject(c, "consent_collection", x.ConsentCollection, (*PostPaymentLinksConsentCollection).validate)
-	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostPaymentLinksCustomField).validate)
-	wire.CheckObject(c, "custom_text", x.CustomText, (*PostPaymentLinksCustomText).validate)
-	wire.CheckPtr(c, "customer_creation", x.CustomerCreation, checkPaymentLinkCustomerCreation)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "inactive_message", x.InactiveMessage, checkPaymentIntentMetadataValue)
-	wire.CheckObject(c, "invoice_creation", x.InvoiceCreation, (*PostPaymentLinksInvoiceCreation).validate)
-	if x.LineItems == nil {
-		c.Missing("line_items")
-	}
-	wire.CheckObjects(c, "line_items", x.LineItems, nil, (*PostPaymentLinksLineItem).validate)
-	wire.CheckObject(c, "payment_intent_data", x.PaymentIntentData, (*PostPaymentLinksPaymentIntentData).validate)
-	wire.CheckPtr(c, "payment_method_collection", x.PaymentMethodCollection, checkPaymentLinkCustomerCreation)
-	wire.CheckSlice(c, "payment_method_types", x.PaymentMethodTypes, nil, checkPaymentLinkPaymentMethodType)
-	wire.CheckObject(c, "phone_number_collection", x.PhoneNumberCollection, (*PostPaymentLinksPhoneNumberCollection).validate)
-	wire.CheckObject(c, "restrictions", x.Restrictions, (*PostPaymentLinksRestrictions).validate)
-	wire.CheckObject(c, "shipping_address_collection", x.ShippingAddressCollection, (*PostPaymentLinksShippingAddressCollection).validate)
-	wire.CheckObjects(c, "shipping_options", x.ShippingOptions, nil, (*PostPaymentLinksShippingOption).validate)
-	wire.CheckPtr(c, "submit_type", x.SubmitType, checkPaymentLinkSubmitType)
-	wire.CheckObject(c, "subscription_data", x.SubscriptionData, (*PostPaymentLinksSubscriptionData).validate)
-	wire.CheckObject(c, "tax_id_collection", x.TaxIDCollection, (*PostPaymentLinksTaxIDCollection).validate)
-	wire.CheckObject(c, "transfer_data", x.TransferData, (*PostPaymentLinksTransferData).validate)
+	c.Object(
+		postPaymentLinksArgsFields,
+		&x.AfterCompletion,
+		&x.AllowPromotionCodes,
+		&x.ApplicationFeeAmount,
+		&x.ApplicationFeePercent,
+		&x.AutomaticTax,
+		&x.BillingAddressCollection,
+		&x.ConsentCollection,
+		&x.Currency,
+		&x.CustomFields,
+		&x.CustomText,
+		&x.CustomerCreation,
+		&x.Expand,
+		&x.InactiveMessage,
+		&x.InvoiceCreation,
+		&x.LineItems,
+		&x.Metadata,
+		&x.OnBehalfOf,
+		&x.PaymentIntentData,
+		&x.PaymentMethodCollection,
+		&x.PaymentMethodTypes,
+		&x.PhoneNumberCollection,
+		&x.Restrictions,
+		&x.ShippingAddressCollection,
+		&x.ShippingOptions,
+		&x.SubmitType,
+		&x.SubscriptionData,
+		&x.TaxIDCollection,
+		&x.TransferData,
+	)
 }
 
 // PostPaymentLinksAfterCompletion is the type of $.after_completion in the
@@ -6887,28 +6454,24 @@ type PostPaymentLinksAfterCompletion struct {
 	Type PostPaymentLinksAfterCompletionType `json:"type"`
 }
 
+// postPaymentLinksAfterCompletionFields are the properties of
+// PostPaymentLinksAfterCompletion, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksAfterCompletionFields = []wire.Field{
+	{Name: "hosted_confirmation", Value: wire.Object[PostPaymentLinksAfterCompletionHostedConfirmation]{Decode: (*PostPaymentLinksAfterCompletionHostedConfirmation).decode, Validate: (*PostPaymentLinksAfterCompletionHostedConfirmation).validate}},
+	{Name: "redirect", Value: wire.Object[PostPaymentLinksAfterCompletionRedirect]{Decode: (*PostPaymentLinksAfterCompletionRedirect).decode, Validate: (*PostPaymentLinksAfterCompletionRedirect).validate}},
+	{Name: "type", Required: true, Value: wire.Enum[PostPaymentLinksAfterCompletionType]{Of: paymentLinksResourceAfterCompletionTypeOf, Check: checkPaymentLinksResourceAfterCompletionType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasHostedConfirmation, hasRedirect, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "hosted_confirmation":
-			wire.OptObjectPtr(d, &hasHostedConfirmation, "hosted_confirmation", &x.HostedConfirmation, (*PostPaymentLinksAfterCompletionHostedConfirmation).decode)
-		case "redirect":
-			wire.OptObjectPtr(d, &hasRedirect, "redirect", &x.Redirect, (*PostPaymentLinksAfterCompletionRedirect).decode)
-		case "type":
-			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceAfterCompletionTypeOf, checkPaymentLinksResourceAfterCompletionType)
-		default:
-			d.Unknown("hosted_confirmation", "redirect", "type")
-		}
-	}
-	if !hasType {
-		d.Missing("type")
-	}
+	d.Object(
+		postPaymentLinksAfterCompletionFields,
+		&x.HostedConfirmation,
+		&x.Redirect,
+		&x.Type,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6920,9 +6483,12 @@ func (x *PostPaymentLinksAfterCompletion) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletion) validate(c *wire.Checker) {
-	wire.CheckObject(c, "hosted_confirmation", x.HostedConfirmation, (*PostPaymentLinksAfterCompletionHostedConfirmation).validate)
-	wire.CheckObject(c, "redirect", x.Redirect, (*PostPaymentLinksAfterCompletionRedirect).validate)
-	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceAfterCompletionType)
+	c.Object(
+		postPaymentLinksAfterCompletionFields,
+		&x.HostedConfirmation,
+		&x.Redirect,
+		&x.Type,
+	)
 }
 
 // PostPaymentLinksAfterCompletionHostedConfirmation is the type of
@@ -6933,21 +6499,17 @@ type PostPaymentLinksAfterCompletionHostedConfirmation struct {
 	CustomMessage *string `json:"custom_message,omitempty"`
 }
 
+// postPaymentLinksAfterCompletionHostedConfirmationFields are the properties of
+// PostPaymentLinksAfterCompletionHostedConfirmation, in the order of its
+// fields: how its decode and validate methods read and check each.
+var postPaymentLinksAfterCompletionHostedConfirmationFields = []wire.Field{
+	{Name: "custom_message", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksAfterCompletionHostedConfirmation) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_message":
-			d.OptStringPtr(&hasCustomMessage, "custom_message", &x.CustomMessage, checkPaymentIntentMetadataValue)
-		default:
-			d.Unknown("custom_message")
-		}
-	}
+	d.Object(postPaymentLinksAfterCompletionHostedConfirmationFields, &x.CustomMessage)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6959,7 +6521,7 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletionHostedConfirmation) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "custom_message", x.CustomMessage, checkPaymentIntentMetadataValue)
+	c.Object(postPaymentLinksAfterCompletionHostedConfirmationFields, &x.CustomMessage)
 }
 
 // PostPaymentLinksAfterCompletionRedirect is the type of
@@ -6970,24 +6532,17 @@ type PostPaymentLinksAfterCompletionRedirect struct {
 	URL string `json:"url"`
 }
 
+// postPaymentLinksAfterCompletionRedirectFields are the properties of
+// PostPaymentLinksAfterCompletionRedirect, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postPaymentLinksAfterCompletionRedirectFields = []wire.Field{
+	{Name: "url", Required: true, Value: wire.String{Check: checkProductURL}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksAfterCompletionRedirect) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasURL bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "url":
-			d.ReqString(&hasURL, "url", &x.URL, checkProductURL)
-		default:
-			d.Unknown("url")
-		}
-	}
-	if !hasURL {
-		d.Missing("url")
-	}
+	d.Object(postPaymentLinksAfterCompletionRedirectFields, &x.URL)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6999,7 +6554,7 @@ func (x *PostPaymentLinksAfterCompletionRedirect) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletionRedirect) validate(c *wire.Checker) {
-	wire.CheckAt(c, "url", x.URL, checkProductURL)
+	c.Object(postPaymentLinksAfterCompletionRedirectFields, &x.URL)
 }
 
 // checkProductURL records the violations of the constraints of v in c. Every
@@ -7053,25 +6608,24 @@ type PostPaymentLinksConsentCollection struct {
 	TermsOfService *PostPaymentLinksConsentCollectionTermsOfService `json:"terms_of_service,omitempty"`
 }
 
+// postPaymentLinksConsentCollectionFields are the properties of
+// PostPaymentLinksConsentCollection, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksConsentCollectionFields = []wire.Field{
+	{Name: "payment_method_reuse_agreement", Value: wire.Object[PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement]{Decode: (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).decode, Validate: (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).validate}},
+	{Name: "promotions", Value: wire.Enum[PostPaymentLinksConsentCollectionPromotions]{Of: paymentLinksResourceConsentCollectionPromotionsOf, Check: checkPaymentLinksResourceConsentCollectionPromotions}},
+	{Name: "terms_of_service", Value: wire.Enum[PostPaymentLinksConsentCollectionTermsOfService]{Of: paymentLinksResourceConsentCollectionTermsOfServiceOf, Check: checkPaymentLinksResourceConsentCollectionTermsOfService}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPaymentMethodReuseAgreement, hasPromotions, hasTermsOfService bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "payment_method_reuse_agreement":
-			wire.OptObjectPtr(d, &hasPaymentMethodReuseAgreement, "payment_method_reuse_agreement", &x.PaymentMethodReuseAgreement, (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).decode)
-		case "promotions":
-			wire.OptEnumPtr(d, &hasPromotions, "promotions", &x.Promotions, paymentLinksResourceConsentCollectionPromotionsOf, checkPaymentLinksResourceConsentCollectionPromotions)
-		case "terms_of_service":
-			wire.OptEnumPtr(d, &hasTermsOfService, "terms_of_service", &x.TermsOfService, paymentLinksResourceConsentCollectionTermsOfServiceOf, checkPaymentLinksResourceConsentCollectionTermsOfService)
-		default:
-			d.Unknown("payment_method_reuse_agreement", "promotions", "terms_of_service")
-		}
-	}
+	d.Object(
+		postPaymentLinksConsentCollectionFields,
+		&x.PaymentMethodReuseAgreement,
+		&x.Promotions,
+		&x.TermsOfService,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7083,9 +6637,12 @@ func (x *PostPaymentLinksConsentCollection) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksConsentCollection) validate(c *wire.Checker) {
-	wire.CheckObject(c, "payment_method_reuse_agreement", x.PaymentMethodReuseAgreement, (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).validate)
-	wire.CheckPtr(c, "promotions", x.Promotions, checkPaymentLinksResourceConsentCollectionPromotions)
-	wire.CheckPtr(c, "terms_of_service", x.TermsOfService, checkPaymentLinksResourceConsentCollectionTermsOfService)
+	c.Object(
+		postPaymentLinksConsentCollectionFields,
+		&x.PaymentMethodReuseAgreement,
+		&x.Promotions,
+		&x.TermsOfService,
+	)
 }
 
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement is the type of
@@ -7096,24 +6653,18 @@ type PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement struct {
 	Position PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition `json:"position"`
 }
 
+// postPaymentLinksConsentCollectionPaymentMethodReuseAgreementFields are the
+// properties of PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement,
+// in the order of its fields: how its decode and validate methods read and
+// check each.
+var postPaymentLinksConsentCollectionPaymentMethodReuseAgreementFields = []wire.Field{
+	{Name: "position", Required: true, Value: wire.Enum[PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition]{Of: paymentLinksResourcePaymentMethodReuseAgreementPositionOf, Check: checkPaymentLinksResourcePaymentMethodReuseAgreementPosition}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPosition bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "position":
-			wire.ReqEnum(d, &hasPosition, "position", &x.Position, paymentLinksResourcePaymentMethodReuseAgreementPositionOf, checkPaymentLinksResourcePaymentMethodReuseAgreementPosition)
-		default:
-			d.Unknown("position")
-		}
-	}
-	if !hasPosition {
-		d.Missing("position")
-	}
+	d.Object(postPaymentLinksConsentCollectionPaymentMethodReuseAgreementFields, &x.Position)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7125,7 +6676,7 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) Validate(
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) validate(c *wire.Checker) {
-	wire.CheckAt(c, "position", x.Position, checkPaymentLinksResourcePaymentMethodReuseAgreementPosition)
+	c.Object(postPaymentLinksConsentCollectionPaymentMethodReuseAgreementFields, &x.Position)
 }
 
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreementPosition is the
@@ -7186,42 +6737,32 @@ type PostPaymentLinksCustomField struct {
 	Type PostPaymentLinksCustomFieldType `json:"type"`
 }
 
+// postPaymentLinksCustomFieldFields are the properties of
+// PostPaymentLinksCustomField, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postPaymentLinksCustomFieldFields = []wire.Field{
+	{Name: "dropdown", Value: wire.Object[PostPaymentLinksCustomFieldDropdown]{Decode: (*PostPaymentLinksCustomFieldDropdown).decode, Validate: (*PostPaymentLinksCustomFieldDropdown).validate}},
+	{Name: "key", Required: true, Value: wire.String{Check: checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription}},
+	{Name: "label", Required: true, Value: wire.Object[PostPaymentLinksCustomFieldLabel]{Decode: (*PostPaymentLinksCustomFieldLabel).decode, Validate: (*PostPaymentLinksCustomFieldLabel).validate}},
+	{Name: "numeric", Value: wire.Object[PostPaymentLinksCustomFieldNumeric]{Decode: (*PostPaymentLinksCustomFieldNumeric).decode, Validate: (*PostPaymentLinksCustomFieldNumeric).validate}},
+	{Name: "optional", Value: wire.Bool{}},
+	{Name: "text", Value: wire.Object[PostPaymentLinksCustomFieldText]{Decode: (*PostPaymentLinksCustomFieldText).decode, Validate: (*PostPaymentLinksCustomFieldText).validate}},
+	{Name: "type", Required: true, Value: wire.Enum[PostPaymentLinksCustomFieldType]{Of: paymentLinksResourceCustomFieldsTypeOf, Check: checkPaymentLinksResourceCustomFieldsType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDropdown, hasKey, hasLabel, hasNumeric, hasOptional, hasText, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "dropdown":
-			wire.OptObjectPtr(d, &hasDropdown, "dropdown", &x.Dropdown, (*PostPaymentLinksCustomFieldDropdown).decode)
-		case "key":
-			d.ReqString(&hasKey, "key", &x.Key, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
-		case "label":
-			wire.ReqObject(d, &hasLabel, "label", &x.Label, (*PostPaymentLinksCustomFieldLabel).decode)
-		case "numeric":
-			wire.OptObjectPtr(d, &hasNumeric, "numeric", &x.Numeric, (*PostPaymentLinksCustomFieldNumeric).decode)
-		case "optional":
-			d.OptBoolPtr(&hasOptional, "optional", &x.Optional, nil)
-		case "text":
-			wire.OptObjectPtr(d, &hasText, "text", &x.Text, (*PostPaymentLinksCustomFieldText).decode)
-		case "type":
-			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceCustomFieldsTypeOf, checkPaymentLinksResourceCustomFieldsType)
-		default:
-			d.Unknown("dropdown", "key", "label", "numeric", "optional", "text", "type")
-		}
-	}
-	if !hasKey {
-		d.Missing("key")
-	}
-	if !hasLabel {
-		d.Missing("label")
-	}
-	if !hasType {
-		d.Missing("type")
-	}
+	d.Object(
+		postPaymentLinksCustomFieldFields,
+		&x.Dropdown,
+		&x.Key,
+		&x.Label,
+		&x.Numeric,
+		&x.Optional,
+		&x.Text,
+		&x.Type,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7233,12 +6774,16 @@ func (x *PostPaymentLinksCustomField) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
-	wire.CheckObject(c, "dropdown", x.Dropdown, (*PostPaymentLinksCustomFieldDropdown).validate)
-	wire.CheckAt(c, "key", x.Key, checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription)
-	wire.CheckObject(c, "label", &x.Label, (*PostPaymentLinksCustomFieldLabel).validate)
-	wire.CheckObject(c, "numeric", x.Numeric, (*PostPaymentLinksCustomFieldNumeric).validate)
-	wire.CheckObject(c, "text", x.Text, (*PostPaymentLinksCustomFieldText).validate)
-	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceCustomFieldsType)
+	c.Object(
+		postPaymentLinksCustomFieldFields,
+		&x.Dropdown,
+		&x.Key,
+		&x.Label,
+		&x.Numeric,
+		&x.Optional,
+		&x.Text,
+		&x.Type,
+	)
 }
 
 // PostPaymentLinksCustomFieldDropdown is the type of
@@ -7249,24 +6794,17 @@ type PostPaymentLinksCustomFieldDropdown struct {
 	Options []PostPaymentLinksCustomFieldDropdownOption `json:"options"`
 }
 
+// postPaymentLinksCustomFieldDropdownFields are the properties of
+// PostPaymentLinksCustomFieldDropdown, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postPaymentLinksCustomFieldDropdownFields = []wire.Field{
+	{Name: "options", Required: true, Value: wire.Objects[PostPaymentLinksCustomFieldDropdownOption]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksCustomFieldDropdownOption).decode, Validate: (*PostPaymentLinksCustomFieldDropdownOption).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomFieldDropdown) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "options":
-			wire.ReqObjects(d, &hasOptions, "options", &x.Options, wire.NoMaxItems, (*PostPaymentLinksCustomFieldDropdownOption).decode, nil)
-		default:
-			d.Unknown("options")
-		}
-	}
-	if !hasOptions {
-		d.Missing("options")
-	}
+	d.Object(postPaymentLinksCustomFieldDropdownFields, &x.Options)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7278,10 +6816,7 @@ func (x *PostPaymentLinksCustomFieldDropdown) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomFieldDropdown) validate(c *wire.Checker) {
-	if x.Options == nil {
-		c.Missing("options")
-	}
-	wire.CheckObjects(c, "options", x.Options, nil, (*PostPaymentLinksCustomFieldDropdownOption).validate)
+	c.Object(postPaymentLinksCustomFieldDropdownFields, &x.Options)
 }
 
 // PostPaymentLinksCustomFieldDropdownOption is the type of
@@ -7294,29 +6829,18 @@ type PostPaymentLinksCustomFieldDropdownOption struct {
 	Value string `json:"value"`
 }
 
+// postPaymentLinksCustomFieldDropdownOptionFields are the properties of
+// PostPaymentLinksCustomFieldDropdownOption, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postPaymentLinksCustomFieldDropdownOptionFields = []wire.Field{
+	{Name: "label", Required: true, Value: wire.String{Check: checkPostInvoicesShippingCostShippingRateDataDisplayName}},
+	{Name: "value", Required: true, Value: wire.String{Check: checkPostInvoicesShippingCostShippingRateDataDisplayName}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomFieldDropdownOption) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasLabel, hasValue bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "label":
-			d.ReqString(&hasLabel, "label", &x.Label, checkPostInvoicesShippingCostShippingRateDataDisplayName)
-		case "value":
-			d.ReqString(&hasValue, "value", &x.Value, checkPostInvoicesShippingCostShippingRateDataDisplayName)
-		default:
-			d.Unknown("label", "value")
-		}
-	}
-	if !hasLabel {
-		d.Missing("label")
-	}
-	if !hasValue {
-		d.Missing("value")
-	}
+	d.Object(postPaymentLinksCustomFieldDropdownOptionFields, &x.Label, &x.Value)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7328,8 +6852,7 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomFieldDropdownOption) validate(c *wire.Checker) {
-	wire.CheckAt(c, "label", x.Label, checkPostInvoicesShippingCostShippingRateDataDisplayName)
-	wire.CheckAt(c, "value", x.Value, checkPostInvoicesShippingCostShippingRateDataDisplayName)
+	c.Object(postPaymentLinksCustomFieldDropdownOptionFields, &x.Label, &x.Value)
 }
 
 // checkSetupIntentPaymentMethodOptionsCardMandateOptionsDescription records the
@@ -7351,29 +6874,18 @@ type PostPaymentLinksCustomFieldLabel struct {
 	Type PostPaymentLinksCustomFieldLabelType `json:"type"`
 }
 
+// postPaymentLinksCustomFieldLabelFields are the properties of
+// PostPaymentLinksCustomFieldLabel, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksCustomFieldLabelFields = []wire.Field{
+	{Name: "custom", Required: true, Value: wire.String{Check: checkPostPaymentLinksCustomFieldLabelCustom}},
+	{Name: "type", Required: true, Value: wire.Enum[PostPaymentLinksCustomFieldLabelType]{Of: paymentLinksResourceCustomFieldsLabelTypeOf, Check: checkPaymentLinksResourceCustomFieldsLabelType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomFieldLabel) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustom, hasType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom":
-			d.ReqString(&hasCustom, "custom", &x.Custom, checkPostPaymentLinksCustomFieldLabelCustom)
-		case "type":
-			wire.ReqEnum(d, &hasType, "type", &x.Type, paymentLinksResourceCustomFieldsLabelTypeOf, checkPaymentLinksResourceCustomFieldsLabelType)
-		default:
-			d.Unknown("custom", "type")
-		}
-	}
-	if !hasCustom {
-		d.Missing("custom")
-	}
-	if !hasType {
-		d.Missing("type")
-	}
+	d.Object(postPaymentLinksCustomFieldLabelFields, &x.Custom, &x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7385,8 +6897,7 @@ func (x *PostPaymentLinksCustomFieldLabel) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomFieldLabel) validate(c *wire.Checker) {
-	wire.CheckAt(c, "custom", x.Custom, checkPostPaymentLinksCustomFieldLabelCustom)
-	wire.CheckAt(c, "type", x.Type, checkPaymentLinksResourceCustomFieldsLabelType)
+	c.Object(postPaymentLinksCustomFieldLabelFields, &x.Custom, &x.Type)
 }
 
 // checkPostPaymentLinksCustomFieldLabelCustom records the violations of the
@@ -7418,23 +6929,18 @@ type PostPaymentLinksCustomFieldNumeric struct {
 	MinimumLength *int64 `json:"minimum_length,omitempty"`
 }
 
+// postPaymentLinksCustomFieldNumericFields are the properties of
+// PostPaymentLinksCustomFieldNumeric, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postPaymentLinksCustomFieldNumericFields = []wire.Field{
+	{Name: "maximum_length", Value: wire.Int{}},
+	{Name: "minimum_length", Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomFieldNumeric) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMaximumLength, hasMinimumLength bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "maximum_length":
-			d.OptIntPtr(&hasMaximumLength, "maximum_length", &x.MaximumLength, nil)
-		case "minimum_length":
-			d.OptIntPtr(&hasMinimumLength, "minimum_length", &x.MinimumLength, nil)
-		default:
-			d.Unknown("maximum_length", "minimum_length")
-		}
-	}
+	d.Object(postPaymentLinksCustomFieldNumericFields, &x.MaximumLength, &x.MinimumLength)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7445,7 +6951,9 @@ func (x *PostPaymentLinksCustomFieldNumeric) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostPaymentLinksCustomFieldNumeric) validate(c *wire.Checker) {}
+func (x *PostPaymentLinksCustomFieldNumeric) validate(c *wire.Checker) {
+	c.Object(postPaymentLinksCustomFieldNumericFields, &x.MaximumLength, &x.MinimumLength)
+}
 
 // PostPaymentLinksCustomFieldText is the type of $.custom_fields[*].text in the
 // arguments of the stripe_post_payment_links tool. It is an alias of
@@ -7478,27 +6986,26 @@ type PostPaymentLinksCustomText struct {
 	TermsOfServiceAcceptance *PostPaymentLinksCustomTextTermsOfServiceAcceptance `json:"terms_of_service_acceptance,omitempty"`
 }
 
+// postPaymentLinksCustomTextFields are the properties of
+// PostPaymentLinksCustomText, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postPaymentLinksCustomTextFields = []wire.Field{
+	{Name: "after_submit", Value: wire.Object[PostPaymentLinksCustomTextAfterSubmit]{Decode: (*PostPaymentLinksCustomTextAfterSubmit).decode, Validate: (*PostPaymentLinksCustomTextAfterSubmit).validate}},
+	{Name: "shipping_address", Value: wire.Object[PostPaymentLinksCustomTextShippingAddress]{Decode: (*PostPaymentLinksCustomTextShippingAddress).decode, Validate: (*PostPaymentLinksCustomTextShippingAddress).validate}},
+	{Name: "submit", Value: wire.Object[PostPaymentLinksCustomTextSubmit]{Decode: (*PostPaymentLinksCustomTextSubmit).decode, Validate: (*PostPaymentLinksCustomTextSubmit).validate}},
+	{Name: "terms_of_service_acceptance", Value: wire.Object[PostPaymentLinksCustomTextTermsOfServiceAcceptance]{Decode: (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).decode, Validate: (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAfterSubmit, hasShippingAddress, hasSubmit, hasTermsOfServiceAcceptance bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "after_submit":
-			wire.OptObjectPtr(d, &hasAfterSubmit, "after_submit", &x.AfterSubmit, (*PostPaymentLinksCustomTextAfterSubmit).decode)
-		case "shipping_address":
-			wire.OptObjectPtr(d, &hasShippingAddress, "shipping_address", &x.ShippingAddress, (*PostPaymentLinksCustomTextShippingAddress).decode)
-		case "submit":
-			wire.OptObjectPtr(d, &hasSubmit, "submit", &x.Submit, (*PostPaymentLinksCustomTextSubmit).decode)
-		case "terms_of_service_acceptance":
-			wire.OptObjectPtr(d, &hasTermsOfServiceAcceptance, "terms_of_service_acceptance", &x.TermsOfServiceAcceptance, (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).decode)
-		default:
-			d.Unknown("after_submit", "shipping_address", "submit", "terms_of_service_acceptance")
-		}
-	}
+	d.Object(
+		postPaymentLinksCustomTextFields,
+		&x.AfterSubmit,
+		&x.ShippingAddress,
+		&x.Submit,
+		&x.TermsOfServiceAcceptance,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7510,10 +7017,13 @@ func (x *PostPaymentLinksCustomText) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomText) validate(c *wire.Checker) {
-	wire.CheckObject(c, "after_submit", x.AfterSubmit, (*PostPaymentLinksCustomTextAfterSubmit).validate)
-	wire.CheckObject(c, "shipping_address", x.ShippingAddress, (*PostPaymentLinksCustomTextShippingAddress).validate)
-	wire.CheckObject(c, "submit", x.Submit, (*PostPaymentLinksCustomTextSubmit).validate)
-	wire.CheckObject(c, "terms_of_service_acceptance", x.TermsOfServiceAcceptance, (*PostPaymentLinksCustomTextTermsOfServiceAcceptance).validate)
+	c.Object(
+		postPaymentLinksCustomTextFields,
+		&x.AfterSubmit,
+		&x.ShippingAddress,
+		&x.Submit,
+		&x.TermsOfServiceAcceptance,
+	)
 }
 
 // PostPaymentLinksCustomTextAfterSubmit is the type of
@@ -7524,24 +7034,17 @@ type PostPaymentLinksCustomTextAfterSubmit struct {
 	Message string `json:"message"`
 }
 
+// postPaymentLinksCustomTextAfterSubmitFields are the properties of
+// PostPaymentLinksCustomTextAfterSubmit, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postPaymentLinksCustomTextAfterSubmitFields = []wire.Field{
+	{Name: "message", Required: true, Value: wire.String{Check: checkPostPaymentLinksCustomTextAfterSubmitMessage}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomTextAfterSubmit) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMessage bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "message":
-			d.ReqString(&hasMessage, "message", &x.Message, checkPostPaymentLinksCustomTextAfterSubmitMessage)
-		default:
-			d.Unknown("message")
-		}
-	}
-	if !hasMessage {
-		d.Missing("message")
-	}
+	d.Object(postPaymentLinksCustomTextAfterSubmitFields, &x.Message)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7553,7 +7056,7 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomTextAfterSubmit) validate(c *wire.Checker) {
-	wire.CheckAt(c, "message", x.Message, checkPostPaymentLinksCustomTextAfterSubmitMessage)
+	c.Object(postPaymentLinksCustomTextAfterSubmitFields, &x.Message)
 }
 
 // checkPostPaymentLinksCustomTextAfterSubmitMessage records the violations of
@@ -7605,26 +7108,18 @@ type PostPaymentLinksInvoiceCreation struct {
 	InvoiceData *PostPaymentLinksInvoiceCreationInvoiceData `json:"invoice_data,omitempty"`
 }
 
+// postPaymentLinksInvoiceCreationFields are the properties of
+// PostPaymentLinksInvoiceCreation, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksInvoiceCreationFields = []wire.Field{
+	{Name: "enabled", Required: true, Value: wire.Bool{}},
+	{Name: "invoice_data", Value: wire.Object[PostPaymentLinksInvoiceCreationInvoiceData]{Decode: (*PostPaymentLinksInvoiceCreationInvoiceData).decode, Validate: (*PostPaymentLinksInvoiceCreationInvoiceData).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksInvoiceCreation) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasInvoiceData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
-		case "invoice_data":
-			wire.OptObjectPtr(d, &hasInvoiceData, "invoice_data", &x.InvoiceData, (*PostPaymentLinksInvoiceCreationInvoiceData).decode)
-		default:
-			d.Unknown("enabled", "invoice_data")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
+	d.Object(postPaymentLinksInvoiceCreationFields, &x.Enabled, &x.InvoiceData)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7636,7 +7131,7 @@ func (x *PostPaymentLinksInvoiceCreation) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksInvoiceCreation) validate(c *wire.Checker) {
-	wire.CheckObject(c, "invoice_data", x.InvoiceData, (*PostPaymentLinksInvoiceCreationInvoiceData).validate)
+	c.Object(postPaymentLinksInvoiceCreationFields, &x.Enabled, &x.InvoiceData)
 }
 
 // PostPaymentLinksInvoiceCreationInvoiceData is the type of
@@ -7657,62 +7152,30 @@ type PostPaymentLinksInvoiceCreationInvoiceData struct {
 	RenderingOptions *PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions `json:"rendering_options,omitempty"`
 }
 
+// postPaymentLinksInvoiceCreationInvoiceDataFields are the properties of
+// PostPaymentLinksInvoiceCreationInvoiceData, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postPaymentLinksInvoiceCreationInvoiceDataFields = []wire.Field{
+	{Name: "account_tax_ids", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "custom_fields", Value: wire.Objects[PostPaymentLinksInvoiceCreationInvoiceDataCustomField]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksInvoiceCreationInvoiceDataCustomField).decode, Validate: (*PostPaymentLinksInvoiceCreationInvoiceDataCustomField).validate}},
+	{Name: "description", Value: wire.String{Check: checkPostInvoicesDescription}},
+	{Name: "footer", Value: wire.String{Check: checkAddressCity}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "rendering_options", Value: wire.Object[PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions]{Decode: (*PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions).decode, Validate: (*PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAccountTaxIDs, hasCustomFields, hasDescription, hasFooter, hasMetadata, hasRenderingOptions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "account_tax_ids":
-			d.OptStrings(&hasAccountTaxIDs, "account_tax_ids", &x.AccountTaxIDs, wire.NoMaxItems, checkAddressCity, nil)
-		case "custom_fields":
-			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostPaymentLinksInvoiceCreationInvoiceDataCustomField).decode, nil)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostInvoicesDescription)
-		case "footer":
-			d.OptStringPtr(&hasFooter, "footer", &x.Footer, checkAddressCity)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "rendering_options":
-			wire.OptObjectPtr(d, &hasRenderingOptions, "rendering_options", &x.RenderingOptions, (*PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions).decode)
-		default:
-			d.Unknown(
-				"account_tax_ids",
-				"custom_fields",
-				"description",
-				"footer",
-				"metadata",
-				"rendering_options",
-			)
-		}
-	}
+	d.Object(
+		postPaymentLinksInvoiceCreationInvoiceDataFields,
+		&x.AccountTaxIDs,
+		&x.CustomFields,
+		&x.Description,
+		&x.Footer,
+		&x.Metadata,
+		&x.RenderingOptions,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7724,11 +7187,15 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
-	wire.CheckSlice(c, "account_tax_ids", x.AccountTaxIDs, nil, checkAddressCity)
-	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostPaymentLinksInvoiceCreationInvoiceDataCustomField).validate)
-	wire.CheckPtr(c, "description", x.Description, checkPostInvoicesDescription)
-	wire.CheckPtr(c, "footer", x.Footer, checkAddressCity)
-	wire.CheckObject(c, "rendering_options", x.RenderingOptions, (*PostPaymentLinksInvoiceCreationInvoiceDataRenderingOptions).validate)
+	c.Object(
+		postPaymentLinksInvoiceCreationInvoiceDataFields,
+		&x.AccountTaxIDs,
+		&x.CustomFields,
+		&x.Description,
+		&x.Footer,
+		&x.Metadata,
+		&x.RenderingOptions,
+	)
 }
 
 // PostPaymentLinksInvoiceCreationInvoiceDataCustomField is the type of
@@ -7770,31 +7237,19 @@ type PostPaymentLinksLineItem struct {
 	Quantity int64 `json:"quantity"`
 }
 
+// postPaymentLinksLineItemFields are the properties of
+// PostPaymentLinksLineItem, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postPaymentLinksLineItemFields = []wire.Field{
+	{Name: "adjustable_quantity", Value: wire.Object[PostPaymentLinksLineItemAdjustableQuantity]{Decode: (*PostPaymentLinksLineItemAdjustableQuantity).decode, Validate: (*PostPaymentLinksLineItemAdjustableQuantity).validate}},
+	{Name: "price", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "quantity", Required: true, Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksLineItem) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAdjustableQuantity, hasPrice, hasQuantity bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "adjustable_quantity":
-			wire.OptObjectPtr(d, &hasAdjustableQuantity, "adjustable_quantity", &x.AdjustableQuantity, (*PostPaymentLinksLineItemAdjustableQuantity).decode)
-		case "price":
-			d.ReqString(&hasPrice, "price", &x.Price, checkAddressCity)
-		case "quantity":
-			d.ReqInt(&hasQuantity, "quantity", &x.Quantity, nil)
-		default:
-			d.Unknown("adjustable_quantity", "price", "quantity")
-		}
-	}
-	if !hasPrice {
-		d.Missing("price")
-	}
-	if !hasQuantity {
-		d.Missing("quantity")
-	}
+	d.Object(postPaymentLinksLineItemFields, &x.AdjustableQuantity, &x.Price, &x.Quantity)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7806,8 +7261,7 @@ func (x *PostPaymentLinksLineItem) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksLineItem) validate(c *wire.Checker) {
-	wire.CheckObject(c, "adjustable_quantity", x.AdjustableQuantity, (*PostPaymentLinksLineItemAdjustableQuantity).validate)
-	wire.CheckAt(c, "price", x.Price, checkAddressCity)
+	c.Object(postPaymentLinksLineItemFields, &x.AdjustableQuantity, &x.Price, &x.Quantity)
 }
 
 // PostPaymentLinksLineItemAdjustableQuantity is the type of
@@ -7822,28 +7276,24 @@ type PostPaymentLinksLineItemAdjustableQuantity struct {
 	Minimum *int64 `json:"minimum,omitempty"`
 }
 
+// postPaymentLinksLineItemAdjustableQuantityFields are the properties of
+// PostPaymentLinksLineItemAdjustableQuantity, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postPaymentLinksLineItemAdjustableQuantityFields = []wire.Field{
+	{Name: "enabled", Required: true, Value: wire.Bool{}},
+	{Name: "maximum", Value: wire.Int{}},
+	{Name: "minimum", Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksLineItemAdjustableQuantity) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasMaximum, hasMinimum bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
-		case "maximum":
-			d.OptIntPtr(&hasMaximum, "maximum", &x.Maximum, nil)
-		case "minimum":
-			d.OptIntPtr(&hasMinimum, "minimum", &x.Minimum, nil)
-		default:
-			d.Unknown("enabled", "maximum", "minimum")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
+	d.Object(
+		postPaymentLinksLineItemAdjustableQuantityFields,
+		&x.Enabled,
+		&x.Maximum,
+		&x.Minimum,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7854,7 +7304,14 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostPaymentLinksLineItemAdjustableQuantity) validate(c *wire.Checker) {}
+func (x *PostPaymentLinksLineItemAdjustableQuantity) validate(c *wire.Checker) {
+	c.Object(
+		postPaymentLinksLineItemAdjustableQuantityFields,
+		&x.Enabled,
+		&x.Maximum,
+		&x.Minimum,
+	)
+}
 
 // PostPaymentLinksPaymentIntentData is the type of $.payment_intent_data in the
 // arguments of the stripe_post_payment_links tool: A subset of parameters to be
@@ -7876,65 +7333,32 @@ type PostPaymentLinksPaymentIntentData struct {
 	TransferGroup *string `json:"transfer_group,omitempty"`
 }
 
+// postPaymentLinksPaymentIntentDataFields are the properties of
+// PostPaymentLinksPaymentIntentData, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksPaymentIntentDataFields = []wire.Field{
+	{Name: "capture_method", Value: wire.Enum[PostPaymentLinksPaymentIntentDataCaptureMethod]{Of: paymentIntentCaptureMethodOf, Check: checkPaymentIntentCaptureMethod}},
+	{Name: "description", Value: wire.String{Check: checkPostPaymentLinksPaymentIntentDataDescription}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "setup_future_usage", Value: wire.Enum[PostPaymentLinksPaymentIntentDataSetupFutureUsage]{Of: paymentIntentSetupFutureUsageOf, Check: checkPaymentIntentSetupFutureUsage}},
+	{Name: "statement_descriptor", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "statement_descriptor_suffix", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "transfer_group", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCaptureMethod, hasDescription, hasMetadata, hasSetupFutureUsage, hasStatementDescriptor, hasStatementDescriptorSuffix, hasTransferGroup bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "capture_method":
-			wire.OptEnumPtr(d, &hasCaptureMethod, "capture_method", &x.CaptureMethod, paymentIntentCaptureMethodOf, checkPaymentIntentCaptureMethod)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "setup_future_usage":
-			wire.OptEnumPtr(d, &hasSetupFutureUsage, "setup_future_usage", &x.SetupFutureUsage, paymentIntentSetupFutureUsageOf, checkPaymentIntentSetupFutureUsage)
-		case "statement_descriptor":
-			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-		case "statement_descriptor_suffix":
-			d.OptStringPtr(&hasStatementDescriptorSuffix, "statement_descriptor_suffix", &x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
-		case "transfer_group":
-			d.OptStringPtr(&hasTransferGroup, "transfer_group", &x.TransferGroup, checkAddressCity)
-		default:
-			d.Unknown(
-				"capture_method",
-				"description",
-				"metadata",
-				"setup_future_usage",
-				"statement_descriptor",
-				"statement_descriptor_suffix",
-				"transfer_group",
-			)
-		}
-	}
+	d.Object(
+		postPaymentLinksPaymentIntentDataFields,
+		&x.CaptureMethod,
+		&x.Description,
+		&x.Metadata,
+		&x.SetupFutureUsage,
+		&x.StatementDescriptor,
+		&x.StatementDescriptorSuffix,
+		&x.TransferGroup,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7946,12 +7370,16 @@ func (x *PostPaymentLinksPaymentIntentData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "capture_method", x.CaptureMethod, checkPaymentIntentCaptureMethod)
-	wire.CheckPtr(c, "description", x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
-	wire.CheckPtr(c, "setup_future_usage", x.SetupFutureUsage, checkPaymentIntentSetupFutureUsage)
-	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "statement_descriptor_suffix", x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "transfer_group", x.TransferGroup, checkAddressCity)
+	c.Object(
+		postPaymentLinksPaymentIntentDataFields,
+		&x.CaptureMethod,
+		&x.Description,
+		&x.Metadata,
+		&x.SetupFutureUsage,
+		&x.StatementDescriptor,
+		&x.StatementDescriptorSuffix,
+		&x.TransferGroup,
+	)
 }
 
 // PostPaymentLinksPaymentIntentDataCaptureMethod is the type of
@@ -8061,24 +7489,17 @@ type PostPaymentLinksRestrictions struct {
 	CompletedSessions PostPaymentLinksRestrictionsCompletedSessions `json:"completed_sessions"`
 }
 
+// postPaymentLinksRestrictionsFields are the properties of
+// PostPaymentLinksRestrictions, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postPaymentLinksRestrictionsFields = []wire.Field{
+	{Name: "completed_sessions", Required: true, Value: wire.Object[PostPaymentLinksRestrictionsCompletedSessions]{Decode: (*PostPaymentLinksRestrictionsCompletedSessions).decode, Validate: (*PostPaymentLinksRestrictionsCompletedSessions).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksRestrictions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCompletedSessions bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "completed_sessions":
-			wire.ReqObject(d, &hasCompletedSessions, "completed_sessions", &x.CompletedSessions, (*PostPaymentLinksRestrictionsCompletedSessions).decode)
-		default:
-			d.Unknown("completed_sessions")
-		}
-	}
-	if !hasCompletedSessions {
-		d.Missing("completed_sessions")
-	}
+	d.Object(postPaymentLinksRestrictionsFields, &x.CompletedSessions)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8090,7 +7511,7 @@ func (x *PostPaymentLinksRestrictions) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksRestrictions) validate(c *wire.Checker) {
-	wire.CheckObject(c, "completed_sessions", &x.CompletedSessions, (*PostPaymentLinksRestrictionsCompletedSessions).validate)
+	c.Object(postPaymentLinksRestrictionsFields, &x.CompletedSessions)
 }
 
 // PostPaymentLinksRestrictionsCompletedSessions is the type of
@@ -8101,24 +7522,17 @@ type PostPaymentLinksRestrictionsCompletedSessions struct {
 	Limit int64 `json:"limit"`
 }
 
+// postPaymentLinksRestrictionsCompletedSessionsFields are the properties of
+// PostPaymentLinksRestrictionsCompletedSessions, in the order of its fields:
+// how its decode and validate methods read and check each.
+var postPaymentLinksRestrictionsCompletedSessionsFields = []wire.Field{
+	{Name: "limit", Required: true, Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksRestrictionsCompletedSessions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasLimit bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "limit":
-			d.ReqInt(&hasLimit, "limit", &x.Limit, nil)
-		default:
-			d.Unknown("limit")
-		}
-	}
-	if !hasLimit {
-		d.Missing("limit")
-	}
+	d.Object(postPaymentLinksRestrictionsCompletedSessionsFields, &x.Limit)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8129,7 +7543,9 @@ func (x *PostPaymentLinksRestrictionsCompletedSessions) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostPaymentLinksRestrictionsCompletedSessions) validate(c *wire.Checker) {}
+func (x *PostPaymentLinksRestrictionsCompletedSessions) validate(c *wire.Checker) {
+	c.Object(postPaymentLinksRestrictionsCompletedSessionsFields, &x.Limit)
+}
 
 // PostPaymentLinksShippingAddressCollection is the type of
 // $.shipping_address_collection in the arguments of the
@@ -8140,24 +7556,17 @@ type PostPaymentLinksShippingAddressCollection struct {
 	AllowedCountries []PostPaymentLinksShippingAddressCollectionAllowedCountry `json:"allowed_countries"`
 }
 
+// postPaymentLinksShippingAddressCollectionFields are the properties of
+// PostPaymentLinksShippingAddressCollection, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postPaymentLinksShippingAddressCollectionFields = []wire.Field{
+	{Name: "allowed_countries", Required: true, Value: wire.Enums[PostPaymentLinksShippingAddressCollectionAllowedCountry]{Max: wire.NoMaxItems, Of: paymentLinksResourceShippingAddressCollectionAllowedCountryOf, Item: checkPaymentLinksResourceShippingAddressCollectionAllowedCountry}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksShippingAddressCollection) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAllowedCountries bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "allowed_countries":
-			wire.ReqEnums(d, &hasAllowedCountries, "allowed_countries", &x.AllowedCountries, wire.NoMaxItems, paymentLinksResourceShippingAddressCollectionAllowedCountryOf, checkPaymentLinksResourceShippingAddressCollectionAllowedCountry, nil)
-		default:
-			d.Unknown("allowed_countries")
-		}
-	}
-	if !hasAllowedCountries {
-		d.Missing("allowed_countries")
-	}
+	d.Object(postPaymentLinksShippingAddressCollectionFields, &x.AllowedCountries)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8169,10 +7578,7 @@ func (x *PostPaymentLinksShippingAddressCollection) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksShippingAddressCollection) validate(c *wire.Checker) {
-	if x.AllowedCountries == nil {
-		c.Missing("allowed_countries")
-	}
-	wire.CheckSlice(c, "allowed_countries", x.AllowedCountries, nil, checkPaymentLinksResourceShippingAddressCollectionAllowedCountry)
+	c.Object(postPaymentLinksShippingAddressCollectionFields, &x.AllowedCountries)
 }
 
 // PostPaymentLinksShippingAddressCollectionAllowedCountry is the type of
@@ -8430,21 +7836,17 @@ type PostPaymentLinksShippingOption struct {
 	ShippingRate *string `json:"shipping_rate,omitempty"`
 }
 
+// postPaymentLinksShippingOptionFields are the properties of
+// PostPaymentLinksShippingOption, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksShippingOptionFields = []wire.Field{
+	{Name: "shipping_rate", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksShippingOption) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasShippingRate bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "shipping_rate":
-			d.OptStringPtr(&hasShippingRate, "shipping_rate", &x.ShippingRate, checkAddressCity)
-		default:
-			d.Unknown("shipping_rate")
-		}
-	}
+	d.Object(postPaymentLinksShippingOptionFields, &x.ShippingRate)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8456,7 +7858,7 @@ func (x *PostPaymentLinksShippingOption) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksShippingOption) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "shipping_rate", x.ShippingRate, checkAddressCity)
+	c.Object(postPaymentLinksShippingOptionFields, &x.ShippingRate)
 }
 
 // PostPaymentLinksSubmitType is the type of $.submit_type in the arguments of
@@ -8491,51 +7893,26 @@ type PostPaymentLinksSubscriptionData struct {
 	TrialSettings *PostPaymentLinksSubscriptionDataTrialSettings `json:"trial_settings,omitempty"`
 }
 
+// postPaymentLinksSubscriptionDataFields are the properties of
+// PostPaymentLinksSubscriptionData, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksSubscriptionDataFields = []wire.Field{
+	{Name: "description", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "trial_period_days", Value: wire.Int{}},
+	{Name: "trial_settings", Value: wire.Object[PostPaymentLinksSubscriptionDataTrialSettings]{Decode: (*PostPaymentLinksSubscriptionDataTrialSettings).decode, Validate: (*PostPaymentLinksSubscriptionDataTrialSettings).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDescription, hasMetadata, hasTrialPeriodDays, hasTrialSettings bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPaymentIntentMetadataValue)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "trial_period_days":
-			d.OptIntPtr(&hasTrialPeriodDays, "trial_period_days", &x.TrialPeriodDays, nil)
-		case "trial_settings":
-			wire.OptObjectPtr(d, &hasTrialSettings, "trial_settings", &x.TrialSettings, (*PostPaymentLinksSubscriptionDataTrialSettings).decode)
-		default:
-			d.Unknown("description", "metadata", "trial_period_days", "trial_settings")
-		}
-	}
+	d.Object(
+		postPaymentLinksSubscriptionDataFields,
+		&x.Description,
+		&x.Metadata,
+		&x.TrialPeriodDays,
+		&x.TrialSettings,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8547,8 +7924,13 @@ func (x *PostPaymentLinksSubscriptionData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionData) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "description", x.Description, checkPaymentIntentMetadataValue)
-	wire.CheckObject(c, "trial_settings", x.TrialSettings, (*PostPaymentLinksSubscriptionDataTrialSettings).validate)
+	c.Object(
+		postPaymentLinksSubscriptionDataFields,
+		&x.Description,
+		&x.Metadata,
+		&x.TrialPeriodDays,
+		&x.TrialSettings,
+	)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettings is the type of
@@ -8559,24 +7941,17 @@ type PostPaymentLinksSubscriptionDataTrialSettings struct {
 	EndBehavior PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior `json:"end_behavior"`
 }
 
+// postPaymentLinksSubscriptionDataTrialSettingsFields are the properties of
+// PostPaymentLinksSubscriptionDataTrialSettings, in the order of its fields:
+// how its decode and validate methods read and check each.
+var postPaymentLinksSubscriptionDataTrialSettingsFields = []wire.Field{
+	{Name: "end_behavior", Required: true, Value: wire.Object[PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior]{Decode: (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).decode, Validate: (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksSubscriptionDataTrialSettings) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEndBehavior bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "end_behavior":
-			wire.ReqObject(d, &hasEndBehavior, "end_behavior", &x.EndBehavior, (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).decode)
-		default:
-			d.Unknown("end_behavior")
-		}
-	}
-	if !hasEndBehavior {
-		d.Missing("end_behavior")
-	}
+	d.Object(postPaymentLinksSubscriptionDataTrialSettingsFields, &x.EndBehavior)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8588,7 +7963,7 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionDataTrialSettings) validate(c *wire.Checker) {
-	wire.CheckObject(c, "end_behavior", &x.EndBehavior, (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).validate)
+	c.Object(postPaymentLinksSubscriptionDataTrialSettingsFields, &x.EndBehavior)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior is the type of
@@ -8599,24 +7974,21 @@ type PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior struct {
 	MissingPaymentMethod PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod `json:"missing_payment_method"`
 }
 
+// postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields are the
+// properties of PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields = []wire.Field{
+	{Name: "missing_payment_method", Required: true, Value: wire.Enum[PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod]{Of: subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf, Check: checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMissingPaymentMethod bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "missing_payment_method":
-			wire.ReqEnum(d, &hasMissingPaymentMethod, "missing_payment_method", &x.MissingPaymentMethod, subscriptionsTrialsResourceEndBehaviorMissingPaymentMethodOf, checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod)
-		default:
-			d.Unknown("missing_payment_method")
-		}
-	}
-	if !hasMissingPaymentMethod {
-		d.Missing("missing_payment_method")
-	}
+	d.Object(
+		postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
+		&x.MissingPaymentMethod,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8628,7 +8000,10 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) validate(c *wire.Checker) {
-	wire.CheckAt(c, "missing_payment_method", x.MissingPaymentMethod, checkSubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod)
+	c.Object(
+		postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
+		&x.MissingPaymentMethod,
+	)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
@@ -8761,26 +8136,18 @@ func DecodeGetPaymentLinksPaymentLinkArgs(data []byte) (*GetPaymentLinksPaymentL
 	return wire.Decode(data, new(GetPaymentLinksPaymentLinkArgs), (*GetPaymentLinksPaymentLinkArgs).decode)
 }
 
+// getPaymentLinksPaymentLinkArgsFields are the properties of
+// GetPaymentLinksPaymentLinkArgs, in the order of its fields: how its decode
+// and validate methods read and check each.
+var getPaymentLinksPaymentLinkArgsFields = []wire.Field{
+	{Name: "payment_link", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPaymentLink, hasExpand bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "payment_link":
-			d.ReqString(&hasPaymentLink, "payment_link", &x.PaymentLink, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		default:
-			d.Unknown("payment_link", "expand")
-		}
-	}
-	if !hasPaymentLink {
-		d.Missing("payment_link")
-	}
+	d.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8792,8 +8159,7 @@ func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	c.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
 }
 
 // newGetPaymentLinksPaymentLinkTool builds the
@@ -8941,107 +8307,58 @@ func DecodePostPaymentLinksPaymentLinkArgs(data []byte) (*PostPaymentLinksPaymen
 	return wire.Decode(data, new(PostPaymentLinksPaymentLinkArgs), (*PostPaymentLinksPaymentLinkArgs).decode)
 }
 
+// postPaymentLinksPaymentLinkArgsFields are the properties of
+// PostPaymentLinksPaymentLinkArgs, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPaymentLinksPaymentLinkArgsFields = []wire.Field{
+	{Name: "payment_link", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "active", Value: wire.Bool{}},
+	{Name: "after_completion", Value: wire.Object[PostPaymentLinksPaymentLinkAfterCompletion]{Decode: (*PostPaymentLinksPaymentLinkAfterCompletion).decode, Validate: (*PostPaymentLinksPaymentLinkAfterCompletion).validate}},
+	{Name: "allow_promotion_codes", Value: wire.Bool{}},
+	{Name: "automatic_tax", Value: wire.Object[PostPaymentLinksPaymentLinkAutomaticTax]{Decode: (*PostPaymentLinksPaymentLinkAutomaticTax).decode, Validate: (*PostPaymentLinksPaymentLinkAutomaticTax).validate}},
+	{Name: "billing_address_collection", Value: wire.Enum[PostPaymentLinksPaymentLinkBillingAddressCollection]{Of: paymentLinkBillingAddressCollectionOf, Check: checkPaymentLinkBillingAddressCollection}},
+	{Name: "custom_fields", Value: wire.Objects[PostPaymentLinksPaymentLinkCustomField]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksPaymentLinkCustomField).decode, Validate: (*PostPaymentLinksPaymentLinkCustomField).validate}},
+	{Name: "custom_text", Value: wire.Object[PostPaymentLinksPaymentLinkCustomText]{Decode: (*PostPaymentLinksPaymentLinkCustomText).decode, Validate: (*PostPaymentLinksPaymentLinkCustomText).validate}},
+	{Name: "customer_creation", Value: wire.Enum[PostPaymentLinksPaymentLinkCustomerCreation]{Of: paymentLinkCustomerCreationOf, Check: checkPaymentLinkCustomerCreation}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "inactive_message", Value: wire.String{Check: checkPaymentIntentMetadataValue}},
+	{Name: "invoice_creation", Value: wire.Object[PostPaymentLinksPaymentLinkInvoiceCreation]{Decode: (*PostPaymentLinksPaymentLinkInvoiceCreation).decode, Validate: (*PostPaymentLinksPaymentLinkInvoiceCreation).validate}},
+	{Name: "line_items", Value: wire.Objects[PostPaymentLinksPaymentLinkLineItem]{Max: wire.NoMaxItems, Decode: (*PostPaymentLinksPaymentLinkLineItem).decode, Validate: (*PostPaymentLinksPaymentLinkLineItem).validate}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "payment_intent_data", Value: wire.Object[PostPaymentLinksPaymentLinkPaymentIntentData]{Decode: (*PostPaymentLinksPaymentLinkPaymentIntentData).decode, Validate: (*PostPaymentLinksPaymentLinkPaymentIntentData).validate}},
+	{Name: "payment_method_collection", Value: wire.Enum[PostPaymentLinksPaymentLinkPaymentMethodCollection]{Of: paymentLinkCustomerCreationOf, Check: checkPaymentLinkCustomerCreation}},
+	{Name: "payment_method_types", Value: wire.Enums[PostPaymentLinksPaymentLinkPaymentMethodType]{Max: wire.NoMaxItems, Of: paymentLinkPaymentMethodTypeOf, Item: checkPaymentLinkPaymentMethodType}},
+	{Name: "restrictions", Value: wire.Object[PostPaymentLinksPaymentLinkRestrictions]{Decode: (*PostPaymentLinksPaymentLinkRestrictions).decode, Validate: (*PostPaymentLinksPaymentLinkRestrictions).validate}},
+	{Name: "shipping_address_collection", Value: wire.Object[PostPaymentLinksPaymentLinkShippingAddressCollection]{Decode: (*PostPaymentLinksPaymentLinkShippingAddressCollection).decode, Validate: (*PostPaymentLinksPaymentLinkShippingAddressCollection).validate}},
+	{Name: "subscription_data", Value: wire.Object[PostPaymentLinksPaymentLinkSubscriptionData]{Decode: (*PostPaymentLinksPaymentLinkSubscriptionData).decode, Validate: (*PostPaymentLinksPaymentLinkSubscriptionData).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPaymentLink, hasActive, hasAfterCompletion, hasAllowPromotionCodes, hasAutomaticTax, hasBillingAddressCollection, hasCustomFields, hasCustomText, hasCustomerCreation, hasExpand, hasInactiveMessage, hasInvoiceCreation, hasLineItems, hasMetadata, hasPaymentIntentData, hasPaymentMethodCollection, hasPaymentMethodTypes, hasRestrictions, hasShippingAddressCollection, hasSubscriptionData bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "payment_link":
-			d.ReqString(&hasPaymentLink, "payment_link", &x.PaymentLink, checkAddressCity)
-		case "active":
-			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
-		case "after_completion":
-			wire.OptObjectPtr(d, &hasAfterCompletion, "after_completion", &x.AfterCompletion, (*PostPaymentLinksPaymentLinkAfterCompletion).decode)
-		case "allow_promotion_codes":
-			d.OptBoolPtr(&hasAllowPromotionCodes, "allow_promotion_codes", &x.AllowPromotionCodes, nil)
-		case "automatic_tax":
-			wire.OptObjectPtr(d, &hasAutomaticTax, "automatic_tax", &x.AutomaticTax, (*PostPaymentLinksPaymentLinkAutomaticTax).decode)
-		case "billing_address_collection":
-			wire.OptEnumPtr(d, &hasBillingAddressCollection, "billing_address_collection", &x.BillingAddressCollection, paymentLinkBillingAddressCollectionOf, checkPaymentLinkBillingAddressCollection)
-		case "custom_fields":
-			wire.OptObjects(d, &hasCustomFields, "custom_fields", &x.CustomFields, wire.NoMaxItems, (*PostPaymentLinksPaymentLinkCustomField).decode, nil)
-		case "custom_text":
-			wire.OptObjectPtr(d, &hasCustomText, "custom_text", &x.CustomText, (*PostPaymentLinksPaymentLinkCustomText).decode)
-		case "customer_creation":
-			wire.OptEnumPtr(d, &hasCustomerCreation, "customer_creation", &x.CustomerCreation, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "inactive_message":
-			d.OptStringPtr(&hasInactiveMessage, "inactive_message", &x.InactiveMessage, checkPaymentIntentMetadataValue)
-		case "invoice_creation":
-			wire.OptObjectPtr(d, &hasInvoiceCreation, "invoice_creation", &x.InvoiceCreation, (*PostPaymentLinksPaymentLinkInvoiceCreation).decode)
-		case "line_items":
-			wire.OptObjects(d, &hasLineItems, "line_items", &x.LineItems, wire.NoMaxItems, (*PostPaymentLinksPaymentLinkLineItem).decode, nil)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "payment_intent_data":
-			wire.OptObjectPtr(d, &hasPaymentIntentData, "payment_intent_data", &x.PaymentIntentData, (*PostPaymentLinksPaymentLinkPaymentIntentData).decode)
-		case "payment_method_collection":
-			wire.OptEnumPtr(d, &hasPaymentMethodCollection, "payment_method_collection", &x.PaymentMethodCollection, paymentLinkCustomerCreationOf, checkPaymentLinkCustomerCreation)
-		case "payment_method_types":
-			wire.OptEnums(d, &hasPaymentMethodTypes, "payment_method_types", &x.PaymentMethodTypes, wire.NoMaxItems, paymentLinkPaymentMethodTypeOf, checkPaymentLinkPaymentMethodType, nil)
-		case "restrictions":
-			wire.OptObjectPtr(d, &hasRestrictions, "restrictions", &x.Restrictions, (*PostPaymentLinksPaymentLinkRestrictions).decode)
-		case "shipping_address_collection":
-			wire.OptObjectPtr(d, &hasShippingAddressCollection, "shipping_address_collection", &x.ShippingAddressCollection, (*PostPaymentLinksPaymentLinkShippingAddressCollection).decode)
-		case "subscription_data":
-			wire.OptObjectPtr(d, &hasSubscriptionData, "subscription_data", &x.SubscriptionData, (*PostPaymentLinksPaymentLinkSubscriptionData).decode)
-		default:
-			d.Unknown(
-				"payment_link",
-				"active",
-				"after_completion",
-				"allow_promotion_codes",
-				"automatic_tax",
-				"billing_address_collection",
-				"custom_fields",
-				"custom_text",
-				"customer_creation",
-				"expand",
-				"inactive_message",
-				"invoice_creation",
-				"line_items",
-				"metadata",
-				"payment_intent_data",
-				"payment_method_collection",
-				"payment_method_types",
-				"restrictions",
-				"shipping_address_collection",
-				"subscription_data",
-			)
-		}
-	}
-	if !hasPaymentLink {
-		d.Missing("payment_link")
-	}
+	d.Object(
+		postPaymentLinksPaymentLinkArgsFields,
+		&x.PaymentLink,
+		&x.Active,
+		&x.AfterCompletion,
+		&x.AllowPromotionCodes,
+		&x.AutomaticTax,
+		&x.BillingAddressCollection,
+		&x.CustomFields,
+		&x.CustomText,
+		&x.CustomerCreation,
+		&x.Expand,
+		&x.InactiveMessage,
+		&x.InvoiceCreation,
+		&x.LineItems,
+		&x.Metadata,
+		&x.PaymentIntentData,
+		&x.PaymentMethodCollection,
+		&x.PaymentMethodTypes,
+		&x.Restrictions,
+		&x.ShippingAddressCollection,
+		&x.SubscriptionData,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -9053,23 +8370,29 @@ func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
-	wire.CheckObject(c, "after_completion", x.AfterCompletion, (*PostPaymentLinksPaymentLinkAfterCompletion).validate)
-	wire.CheckObject(c, "automatic_tax", x.AutomaticTax, (*PostPaymentLinksPaymentLinkAutomaticTax).validate)
-	wire.CheckPtr(c, "billing_address_collection", x.BillingAddressCollection, checkPaymentLinkBillingAddressCollection)
-	wire.CheckObjects(c, "custom_fields", x.CustomFields, nil, (*PostPaymentLinksPaymentLinkCustomField).validate)
-	wire.CheckObject(c, "custom_text", x.CustomText, (*PostPaymentLinksPaymentLinkCustomText).validate)
-	wire.CheckPtr(c, "customer_creation", x.CustomerCreation, checkPaymentLinkCustomerCreation)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "inactive_message", x.InactiveMessage, checkPaymentIntentMetadataValue)
-	wire.CheckObject(c, "invoice_creation", x.InvoiceCreation, (*PostPaymentLinksPaymentLinkInvoiceCreation).validate)
-	wire.CheckObjects(c, "line_items", x.LineItems, nil, (*PostPaymentLinksPaymentLinkLineItem).validate)
-	wire.CheckObject(c, "payment_intent_data", x.PaymentIntentData, (*PostPaymentLinksPaymentLinkPaymentIntentData).validate)
-	wire.CheckPtr(c, "payment_method_collection", x.PaymentMethodCollection, checkPaymentLinkCustomerCreation)
-	wire.CheckSlice(c, "payment_method_types", x.PaymentMethodTypes, nil, checkPaymentLinkPaymentMethodType)
-	wire.CheckObject(c, "restrictions", x.Restrictions, (*PostPaymentLinksPaymentLinkRestrictions).validate)
-	wire.CheckObject(c, "shipping_address_collection", x.ShippingAddressCollection, (*PostPaymentLinksPaymentLinkShippingAddressCollection).validate)
-	wire.CheckObject(c, "subscription_data", x.SubscriptionData, (*PostPaymentLinksPaymentLinkSubscriptionData).validate)
+	c.Object(
+		postPaymentLinksPaymentLinkArgsFields,
+		&x.PaymentLink,
+		&x.Active,
+		&x.AfterCompletion,
+		&x.AllowPromotionCodes,
+		&x.AutomaticTax,
+		&x.BillingAddressCollection,
+		&x.CustomFields,
+		&x.CustomText,
+		&x.CustomerCreation,
+		&x.Expand,
+		&x.InactiveMessage,
+		&x.InvoiceCreation,
+		&x.LineItems,
+		&x.Metadata,
+		&x.PaymentIntentData,
+		&x.PaymentMethodCollection,
+		&x.PaymentMethodTypes,
+		&x.Restrictions,
+		&x.ShippingAddressCollection,
+		&x.SubscriptionData,
+	)
 }
 
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
@@ -9275,28 +8598,24 @@ type PostPaymentLinksPaymentLinkLineItem struct {
 	Quantity *int64 `json:"quantity,omitempty"`
 }
 
+// postPaymentLinksPaymentLinkLineItemFields are the properties of
+// PostPaymentLinksPaymentLinkLineItem, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postPaymentLinksPaymentLinkLineItemFields = []wire.Field{
+	{Name: "adjustable_quantity", Value: wire.Object[PostPaymentLinksPaymentLinkLineItemAdjustableQuantity]{Decode: (*PostPaymentLinksPaymentLinkLineItemAdjustableQuantity).decode, Validate: (*PostPaymentLinksPaymentLinkLineItemAdjustableQuantity).validate}},
+	{Name: "id", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "quantity", Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkLineItem) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAdjustableQuantity, hasID, hasQuantity bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "adjustable_quantity":
-			wire.OptObjectPtr(d, &hasAdjustableQuantity, "adjustable_quantity", &x.AdjustableQuantity, (*PostPaymentLinksPaymentLinkLineItemAdjustableQuantity).decode)
-		case "id":
-			d.ReqString(&hasID, "id", &x.ID, checkAddressCity)
-		case "quantity":
-			d.OptIntPtr(&hasQuantity, "quantity", &x.Quantity, nil)
-		default:
-			d.Unknown("adjustable_quantity", "id", "quantity")
-		}
-	}
-	if !hasID {
-		d.Missing("id")
-	}
+	d.Object(
+		postPaymentLinksPaymentLinkLineItemFields,
+		&x.AdjustableQuantity,
+		&x.ID,
+		&x.Quantity,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -9308,8 +8627,12 @@ func (x *PostPaymentLinksPaymentLinkLineItem) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkLineItem) validate(c *wire.Checker) {
-	wire.CheckObject(c, "adjustable_quantity", x.AdjustableQuantity, (*PostPaymentLinksPaymentLinkLineItemAdjustableQuantity).validate)
-	wire.CheckAt(c, "id", x.ID, checkAddressCity)
+	c.Object(
+		postPaymentLinksPaymentLinkLineItemFields,
+		&x.AdjustableQuantity,
+		&x.ID,
+		&x.Quantity,
+	)
 }
 
 // PostPaymentLinksPaymentLinkLineItemAdjustableQuantity is the type of
@@ -9335,59 +8658,28 @@ type PostPaymentLinksPaymentLinkPaymentIntentData struct {
 	TransferGroup *string `json:"transfer_group,omitempty"`
 }
 
+// postPaymentLinksPaymentLinkPaymentIntentDataFields are the properties of
+// PostPaymentLinksPaymentLinkPaymentIntentData, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postPaymentLinksPaymentLinkPaymentIntentDataFields = []wire.Field{
+	{Name: "description", Value: wire.String{Check: checkPostPaymentLinksPaymentIntentDataDescription}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "statement_descriptor", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "statement_descriptor_suffix", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "transfer_group", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDescription, hasMetadata, hasStatementDescriptor, hasStatementDescriptorSuffix, hasTransferGroup bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "statement_descriptor":
-			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-		case "statement_descriptor_suffix":
-			d.OptStringPtr(&hasStatementDescriptorSuffix, "statement_descriptor_suffix", &x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
-		case "transfer_group":
-			d.OptStringPtr(&hasTransferGroup, "transfer_group", &x.TransferGroup, checkAddressCity)
-		default:
-			d.Unknown(
-				"description",
-				"metadata",
-				"statement_descriptor",
-				"statement_descriptor_suffix",
-				"transfer_group",
-			)
-		}
-	}
+	d.Object(
+		postPaymentLinksPaymentLinkPaymentIntentDataFields,
+		&x.Description,
+		&x.Metadata,
+		&x.StatementDescriptor,
+		&x.StatementDescriptorSuffix,
+		&x.TransferGroup,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -9399,10 +8691,14 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "description", x.Description, checkPostPaymentLinksPaymentIntentDataDescription)
-	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "statement_descriptor_suffix", x.StatementDescriptorSuffix, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "transfer_group", x.TransferGroup, checkAddressCity)
+	c.Object(
+		postPaymentLinksPaymentLinkPaymentIntentDataFields,
+		&x.Description,
+		&x.Metadata,
+		&x.StatementDescriptor,
+		&x.StatementDescriptorSuffix,
+		&x.TransferGroup,
+	)
 }
 
 // PostPaymentLinksPaymentLinkPaymentMethodCollection is the type of
@@ -9740,47 +9036,18 @@ type PostPaymentLinksPaymentLinkSubscriptionData struct {
 	TrialSettings *PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings `json:"trial_settings,omitempty"`
 }
 
+// postPaymentLinksPaymentLinkSubscriptionDataFields are the properties of
+// PostPaymentLinksPaymentLinkSubscriptionData, in the order of its fields: how
+// its decode and validate methods read and check each.
+var postPaymentLinksPaymentLinkSubscriptionDataFields = []wire.Field{
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "trial_settings", Value: wire.Object[PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings]{Decode: (*PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings).decode, Validate: (*PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkSubscriptionData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasMetadata, hasTrialSettings bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "trial_settings":
-			wire.OptObjectPtr(d, &hasTrialSettings, "trial_settings", &x.TrialSettings, (*PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings).decode)
-		default:
-			d.Unknown("metadata", "trial_settings")
-		}
-	}
+	d.Object(postPaymentLinksPaymentLinkSubscriptionDataFields, &x.Metadata, &x.TrialSettings)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -9792,7 +9059,7 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkSubscriptionData) validate(c *wire.Checker) {
-	wire.CheckObject(c, "trial_settings", x.TrialSettings, (*PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings).validate)
+	c.Object(postPaymentLinksPaymentLinkSubscriptionDataFields, &x.Metadata, &x.TrialSettings)
 }
 
 // PostPaymentLinksPaymentLinkSubscriptionDataTrialSettings is the type of
@@ -9940,42 +9207,31 @@ func DecodeGetPaymentLinksPaymentLinkLineItemsArgs(data []byte) (*GetPaymentLink
 	return wire.Decode(data, new(GetPaymentLinksPaymentLinkLineItemsArgs), (*GetPaymentLinksPaymentLinkLineItemsArgs).decode)
 }
 
+// getPaymentLinksPaymentLinkLineItemsArgsFields are the properties of
+// GetPaymentLinksPaymentLinkLineItemsArgs, in the order of its fields: how its
+// decode and validate methods read and check each.
+var getPaymentLinksPaymentLinkLineItemsArgsFields = []wire.Field{
+	{Name: "payment_link", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPaymentLink, hasEndingBefore, hasExpand, hasLimit, hasStartingAfter, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "payment_link":
-			d.ReqString(&hasPaymentLink, "payment_link", &x.PaymentLink, checkAddressCity)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown(
-				"payment_link",
-				"ending_before",
-				"expand",
-				"limit",
-				"starting_after",
-				"max_pages",
-			)
-		}
-	}
-	if !hasPaymentLink {
-		d.Missing("payment_link")
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getPaymentLinksPaymentLinkLineItemsArgsFields,
+		&x.PaymentLink,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.MaxPages,
+	)
+	if seen.Absent(5) {
 		x.MaxPages = 1
 	}
 }
@@ -9989,11 +9245,15 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "payment_link", x.PaymentLink, checkAddressCity)
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getPaymentLinksPaymentLinkLineItemsArgsFields,
+		&x.PaymentLink,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.StartingAfter,
+		&x.MaxPages,
+	)
 }
 
 // newGetPaymentLinksPaymentLinkLineItemsTool builds the
@@ -10151,54 +9411,40 @@ func DecodeGetPricesArgs(data []byte) (*GetPricesArgs, error) {
 	return wire.Decode(data, new(GetPricesArgs), (*GetPricesArgs).decode)
 }
 
+// getPricesArgsFields are the properties of GetPricesArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var getPricesArgsFields = []wire.Field{
+	{Name: "active", Value: wire.Bool{}},
+	{Name: "currency", Value: wire.String{}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "lookup_keys", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "product", Value: wire.String{Check: checkAddressCity}},
+	{Name: "recurring", Value: wire.Object[GetPricesRecurring]{Decode: (*GetPricesRecurring).decode, Validate: (*GetPricesRecurring).validate}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "type", Value: wire.Enum[GetPricesType]{Of: priceTypeOf, Check: checkPriceType}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPricesArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasActive, hasCurrency, hasEndingBefore, hasExpand, hasLimit, hasLookupKeys, hasProduct, hasRecurring, hasStartingAfter, hasType, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "active":
-			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
-		case "currency":
-			d.OptStringPtr(&hasCurrency, "currency", &x.Currency, nil)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "lookup_keys":
-			d.OptStrings(&hasLookupKeys, "lookup_keys", &x.LookupKeys, wire.NoMaxItems, checkAddressCity, nil)
-		case "product":
-			d.OptStringPtr(&hasProduct, "product", &x.Product, checkAddressCity)
-		case "recurring":
-			wire.OptObjectPtr(d, &hasRecurring, "recurring", &x.Recurring, (*GetPricesRecurring).decode)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "type":
-			wire.OptEnumPtr(d, &hasType, "type", &x.Type, priceTypeOf, checkPriceType)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown(
-				"active",
-				"currency",
-				"ending_before",
-				"expand",
-				"limit",
-				"lookup_keys",
-				"product",
-				"recurring",
-				"starting_after",
-				"type",
-				"max_pages",
-			)
-		}
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getPricesArgsFields,
+		&x.Active,
+		&x.Currency,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.LookupKeys,
+		&x.Product,
+		&x.Recurring,
+		&x.StartingAfter,
+		&x.Type,
+		&x.MaxPages,
+	)
+	if seen.Absent(10) {
 		x.MaxPages = 1
 	}
 }
@@ -10212,14 +9458,20 @@ func (x *GetPricesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPricesArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckSlice(c, "lookup_keys", x.LookupKeys, nil, checkAddressCity)
-	wire.CheckPtr(c, "product", x.Product, checkAddressCity)
-	wire.CheckObject(c, "recurring", x.Recurring, (*GetPricesRecurring).validate)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckPtr(c, "type", x.Type, checkPriceType)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getPricesArgsFields,
+		&x.Active,
+		&x.Currency,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.Limit,
+		&x.LookupKeys,
+		&x.Product,
+		&x.Recurring,
+		&x.StartingAfter,
+		&x.Type,
+		&x.MaxPages,
+	)
 }
 
 // GetPricesRecurring is the type of $.recurring in the arguments of the
@@ -10231,23 +9483,17 @@ type GetPricesRecurring struct {
 	UsageType *GetPricesRecurringUsageType `json:"usage_type,omitempty"`
 }
 
+// getPricesRecurringFields are the properties of GetPricesRecurring, in the
+// order of its fields: how its decode and validate methods read and check each.
+var getPricesRecurringFields = []wire.Field{
+	{Name: "interval", Value: wire.Enum[GetPricesRecurringInterval]{Of: recurringIntervalOf, Check: checkRecurringInterval}},
+	{Name: "usage_type", Value: wire.Enum[GetPricesRecurringUsageType]{Of: recurringUsageTypeOf, Check: checkRecurringUsageType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPricesRecurring) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInterval, hasUsageType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "interval":
-			wire.OptEnumPtr(d, &hasInterval, "interval", &x.Interval, recurringIntervalOf, checkRecurringInterval)
-		case "usage_type":
-			wire.OptEnumPtr(d, &hasUsageType, "usage_type", &x.UsageType, recurringUsageTypeOf, checkRecurringUsageType)
-		default:
-			d.Unknown("interval", "usage_type")
-		}
-	}
+	d.Object(getPricesRecurringFields, &x.Interval, &x.UsageType)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10259,8 +9505,7 @@ func (x *GetPricesRecurring) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPricesRecurring) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "interval", x.Interval, checkRecurringInterval)
-	wire.CheckPtr(c, "usage_type", x.UsageType, checkRecurringUsageType)
+	c.Object(getPricesRecurringFields, &x.Interval, &x.UsageType)
 }
 
 // GetPricesRecurringInterval is the type of $.recurring.interval in the
@@ -10671,35 +9916,28 @@ type PostPricesCurrencyOptionsValue struct {
 	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
 }
 
+// postPricesCurrencyOptionsValueFields are the properties of
+// PostPricesCurrencyOptionsValue, in the order of its fields: how its decode
+// and validate methods read and check each.
+var postPricesCurrencyOptionsValueFields = []wire.Field{
+	{Name: "custom_unit_amount", Value: wire.Object[PostPricesCurrencyOptionsValueCustomUnitAmount]{Decode: (*PostPricesCurrencyOptionsValueCustomUnitAmount).decode, Validate: (*PostPricesCurrencyOptionsValueCustomUnitAmount).validate}},
+	{Name: "tax_behavior", Value: wire.Enum[PostPricesCurrencyOptionsValueTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+	{Name: "tiers", Value: wire.Objects[PostPricesCurrencyOptionsValueTier]{Max: wire.NoMaxItems, Decode: (*PostPricesCurrencyOptionsValueTier).decode, Validate: (*PostPricesCurrencyOptionsValueTier).validate}},
+	{Name: "unit_amount", Value: wire.Int{}},
+	{Name: "unit_amount_decimal", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_unit_amount":
-			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostPricesCurrencyOptionsValueCustomUnitAmount).decode)
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		case "tiers":
-			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostPricesCurrencyOptionsValueTier).decode, nil)
-		case "unit_amount":
-			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
-		case "unit_amount_decimal":
-			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
-		default:
-			d.Unknown(
-				"custom_unit_amount",
-				"tax_behavior",
-				"tiers",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
+	d.Object(
+		postPricesCurrencyOptionsValueFields,
+		&x.CustomUnitAmount,
+		&x.TaxBehavior,
+		&x.Tiers,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10711,9 +9949,14 @@ func (x *PostPricesCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesCurrencyOptionsValue) validate(c *wire.Checker) {
-	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostPricesCurrencyOptionsValueCustomUnitAmount).validate)
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostPricesCurrencyOptionsValueTier).validate)
+	c.Object(
+		postPricesCurrencyOptionsValueFields,
+		&x.CustomUnitAmount,
+		&x.TaxBehavior,
+		&x.Tiers,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // PostPricesCurrencyOptionsValueCustomUnitAmount is the type of
@@ -10730,30 +9973,26 @@ type PostPricesCurrencyOptionsValueCustomUnitAmount struct {
 	Preset *int64 `json:"preset,omitempty"`
 }
 
+// postPricesCurrencyOptionsValueCustomUnitAmountFields are the properties of
+// PostPricesCurrencyOptionsValueCustomUnitAmount, in the order of its fields:
+// how its decode and validate methods read and check each.
+var postPricesCurrencyOptionsValueCustomUnitAmountFields = []wire.Field{
+	{Name: "enabled", Required: true, Value: wire.Bool{}},
+	{Name: "maximum", Value: wire.Int{}},
+	{Name: "minimum", Value: wire.Int{}},
+	{Name: "preset", Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEnabled, hasMaximum, hasMinimum, hasPreset bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "enabled":
-			d.ReqBool(&hasEnabled, "enabled", &x.Enabled, nil)
-		case "maximum":
-			d.OptIntPtr(&hasMaximum, "maximum", &x.Maximum, nil)
-		case "minimum":
-			d.OptIntPtr(&hasMinimum, "minimum", &x.Minimum, nil)
-		case "preset":
-			d.OptIntPtr(&hasPreset, "preset", &x.Preset, nil)
-		default:
-			d.Unknown("enabled", "maximum", "minimum", "preset")
-		}
-	}
-	if !hasEnabled {
-		d.Missing("enabled")
-	}
+	d.Object(
+		postPricesCurrencyOptionsValueCustomUnitAmountFields,
+		&x.Enabled,
+		&x.Maximum,
+		&x.Minimum,
+		&x.Preset,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10764,7 +10003,15 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) validate(c *wire.Checker) {}
+func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) validate(c *wire.Checker) {
+	c.Object(
+		postPricesCurrencyOptionsValueCustomUnitAmountFields,
+		&x.Enabled,
+		&x.Maximum,
+		&x.Minimum,
+		&x.Preset,
+	)
+}
 
 // PostPricesCurrencyOptionsValueTaxBehavior is the type of
 // $.currency_options.*.tax_behavior in the arguments of the stripe_post_prices
@@ -10982,68 +10229,32 @@ type PostPricesProductData struct {
 	UnitLabel *string `json:"unit_label,omitempty"`
 }
 
+// postPricesProductDataFields are the properties of PostPricesProductData, in
+// the order of its fields: how its decode and validate methods read and check
+// each.
+var postPricesProductDataFields = []wire.Field{
+	{Name: "active", Value: wire.Bool{}},
+	{Name: "id", Value: wire.String{Check: checkAddressCity}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "name", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "statement_descriptor", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "tax_code", Value: wire.String{Check: checkAddressCity}},
+	{Name: "unit_label", Value: wire.String{Check: checkPostPricesProductDataUnitLabel}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesProductData) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasActive, hasID, hasMetadata, hasName, hasStatementDescriptor, hasTaxCode, hasUnitLabel bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "active":
-			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
-		case "id":
-			d.OptStringPtr(&hasID, "id", &x.ID, checkAddressCity)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "name":
-			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
-		case "statement_descriptor":
-			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-		case "tax_code":
-			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, checkAddressCity)
-		case "unit_label":
-			d.OptStringPtr(&hasUnitLabel, "unit_label", &x.UnitLabel, checkPostPricesProductDataUnitLabel)
-		default:
-			d.Unknown(
-				"active",
-				"id",
-				"metadata",
-				"name",
-				"statement_descriptor",
-				"tax_code",
-				"unit_label",
-			)
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
+	d.Object(
+		postPricesProductDataFields,
+		&x.Active,
+		&x.ID,
+		&x.Metadata,
+		&x.Name,
+		&x.StatementDescriptor,
+		&x.TaxCode,
+		&x.UnitLabel,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11055,11 +10266,16 @@ func (x *PostPricesProductData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesProductData) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "id", x.ID, checkAddressCity)
-	wire.CheckAt(c, "name", x.Name, checkAddressCity)
-	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "tax_code", x.TaxCode, checkAddressCity)
-	wire.CheckPtr(c, "unit_label", x.UnitLabel, checkPostPricesProductDataUnitLabel)
+	c.Object(
+		postPricesProductDataFields,
+		&x.Active,
+		&x.ID,
+		&x.Metadata,
+		&x.Name,
+		&x.StatementDescriptor,
+		&x.TaxCode,
+		&x.UnitLabel,
+	)
 }
 
 // checkPostPricesProductDataUnitLabel records the violations of the constraints
@@ -11085,30 +10301,25 @@ type PostPricesRecurring struct {
 	UsageType *PostPricesRecurringUsageType `json:"usage_type,omitempty"`
 }
 
+// postPricesRecurringFields are the properties of PostPricesRecurring, in the
+// order of its fields: how its decode and validate methods read and check each.
+var postPricesRecurringFields = []wire.Field{
+	{Name: "aggregate_usage", Value: wire.Enum[PostPricesRecurringAggregateUsage]{Of: recurringAggregateUsageOf, Check: checkRecurringAggregateUsage}},
+	{Name: "interval", Required: true, Value: wire.Enum[PostPricesRecurringInterval]{Of: recurringIntervalOf, Check: checkRecurringInterval}},
+	{Name: "interval_count", Value: wire.Int{}},
+	{Name: "usage_type", Value: wire.Enum[PostPricesRecurringUsageType]{Of: recurringUsageTypeOf, Check: checkRecurringUsageType}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesRecurring) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasAggregateUsage, hasInterval, hasIntervalCount, hasUsageType bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "aggregate_usage":
-			wire.OptEnumPtr(d, &hasAggregateUsage, "aggregate_usage", &x.AggregateUsage, recurringAggregateUsageOf, checkRecurringAggregateUsage)
-		case "interval":
-			wire.ReqEnum(d, &hasInterval, "interval", &x.Interval, recurringIntervalOf, checkRecurringInterval)
-		case "interval_count":
-			d.OptIntPtr(&hasIntervalCount, "interval_count", &x.IntervalCount, nil)
-		case "usage_type":
-			wire.OptEnumPtr(d, &hasUsageType, "usage_type", &x.UsageType, recurringUsageTypeOf, checkRecurringUsageType)
-		default:
-			d.Unknown("aggregate_usage", "interval", "interval_count", "usage_type")
-		}
-	}
-	if !hasInterval {
-		d.Missing("interval")
-	}
+	d.Object(
+		postPricesRecurringFields,
+		&x.AggregateUsage,
+		&x.Interval,
+		&x.IntervalCount,
+		&x.UsageType,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11120,9 +10331,13 @@ func (x *PostPricesRecurring) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesRecurring) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "aggregate_usage", x.AggregateUsage, checkRecurringAggregateUsage)
-	wire.CheckAt(c, "interval", x.Interval, checkRecurringInterval)
-	wire.CheckPtr(c, "usage_type", x.UsageType, checkRecurringUsageType)
+	c.Object(
+		postPricesRecurringFields,
+		&x.AggregateUsage,
+		&x.Interval,
+		&x.IntervalCount,
+		&x.UsageType,
+	)
 }
 
 // PostPricesRecurringAggregateUsage is the type of $.recurring.aggregate_usage
@@ -11341,29 +10556,18 @@ type PostPricesTransformQuantity struct {
 	Round PostPricesTransformQuantityRound `json:"round"`
 }
 
+// postPricesTransformQuantityFields are the properties of
+// PostPricesTransformQuantity, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postPricesTransformQuantityFields = []wire.Field{
+	{Name: "divide_by", Required: true, Value: wire.Int{}},
+	{Name: "round", Required: true, Value: wire.Enum[PostPricesTransformQuantityRound]{Of: transformQuantityRoundOf, Check: checkTransformQuantityRound}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesTransformQuantity) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasDivideBy, hasRound bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "divide_by":
-			d.ReqInt(&hasDivideBy, "divide_by", &x.DivideBy, nil)
-		case "round":
-			wire.ReqEnum(d, &hasRound, "round", &x.Round, transformQuantityRoundOf, checkTransformQuantityRound)
-		default:
-			d.Unknown("divide_by", "round")
-		}
-	}
-	if !hasDivideBy {
-		d.Missing("divide_by")
-	}
-	if !hasRound {
-		d.Missing("round")
-	}
+	d.Object(postPricesTransformQuantityFields, &x.DivideBy, &x.Round)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11375,7 +10579,7 @@ func (x *PostPricesTransformQuantity) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesTransformQuantity) validate(c *wire.Checker) {
-	wire.CheckAt(c, "round", x.Round, checkTransformQuantityRound)
+	c.Object(postPricesTransformQuantityFields, &x.DivideBy, &x.Round)
 }
 
 // PostPricesTransformQuantityRound is the type of $.transform_quantity.round in
@@ -11479,26 +10683,17 @@ func DecodeGetPricesPriceArgs(data []byte) (*GetPricesPriceArgs, error) {
 	return wire.Decode(data, new(GetPricesPriceArgs), (*GetPricesPriceArgs).decode)
 }
 
+// getPricesPriceArgsFields are the properties of GetPricesPriceArgs, in the
+// order of its fields: how its decode and validate methods read and check each.
+var getPricesPriceArgsFields = []wire.Field{
+	{Name: "price", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPricesPriceArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasPrice, hasExpand bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "price":
-			d.ReqString(&hasPrice, "price", &x.Price, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		default:
-			d.Unknown("price", "expand")
-		}
-	}
-	if !hasPrice {
-		d.Missing("price")
-	}
+	d.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11510,8 +10705,7 @@ func (x *GetPricesPriceArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "price", x.Price, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
+	c.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
 }
 
 // newGetPricesPriceTool builds the stripe_get_prices_price tool of Module.
@@ -11741,35 +10935,28 @@ type PostPricesPriceCurrencyOptionsValue struct {
 	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
 }
 
+// postPricesPriceCurrencyOptionsValueFields are the properties of
+// PostPricesPriceCurrencyOptionsValue, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postPricesPriceCurrencyOptionsValueFields = []wire.Field{
+	{Name: "custom_unit_amount", Value: wire.Object[PostPricesPriceCurrencyOptionsValueCustomUnitAmount]{Decode: (*PostPricesPriceCurrencyOptionsValueCustomUnitAmount).decode, Validate: (*PostPricesPriceCurrencyOptionsValueCustomUnitAmount).validate}},
+	{Name: "tax_behavior", Value: wire.Enum[PostPricesPriceCurrencyOptionsValueTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+	{Name: "tiers", Value: wire.Objects[PostPricesPriceCurrencyOptionsValueTier]{Max: wire.NoMaxItems, Decode: (*PostPricesPriceCurrencyOptionsValueTier).decode, Validate: (*PostPricesPriceCurrencyOptionsValueTier).validate}},
+	{Name: "unit_amount", Value: wire.Int{}},
+	{Name: "unit_amount_decimal", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesPriceCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_unit_amount":
-			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostPricesPriceCurrencyOptionsValueCustomUnitAmount).decode)
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		case "tiers":
-			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostPricesPriceCurrencyOptionsValueTier).decode, nil)
-		case "unit_amount":
-			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
-		case "unit_amount_decimal":
-			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
-		default:
-			d.Unknown(
-				"custom_unit_amount",
-				"tax_behavior",
-				"tiers",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
+	d.Object(
+		postPricesPriceCurrencyOptionsValueFields,
+		&x.CustomUnitAmount,
+		&x.TaxBehavior,
+		&x.Tiers,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11781,9 +10968,14 @@ func (x *PostPricesPriceCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesPriceCurrencyOptionsValue) validate(c *wire.Checker) {
-	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostPricesPriceCurrencyOptionsValueCustomUnitAmount).validate)
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostPricesPriceCurrencyOptionsValueTier).validate)
+	c.Object(
+		postPricesPriceCurrencyOptionsValueFields,
+		&x.CustomUnitAmount,
+		&x.TaxBehavior,
+		&x.Tiers,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // PostPricesPriceCurrencyOptionsValueCustomUnitAmount is the type of
@@ -12083,48 +11275,36 @@ func DecodeGetProductsArgs(data []byte) (*GetProductsArgs, error) {
 	return wire.Decode(data, new(GetProductsArgs), (*GetProductsArgs).decode)
 }
 
+// getProductsArgsFields are the properties of GetProductsArgs, in the order of
+// its fields: how its decode and validate methods read and check each.
+var getProductsArgsFields = []wire.Field{
+	{Name: "active", Value: wire.Bool{}},
+	{Name: "ending_before", Value: wire.String{Check: checkAddressCity}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "ids", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "limit", Value: wire.Int{}},
+	{Name: "shippable", Value: wire.Bool{}},
+	{Name: "starting_after", Value: wire.String{Check: checkAddressCity}},
+	{Name: "url", Value: wire.String{Check: checkAddressCity}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetProductsArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasActive, hasEndingBefore, hasExpand, hasIDs, hasLimit, hasShippable, hasStartingAfter, hasURL, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "active":
-			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
-		case "ending_before":
-			d.OptStringPtr(&hasEndingBefore, "ending_before", &x.EndingBefore, checkAddressCity)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "ids":
-			d.OptStrings(&hasIDs, "ids", &x.IDs, wire.NoMaxItems, checkAddressCity, nil)
-		case "limit":
-			d.OptIntPtr(&hasLimit, "limit", &x.Limit, nil)
-		case "shippable":
-			d.OptBoolPtr(&hasShippable, "shippable", &x.Shippable, nil)
-		case "starting_after":
-			d.OptStringPtr(&hasStartingAfter, "starting_after", &x.StartingAfter, checkAddressCity)
-		case "url":
-			d.OptStringPtr(&hasURL, "url", &x.URL, checkAddressCity)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getCustomersMaxPagesRules)
-		default:
-			d.Unknown(
-				"active",
-				"ending_before",
-				"expand",
-				"ids",
-				"limit",
-				"shippable",
-				"starting_after",
-				"url",
-				"max_pages",
-			)
-		}
-	}
-	if !hasMaxPages {
+	seen := d.Object(
+		getProductsArgsFields,
+		&x.Active,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.IDs,
+		&x.Limit,
+		&x.Shippable,
+		&x.StartingAfter,
+		&x.URL,
+		&x.MaxPages,
+	)
+	if seen.Absent(8) {
 		x.MaxPages = 1
 	}
 }
@@ -12138,12 +11318,18 @@ func (x *GetProductsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetProductsArgs) validate(c *wire.Checker) {
-	wire.CheckPtr(c, "ending_before", x.EndingBefore, checkAddressCity)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckSlice(c, "ids", x.IDs, nil, checkAddressCity)
-	wire.CheckPtr(c, "starting_after", x.StartingAfter, checkAddressCity)
-	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getCustomersMaxPagesRules.CheckInt)
+	c.Object(
+		getProductsArgsFields,
+		&x.Active,
+		&x.EndingBefore,
+		&x.Expand,
+		&x.IDs,
+		&x.Limit,
+		&x.Shippable,
+		&x.StartingAfter,
+		&x.URL,
+		&x.MaxPages,
+	)
 }
 
 // newGetProductsTool builds the stripe_get_products tool of Module.
@@ -12317,92 +11503,47 @@ func DecodePostProductsArgs(data []byte) (*PostProductsArgs, error) {
 	return wire.Decode(data, new(PostProductsArgs), (*PostProductsArgs).decode)
 }
 
+// postProductsArgsFields are the properties of PostProductsArgs, in the order
+// of its fields: how its decode and validate methods read and check each.
+var postProductsArgsFields = []wire.Field{
+	{Name: "active", Value: wire.Bool{}},
+	{Name: "default_price_data", Value: wire.Object[PostProductsDefaultPriceData]{Decode: (*PostProductsDefaultPriceData).decode, Validate: (*PostProductsDefaultPriceData).validate}},
+	{Name: "description", Value: wire.String{Check: checkAPIErrorsMessage}},
+	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
+	{Name: "features", Value: wire.Objects[PostProductsFeature]{Max: wire.NoMaxItems, Decode: (*PostProductsFeature).decode, Validate: (*PostProductsFeature).validate}},
+	{Name: "id", Value: wire.String{Check: checkAddressCity}},
+	{Name: "images", Value: wire.Strings{Max: wire.NoMaxItems}},
+	{Name: "metadata", Value: wire.StringMap{}},
+	{Name: "name", Required: true, Value: wire.String{Check: checkAddressCity}},
+	{Name: "package_dimensions", Value: wire.Object[PostProductsPackageDimensions]{Decode: (*PostProductsPackageDimensions).decode, Validate: (*PostProductsPackageDimensions).validate}},
+	{Name: "shippable", Value: wire.Bool{}},
+	{Name: "statement_descriptor", Value: wire.String{Check: checkPostInvoicesStatementDescriptor}},
+	{Name: "tax_code", Value: wire.String{}},
+	{Name: "unit_label", Value: wire.String{Check: checkPostPricesProductDataUnitLabel}},
+	{Name: "url", Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasActive, hasDefaultPriceData, hasDescription, hasExpand, hasFeatures, hasID, hasImages, hasMetadata, hasName, hasPackageDimensions, hasShippable, hasStatementDescriptor, hasTaxCode, hasUnitLabel, hasURL bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "active":
-			d.OptBoolPtr(&hasActive, "active", &x.Active, nil)
-		case "default_price_data":
-			wire.OptObjectPtr(d, &hasDefaultPriceData, "default_price_data", &x.DefaultPriceData, (*PostProductsDefaultPriceData).decode)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, checkAPIErrorsMessage)
-		case "expand":
-			d.OptStrings(&hasExpand, "expand", &x.Expand, wire.NoMaxItems, checkAddressCity, nil)
-		case "features":
-			wire.OptObjects(d, &hasFeatures, "features", &x.Features, wire.NoMaxItems, (*PostProductsFeature).decode, nil)
-		case "id":
-			d.OptStringPtr(&hasID, "id", &x.ID, checkAddressCity)
-		case "images":
-			d.OptStrings(&hasImages, "images", &x.Images, wire.NoMaxItems, nil, nil)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "name":
-			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
-		case "package_dimensions":
-			wire.OptObjectPtr(d, &hasPackageDimensions, "package_dimensions", &x.PackageDimensions, (*PostProductsPackageDimensions).decode)
-		case "shippable":
-			d.OptBoolPtr(&hasShippable, "shippable", &x.Shippable, nil)
-		case "statement_descriptor":
-			d.OptStringPtr(&hasStatementDescriptor, "statement_descriptor", &x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-		case "tax_code":
-			d.OptStringPtr(&hasTaxCode, "tax_code", &x.TaxCode, nil)
-		case "unit_label":
-			d.OptStringPtr(&hasUnitLabel, "unit_label", &x.UnitLabel, checkPostPricesProductDataUnitLabel)
-		case "url":
-			d.OptStringPtr(&hasURL, "url", &x.URL, checkAddressCity)
-		default:
-			d.Unknown(
-				"active",
-				"default_price_data",
-				"description",
-				"expand",
-				"features",
-				"id",
-				"images",
-				"metadata",
-				"name",
-				"package_dimensions",
-				"shippable",
-				"statement_descriptor",
-				"tax_code",
-				"unit_label",
-				"url",
-			)
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
+	d.Object(
+		postProductsArgsFields,
+		&x.Active,
+		&x.DefaultPriceData,
+		&x.Description,
+		&x.Expand,
+		&x.Features,
+		&x.ID,
+		&x.Images,
+		&x.Metadata,
+		&x.Name,
+		&x.PackageDimensions,
+		&x.Shippable,
+		&x.StatementDescriptor,
+		&x.TaxCode,
+		&x.UnitLabel,
+		&x.URL,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -12414,16 +11555,24 @@ func (x *PostProductsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsArgs) validate(c *wire.Checker) {
-	wire.CheckObject(c, "default_price_data", x.DefaultPriceData, (*PostProductsDefaultPriceData).validate)
-	wire.CheckPtr(c, "description", x.Description, checkAPIErrorsMessage)
-	wire.CheckSlice(c, "expand", x.Expand, nil, checkAddressCity)
-	wire.CheckObjects(c, "features", x.Features, nil, (*PostProductsFeature).validate)
-	wire.CheckPtr(c, "id", x.ID, checkAddressCity)
-	wire.CheckAt(c, "name", x.Name, checkAddressCity)
-	wire.CheckObject(c, "package_dimensions", x.PackageDimensions, (*PostProductsPackageDimensions).validate)
-	wire.CheckPtr(c, "statement_descriptor", x.StatementDescriptor, checkPostInvoicesStatementDescriptor)
-	wire.CheckPtr(c, "unit_label", x.UnitLabel, checkPostPricesProductDataUnitLabel)
-	wire.CheckPtr(c, "url", x.URL, checkAddressCity)
+	c.Object(
+		postProductsArgsFields,
+		&x.Active,
+		&x.DefaultPriceData,
+		&x.Description,
+		&x.Expand,
+		&x.Features,
+		&x.ID,
+		&x.Images,
+		&x.Metadata,
+		&x.Name,
+		&x.PackageDimensions,
+		&x.Shippable,
+		&x.StatementDescriptor,
+		&x.TaxCode,
+		&x.UnitLabel,
+		&x.URL,
+	)
 }
 
 // PostProductsDefaultPriceData is the type of $.default_price_data in the
@@ -12534,35 +11683,28 @@ type PostProductsDefaultPriceDataCurrencyOptionsValue struct {
 	UnitAmountDecimal *string `json:"unit_amount_decimal,omitempty"`
 }
 
+// postProductsDefaultPriceDataCurrencyOptionsValueFields are the properties of
+// PostProductsDefaultPriceDataCurrencyOptionsValue, in the order of its fields:
+// how its decode and validate methods read and check each.
+var postProductsDefaultPriceDataCurrencyOptionsValueFields = []wire.Field{
+	{Name: "custom_unit_amount", Value: wire.Object[PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount]{Decode: (*PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount).decode, Validate: (*PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount).validate}},
+	{Name: "tax_behavior", Value: wire.Enum[PostProductsDefaultPriceDataCurrencyOptionsValueTaxBehavior]{Of: currencyOptionTaxBehaviorOf, Check: checkCurrencyOptionTaxBehavior}},
+	{Name: "tiers", Value: wire.Objects[PostProductsDefaultPriceDataCurrencyOptionsValueTier]{Max: wire.NoMaxItems, Decode: (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).decode, Validate: (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).validate}},
+	{Name: "unit_amount", Value: wire.Int{}},
+	{Name: "unit_amount_decimal", Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCustomUnitAmount, hasTaxBehavior, hasTiers, hasUnitAmount, hasUnitAmountDecimal bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "custom_unit_amount":
-			wire.OptObjectPtr(d, &hasCustomUnitAmount, "custom_unit_amount", &x.CustomUnitAmount, (*PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount).decode)
-		case "tax_behavior":
-			wire.OptEnumPtr(d, &hasTaxBehavior, "tax_behavior", &x.TaxBehavior, currencyOptionTaxBehaviorOf, checkCurrencyOptionTaxBehavior)
-		case "tiers":
-			wire.OptObjects(d, &hasTiers, "tiers", &x.Tiers, wire.NoMaxItems, (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).decode, nil)
-		case "unit_amount":
-			d.OptIntPtr(&hasUnitAmount, "unit_amount", &x.UnitAmount, nil)
-		case "unit_amount_decimal":
-			d.OptStringPtr(&hasUnitAmountDecimal, "unit_amount_decimal", &x.UnitAmountDecimal, nil)
-		default:
-			d.Unknown(
-				"custom_unit_amount",
-				"tax_behavior",
-				"tiers",
-				"unit_amount",
-				"unit_amount_decimal",
-			)
-		}
-	}
+	d.Object(
+		postProductsDefaultPriceDataCurrencyOptionsValueFields,
+		&x.CustomUnitAmount,
+		&x.TaxBehavior,
+		&x.Tiers,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -12574,9 +11716,14 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) validate(c *wire.Checker) {
-	wire.CheckObject(c, "custom_unit_amount", x.CustomUnitAmount, (*PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount).validate)
-	wire.CheckPtr(c, "tax_behavior", x.TaxBehavior, checkCurrencyOptionTaxBehavior)
-	wire.CheckObjects(c, "tiers", x.Tiers, nil, (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).validate)
+	c.Object(
+		postProductsDefaultPriceDataCurrencyOptionsValueFields,
+		&x.CustomUnitAmount,
+		&x.TaxBehavior,
+		&x.Tiers,
+		&x.UnitAmount,
+		&x.UnitAmountDecimal,
+	)
 }
 
 // PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount is the type
@@ -12757,26 +11904,18 @@ type PostProductsDefaultPriceDataRecurring struct {
 	IntervalCount *int64 `json:"interval_count,omitempty"`
 }
 
+// postProductsDefaultPriceDataRecurringFields are the properties of
+// PostProductsDefaultPriceDataRecurring, in the order of its fields: how its
+// decode and validate methods read and check each.
+var postProductsDefaultPriceDataRecurringFields = []wire.Field{
+	{Name: "interval", Required: true, Value: wire.Enum[PostProductsDefaultPriceDataRecurringInterval]{Of: recurringIntervalOf, Check: checkRecurringInterval}},
+	{Name: "interval_count", Value: wire.Int{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsDefaultPriceDataRecurring) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasInterval, hasIntervalCount bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "interval":
-			wire.ReqEnum(d, &hasInterval, "interval", &x.Interval, recurringIntervalOf, checkRecurringInterval)
-		case "interval_count":
-			d.OptIntPtr(&hasIntervalCount, "interval_count", &x.IntervalCount, nil)
-		default:
-			d.Unknown("interval", "interval_count")
-		}
-	}
-	if !hasInterval {
-		d.Missing("interval")
-	}
+	d.Object(postProductsDefaultPriceDataRecurringFields, &x.Interval, &x.IntervalCount)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -12788,7 +11927,7 @@ func (x *PostProductsDefaultPriceDataRecurring) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsDefaultPriceDataRecurring) validate(c *wire.Checker) {
-	wire.CheckAt(c, "interval", x.Interval, checkRecurringInterval)
+	c.Object(postProductsDefaultPriceDataRecurringFields, &x.Interval, &x.IntervalCount)
 }
 
 // PostProductsDefaultPriceDataRecurringInterval is the type of
@@ -12834,24 +11973,16 @@ type PostProductsFeature struct {
 	Name string `json:"name"`
 }
 
+// postProductsFeatureFields are the properties of PostProductsFeature, in the
+// order of its fields: how its decode and validate methods read and check each.
+var postProductsFeatureFields = []wire.Field{
+	{Name: "name", Required: true, Value: wire.String{Check: checkAddressCity}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsFeature) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasName bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "name":
-			d.ReqString(&hasName, "name", &x.Name, checkAddressCity)
-		default:
-			d.Unknown("name")
-		}
-	}
-	if !hasName {
-		d.Missing("name")
-	}
+	d.Object(postProductsFeatureFields, &x.Name)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -12863,7 +11994,7 @@ func (x *PostProductsFeature) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsFeature) validate(c *wire.Checker) {
-	wire.CheckAt(c, "name", x.Name, checkAddressCity)
+	c.Object(postProductsFeatureFields, &x.Name)
 }
 
 // PostProductsPackageDimensions is the type of $.package_dimensions in the
@@ -12880,39 +12011,20 @@ type PostProductsPackageDimensions struct {
 	Width float64 `json:"width"`
 }
 
+// postProductsPackageDimensionsFields are the properties of
+// PostProductsPackageDimensions, in the order of its fields: how its decode and
+// validate methods read and check each.
+var postProductsPackageDimensionsFields = []wire.Field{
+	{Name: "height", Required: true, Value: wire.Float{}},
+	{Name: "length", Required: true, Value: wire.Float{}},
+	{Name: "weight", Required: true, Value: wire.Float{}},
+	{Name: "width", Required: true, Value: wire.Float{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsPackageDimensions) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasHeight, hasLength, hasWeight, hasWidth bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "height":
-			d.ReqFloat(&hasHeight, "height", &x.Height, nil)
-		case "length":
-			d.ReqFloat(&hasLength, "length", &x.Length, nil)
-		case "weight":
-			d.ReqFloat(&hasWeight, "weight", &x.Weight, nil)
-		case "width":
-			d.ReqFloat(&hasWidth, "width", &x.Width, nil)
-		default:
-			d.Unknown("height", "length", "weight", "width")
-		}
-	}
-	if !hasHeight {
-		d.Missing("height")
-	}
-	if !hasLength {
-		d.Missing("length")
-	}
-	if !hasWeight {
-		d.Missing("weight")
-	}
-	if !hasWidth {
-		d.Missing("width")
-	}
+	d.Object(postProductsPackageDimensionsFields, &x.Height, &x.Length, &x.Weight, &x.Width)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -12923,7 +12035,9 @@ func (x *PostProductsPackageDimensions) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {}
+func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {
+	c.Object(postProductsPackageDimensionsFields, &x.Height, &x.Length, &x.Weight, &x.Width)
+}
 
 // newPostProductsTool builds the stripe_post_products tool of Module.
 func newPostProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {

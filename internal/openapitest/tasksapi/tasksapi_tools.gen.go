@@ -265,45 +265,32 @@ func DecodeCreateTaskArgs(data []byte) (*CreateTaskArgs, error) {
 	return wire.Decode(data, new(CreateTaskArgs), (*CreateTaskArgs).decode)
 }
 
+// createTaskArgsFields are the properties of CreateTaskArgs, in the order of
+// its fields: how its decode and validate methods read and check each.
+var createTaskArgsFields = []wire.Field{
+	{Name: "content", Required: true, Value: wire.String{Check: checkTaskContent}},
+	{Name: "description", Value: wire.String{}},
+	{Name: "due_string", Value: wire.String{}},
+	{Name: "labels", Value: wire.Strings{Max: wire.NoMaxItems}},
+	{Name: "priority", Value: wire.Int{Rules: &taskPriorityRules}},
+	{Name: "project_id", Value: wire.String{}},
+	{Name: "weight", Value: wire.Float{Rules: &createTaskWeightRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateTaskArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasContent, hasDescription, hasDueString, hasLabels, hasPriority, hasProjectID, hasWeight bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "content":
-			d.ReqString(&hasContent, "content", &x.Content, checkTaskContent)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, nil)
-		case "due_string":
-			d.OptStringPtr(&hasDueString, "due_string", &x.DueString, nil)
-		case "labels":
-			d.OptStrings(&hasLabels, "labels", &x.Labels, wire.NoMaxItems, nil, nil)
-		case "priority":
-			d.OptInt(&hasPriority, "priority", &x.Priority, &taskPriorityRules)
-		case "project_id":
-			d.OptStringPtr(&hasProjectID, "project_id", &x.ProjectID, nil)
-		case "weight":
-			d.OptFloatPtr(&hasWeight, "weight", &x.Weight, &createTaskWeightRules)
-		default:
-			d.Unknown(
-				"content",
-				"description",
-				"due_string",
-				"labels",
-				"priority",
-				"project_id",
-				"weight",
-			)
-		}
-	}
-	if !hasContent {
-		d.Missing("content")
-	}
-	if !hasPriority {
+	seen := d.Object(
+		createTaskArgsFields,
+		&x.Content,
+		&x.Description,
+		&x.DueString,
+		&x.Labels,
+		&x.Priority,
+		&x.ProjectID,
+		&x.Weight,
+	)
+	if seen.Absent(4) {
 		x.Priority = 1
 	}
 }
@@ -317,13 +304,16 @@ func (x *CreateTaskArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CreateTaskArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "content", x.Content, checkTaskContent)
-	wire.CheckAt(c, "priority", x.Priority, taskPriorityRules.CheckInt)
-	if x.Weight != nil {
-		c.Enter("weight")
-		createTaskWeightRules.CheckFloat(c, *x.Weight, nil)
-		c.Leave()
-	}
+	c.Object(
+		createTaskArgsFields,
+		&x.Content,
+		&x.Description,
+		&x.DueString,
+		&x.Labels,
+		&x.Priority,
+		&x.ProjectID,
+		&x.Weight,
+	)
 }
 
 // checkTaskContent records the violations of the constraints of v in c. Every
@@ -428,24 +418,16 @@ func DecodeGetTaskArgs(data []byte) (*GetTaskArgs, error) {
 	return wire.Decode(data, new(GetTaskArgs), (*GetTaskArgs).decode)
 }
 
+// getTaskArgsFields are the properties of GetTaskArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var getTaskArgsFields = []wire.Field{
+	{Name: "task_id", Required: true, Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetTaskArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTaskID bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "task_id":
-			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
-		default:
-			d.Unknown("task_id")
-		}
-	}
-	if !hasTaskID {
-		d.Missing("task_id")
-	}
+	d.Object(getTaskArgsFields, &x.TaskID)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -456,7 +438,9 @@ func (x *GetTaskArgs) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *GetTaskArgs) validate(c *wire.Checker) {}
+func (x *GetTaskArgs) validate(c *wire.Checker) {
+	c.Object(getTaskArgsFields, &x.TaskID)
+}
 
 // newGetTaskTool builds the tasks_get_task tool of Module.
 func newGetTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
@@ -546,51 +530,34 @@ func DecodeUpdateTaskArgs(data []byte) (*UpdateTaskArgs, error) {
 	return wire.Decode(data, new(UpdateTaskArgs), (*UpdateTaskArgs).decode)
 }
 
+// updateTaskArgsFields are the properties of UpdateTaskArgs, in the order of
+// its fields: how its decode and validate methods read and check each.
+var updateTaskArgsFields = []wire.Field{
+	{Name: "task_id", Required: true, Value: wire.String{}},
+	{Name: "content", Required: true, Value: wire.String{Check: checkTaskContent}},
+	{Name: "description", Value: wire.String{}},
+	{Name: "due_string", Value: wire.String{}},
+	{Name: "labels", Value: wire.Strings{Max: wire.NoMaxItems}},
+	{Name: "priority", Value: wire.Int{Rules: &taskPriorityRules}},
+	{Name: "project_id", Value: wire.String{}},
+	{Name: "weight", Value: wire.Float{Rules: &createTaskWeightRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTaskID, hasContent, hasDescription, hasDueString, hasLabels, hasPriority, hasProjectID, hasWeight bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "task_id":
-			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
-		case "content":
-			d.ReqString(&hasContent, "content", &x.Content, checkTaskContent)
-		case "description":
-			d.OptStringPtr(&hasDescription, "description", &x.Description, nil)
-		case "due_string":
-			d.OptStringPtr(&hasDueString, "due_string", &x.DueString, nil)
-		case "labels":
-			d.OptStrings(&hasLabels, "labels", &x.Labels, wire.NoMaxItems, nil, nil)
-		case "priority":
-			d.OptInt(&hasPriority, "priority", &x.Priority, &taskPriorityRules)
-		case "project_id":
-			d.OptStringPtr(&hasProjectID, "project_id", &x.ProjectID, nil)
-		case "weight":
-			d.OptFloatPtr(&hasWeight, "weight", &x.Weight, &createTaskWeightRules)
-		default:
-			d.Unknown(
-				"task_id",
-				"content",
-				"description",
-				"due_string",
-				"labels",
-				"priority",
-				"project_id",
-				"weight",
-			)
-		}
-	}
-	if !hasTaskID {
-		d.Missing("task_id")
-	}
-	if !hasContent {
-		d.Missing("content")
-	}
-	if !hasPriority {
+	seen := d.Object(
+		updateTaskArgsFields,
+		&x.TaskID,
+		&x.Content,
+		&x.Description,
+		&x.DueString,
+		&x.Labels,
+		&x.Priority,
+		&x.ProjectID,
+		&x.Weight,
+	)
+	if seen.Absent(5) {
 		x.Priority = 1
 	}
 }
@@ -604,13 +571,17 @@ func (x *UpdateTaskArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *UpdateTaskArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "content", x.Content, checkTaskContent)
-	wire.CheckAt(c, "priority", x.Priority, taskPriorityRules.CheckInt)
-	if x.Weight != nil {
-		c.Enter("weight")
-		createTaskWeightRules.CheckFloat(c, *x.Weight, nil)
-		c.Leave()
-	}
+	c.Object(
+		updateTaskArgsFields,
+		&x.TaskID,
+		&x.Content,
+		&x.Description,
+		&x.DueString,
+		&x.Labels,
+		&x.Priority,
+		&x.ProjectID,
+		&x.Weight,
+	)
 }
 
 // newUpdateTaskTool builds the tasks_update_task tool of Module.
@@ -688,24 +659,16 @@ func DecodeDeleteTaskArgs(data []byte) (*DeleteTaskArgs, error) {
 	return wire.Decode(data, new(DeleteTaskArgs), (*DeleteTaskArgs).decode)
 }
 
+// deleteTaskArgsFields are the properties of DeleteTaskArgs, in the order of
+// its fields: how its decode and validate methods read and check each.
+var deleteTaskArgsFields = []wire.Field{
+	{Name: "task_id", Required: true, Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DeleteTaskArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTaskID bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "task_id":
-			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
-		default:
-			d.Unknown("task_id")
-		}
-	}
-	if !hasTaskID {
-		d.Missing("task_id")
-	}
+	d.Object(deleteTaskArgsFields, &x.TaskID)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -716,7 +679,9 @@ func (x *DeleteTaskArgs) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *DeleteTaskArgs) validate(c *wire.Checker) {}
+func (x *DeleteTaskArgs) validate(c *wire.Checker) {
+	c.Object(deleteTaskArgsFields, &x.TaskID)
+}
 
 // newDeleteTaskTool builds the tasks_delete_task tool of Module.
 func newDeleteTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
@@ -783,24 +748,16 @@ func DecodeCloseTaskArgs(data []byte) (*CloseTaskArgs, error) {
 	return wire.Decode(data, new(CloseTaskArgs), (*CloseTaskArgs).decode)
 }
 
+// closeTaskArgsFields are the properties of CloseTaskArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var closeTaskArgsFields = []wire.Field{
+	{Name: "task_id", Required: true, Value: wire.String{}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CloseTaskArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasTaskID bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "task_id":
-			d.ReqString(&hasTaskID, "task_id", &x.TaskID, nil)
-		default:
-			d.Unknown("task_id")
-		}
-	}
-	if !hasTaskID {
-		d.Missing("task_id")
-	}
+	d.Object(closeTaskArgsFields, &x.TaskID)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -811,7 +768,9 @@ func (x *CloseTaskArgs) Validate() error {
 }
 
 // validate records the violations of x in c.
-func (x *CloseTaskArgs) validate(c *wire.Checker) {}
+func (x *CloseTaskArgs) validate(c *wire.Checker) {
+	c.Object(closeTaskArgsFields, &x.TaskID)
+}
 
 // newCloseTaskTool builds the tasks_close_task tool of Module.
 func newCloseTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {

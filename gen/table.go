@@ -1,0 +1,186 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/runtime/wire"
+)
+
+// Structs as tables: a struct whose properties are all of the common kinds
+// (see runtime/wire/object.go) is described by a package-level []wire.Field
+// (data, not code: the compiler lays it out statically), and its decode and
+// validate methods are one call each, d.Object(xFields, &x.A, &x.B) and
+// c.Object(xFields, &x.A, &x.B). That keeps a large imported API's package
+// quick to compile; decoding through a table reads and checks exactly what
+// the member loop would, in one pass, with the same messages and paths.
+// Other structs (nullable, trimmed or named scalar properties, unions,
+// maps of other values, Extra maps, consts, recursive types, more than
+// wire.MaxTableFields properties) keep the member loop.
+
+// tableName is the name of the Fields table of the struct t.
+func tableName(t *goType) string { return lowerFirst(t.name) + "Fields" }
+
+// tabled reports whether the struct t is decoded and validated through a
+// table.
+func (g *generator) tabled(t *goType) bool {
+	if t.kind != kStruct || t.constVar != "" || t.extra != nil || t.recursive ||
+		len(t.fields) == 0 || len(t.fields) > wire.MaxTableFields {
+		return false
+	}
+	for _, f := range t.fields {
+		if g.tableValue(f) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// tableValue is the wire.Value of field f in its struct's table, or nil
+// when f needs the member loop.
+func (g *generator) tableValue(f *field) jen.Code {
+	t := f.typ
+	if f.nullable || (f.required && f.ptr) || t.constVar != "" || (t.schema != nil && t.schema.Trim) {
+		return nil
+	}
+	vals := func(kv ...any) jen.Code { // pairs of key and value; nil values left out
+		var items []jen.Code
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] != nil {
+				items = append(items, jen.Id(kv[i].(string)).Op(":").Add(kv[i+1].(jen.Code)))
+			}
+		}
+		return jen.Values(items...)
+	}
+	check := func(name string) any {
+		if name == "" {
+			return nil
+		}
+		return jen.Id(name)
+	}
+	rules := func(name string) any {
+		if name == "" {
+			return nil
+		}
+		return jen.Op("&").Id(name) // a wire.NumberRules value
+	}
+	method := func(t *goType, m string) jen.Code { return jen.Parens(jen.Op("*").Id(t.name)).Dot(m) }
+	unnamed := func(t *goType) bool { return t.name == "" || t.alias }
+	switch t.kind {
+	case kString:
+		if unnamed(t) {
+			return jen.Qual(wirePkg, "String").Add(vals("Check", check(t.check)))
+		}
+	case kInt:
+		if unnamed(t) {
+			return jen.Qual(wirePkg, "Int").Add(vals("Rules", rules(t.check)))
+		}
+	case kFloat:
+		if unnamed(t) {
+			return jen.Qual(wirePkg, "Float").Add(vals("Rules", rules(t.check)))
+		}
+	case kBool:
+		if unnamed(t) {
+			return jen.Qual(wirePkg, "Bool").Add(vals("Check", check(t.check)))
+		}
+	case kTime:
+		return jen.Qual(wirePkg, "DateTime").Values()
+	case kEnum:
+		return jen.Qual(wirePkg, "Enum").Types(jen.Id(t.name)).Add(vals("Of", jen.Id(ofName(t)), "Check", jen.Id(t.check)))
+	case kStruct:
+		return jen.Qual(wirePkg, "Object").Types(jen.Id(t.name)).Add(vals("Decode", method(t, "decode"), "Validate", method(t, "validate")))
+	case kSlice:
+		e := t.elem
+		if f.ptr || !unnamed(t) || t.elemPtr || uniqueBySpans(t) || e.constVar != "" || (e.schema != nil && e.schema.Trim) {
+			return nil
+		}
+		var max jen.Code = jen.Qual(wirePkg, "NoMaxItems")
+		if m := t.schema.MaxItems; m != nil {
+			max = jen.Lit(*m)
+		}
+		switch e.kind {
+		case kString:
+			if unnamed(e) {
+				return jen.Qual(wirePkg, "Strings").Add(vals("Max", max, "Item", check(e.check), "Check", check(t.check)))
+			}
+		case kEnum:
+			return jen.Qual(wirePkg, "Enums").Types(jen.Id(e.name)).Add(vals("Max", max, "Of", jen.Id(ofName(e)), "Item", jen.Id(e.check), "Check", check(t.check)))
+		case kStruct:
+			return jen.Qual(wirePkg, "Objects").Types(jen.Id(e.name)).Add(vals("Max", max, "Decode", method(e, "decode"), "Validate", method(e, "validate"), "Check", check(t.check)))
+		}
+	case kMap:
+		e := t.elem
+		if f.ptr || !unnamed(t) || t.elemPtr || t.check != "" || e.kind != kString || !unnamed(e) || e.constVar != "" || (e.schema != nil && e.schema.Trim) {
+			return nil
+		}
+		return jen.Qual(wirePkg, "StringMap").Add(vals("Check", check(e.check)))
+	}
+	return nil
+}
+
+// tableDecl is the Fields table of the struct t.
+func (g *generator) tableDecl(t *goType) []jen.Code {
+	var rows []jen.Code
+	for _, f := range t.fields {
+		row := []jen.Code{jen.Id("Name").Op(":").Lit(f.json)}
+		if f.required {
+			row = append(row, jen.Id("Required").Op(":").True())
+		}
+		rows = append(rows, jen.Values(append(row, jen.Id("Value").Op(":").Add(g.tableValue(f)))...))
+	}
+	return []jen.Code{
+		comment(tableName(t) + " are the properties of " + t.name + ", in the order of its fields: how its decode and validate methods read and check each."),
+		jen.Var().Id(tableName(t)).Op("=").Index().Qual(wirePkg, "Field").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...),
+		jen.Line(),
+	}
+}
+
+// tableAddrs are the addresses of t's fields, in the table's order.
+func tableAddrs(t *goType) []jen.Code {
+	var out []jen.Code
+	for _, f := range t.fields {
+		out = append(out, jen.Op("&").Id("x").Dot(f.name))
+	}
+	return out
+}
+
+// tableCall is recv.Object(xFields, &x.A, …), wrapped one address per
+// line when long.
+func tableCall(recv string, t *goType) *jen.Statement {
+	args := append([]jen.Code{jen.Id(tableName(t))}, tableAddrs(t)...)
+	n := len(tableName(t))
+	for _, f := range t.fields {
+		n += len(f.name) + 5
+	}
+	if n > 80 {
+		return jen.Id(recv).Dot("Object").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
+	}
+	return jen.Id(recv).Dot("Object").Call(args...)
+}
+
+// tableDecode is the decode method of a tabled struct: the table's read,
+// then the defaults of the properties the object did not have.
+func (g *generator) tableDecode(t *goType) []jen.Code {
+	var defaults []jen.Code
+	for i, f := range t.fields {
+		if !f.required && f.hasDef && f.def != nil && !zeroDefault(f) {
+			defaults = append(defaults, jen.If(jen.Id("seen").Dot("Absent").Call(jen.Lit(i))).Block(
+				jen.Id("x").Dot(f.name).Op("=").Add(g.fieldDefault(f))))
+		}
+	}
+	var body []jen.Code
+	if len(defaults) == 0 {
+		body = []jen.Code{tableCall("d", t)}
+	} else {
+		body = append([]jen.Code{jen.Id("seen").Op(":=").Add(tableCall("d", t))}, defaults...)
+	}
+	return []jen.Code{
+		comment("decode reads the JSON object of x from d, checking each value as it is read and recording every violation in d."),
+		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(wirePkg, "Decoder")).Block(body...),
+		jen.Line(),
+	}
+}
+
+// tableValidate is the body of the validate method of a tabled struct.
+func tableValidate(t *goType) []jen.Code {
+	return []jen.Code{tableCall("c", t)}
+}
