@@ -52,14 +52,16 @@ func Code(f *spec.File) ([]byte, error) {
 		pkg = f.Provider
 	}
 	// The file in sections: the module wiring, each tool's declarations,
-	// the named types.
-	sections := [][]jen.Code{append(g.moduleDecls(), g.httpDecls()...)}
+	// the named types. Each chunk of sections is rendered while the next
+	// ones are built (render.go).
+	r := newRenderer(pkg, GeneratedHeader(f.Path), chunkSections)
+	r.add(append(g.moduleDecls(), g.httpDecls()...))
 	banner := func(title string) []jen.Code {
 		return []jen.Code{jen.Comment(strings.Repeat("-", 8) + " " + title + " " + strings.Repeat("-", 8)), jen.Line()}
 	}
 	for _, t := range g.tools {
 		sec := append(banner(t.tool.Name), g.toolDecls(t)...)
-		sections = append(sections, append(sec, g.httpToolDecls(t)...))
+		r.add(append(sec, g.httpToolDecls(t)...))
 	}
 	if len(g.namedOrder) > 0 {
 		named := banner("named types")
@@ -67,12 +69,13 @@ func Code(f *spec.File) ([]byte, error) {
 			named = append(named, g.typeDecls(t, nil)...)
 		}
 		named = append(named, g.aliasNamedDecls...)
-		sections = append(sections, named)
+		r.add(named)
 	}
 	if err := g.err(); err != nil {
+		r.discard()
 		return nil, err
 	}
-	src, err := render(pkg, GeneratedHeader(f.Path), sections, chunkSections)
+	src, err := r.finish()
 	if err != nil {
 		return nil, fmt.Errorf("gen: rendering %s: %w", specBase(f.Path), err)
 	}

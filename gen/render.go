@@ -28,48 +28,106 @@ var chunkSections = 32
 // render renders sections as one file of package pkg under the header
 // comment, chunk sections at a time.
 func render(pkg, header string, sections [][]jen.Code, chunk int) ([]byte, error) {
-	newFile := func(codes [][]jen.Code, first bool) *jen.File {
-		f := jen.NewFile(pkg)
-		if first {
-			f.HeaderComment(header)
-		}
-		f.ImportName(runtimePkg, "runtime")
-		f.ImportName(wirePkg, "wire")
-		f.ImportName(httpapiPkg, "httpapi")
-		for _, sec := range codes {
-			for _, c := range sec {
-				f.Add(c)
-			}
-		}
-		return f
+	r := newRenderer(pkg, header, chunk)
+	for _, sec := range sections {
+		r.add(sec)
 	}
+	return r.finish()
+}
+
+// renderer renders a file whose sections come one by one: each chunk is
+// rendered as soon as the section after it arrives, while the caller goes
+// on building the next ones. The chunks are those render would cut from
+// the whole list, so the bytes are the same.
+type renderer struct {
+	pkg, header string
+	chunk       int
+	sections    [][]jen.Code
+	chunks      []*renderedChunk // those started, in order
+	wg          sync.WaitGroup
+	sem         chan struct{}
+}
+
+// renderedChunk is a chunk's formatted source, or why it failed; its
+// goroutine writes it before the renderer's wait returns.
+type renderedChunk struct {
+	src []byte
+	err error
+}
+
+func newRenderer(pkg, header string, chunk int) *renderer {
+	return &renderer{pkg: pkg, header: header, chunk: chunk, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+}
+
+// newFile is a jennifer file of the renderer's package holding codes, with
+// the header comment when it is the first.
+func (r *renderer) newFile(codes [][]jen.Code, first bool) *jen.File {
+	f := jen.NewFile(r.pkg)
+	if first {
+		f.HeaderComment(r.header)
+	}
+	f.ImportName(runtimePkg, "runtime")
+	f.ImportName(wirePkg, "wire")
+	f.ImportName(httpapiPkg, "httpapi")
+	for _, sec := range codes {
+		for _, c := range sec {
+			f.Add(c)
+		}
+	}
+	return f
+}
+
+// add appends a section, which must not change afterwards. A chunk is
+// started only once a section follows it, so that a file of at most one
+// chunk is rendered whole, as render does.
+func (r *renderer) add(sec []jen.Code) {
+	r.sections = append(r.sections, sec)
+	if r.chunk > 0 && len(r.sections)%r.chunk == 1 && len(r.sections) > r.chunk {
+		r.start(len(r.chunks))
+	}
+}
+
+// start renders chunk i in the background.
+func (r *renderer) start(i int) {
+	c := &renderedChunk{}
+	r.chunks = append(r.chunks, c)
+	part := r.sections[i*r.chunk : min((i+1)*r.chunk, len(r.sections))]
+	r.wg.Go(func() {
+		r.sem <- struct{}{}
+		defer func() { <-r.sem }()
+		var buf bytes.Buffer
+		c.err = r.newFile(part, i == 0).Render(&buf)
+		c.src = buf.Bytes()
+	})
+}
+
+// discard waits for the chunks started, when the file is not wanted after
+// all.
+func (r *renderer) discard() { r.wg.Wait() }
+
+// finish renders what is left and returns the file.
+func (r *renderer) finish() ([]byte, error) {
+	sections, pkg := r.sections, r.pkg
 	whole := func() ([]byte, error) {
 		var buf bytes.Buffer
-		if err := newFile(sections, true).Render(&buf); err != nil {
+		if err := r.newFile(sections, true).Render(&buf); err != nil {
 			return nil, err
 		}
 		return buf.Bytes(), nil
 	}
-	if chunk <= 0 || len(sections) <= chunk {
+	if r.chunk <= 0 || len(sections) <= r.chunk {
 		return whole()
 	}
-
-	n := (len(sections) + chunk - 1) / chunk
+	n := (len(sections) + r.chunk - 1) / r.chunk
+	for len(r.chunks) < n {
+		r.start(len(r.chunks))
+	}
+	r.wg.Wait()
 	out := make([][]byte, n)
 	errs := make([]error, n)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			var buf bytes.Buffer
-			part := sections[i*chunk : min((i+1)*chunk, len(sections))]
-			errs[i] = newFile(part, i == 0).Render(&buf)
-			out[i] = buf.Bytes()
-		})
+	for i, c := range r.chunks {
+		out[i], errs[i] = c.src, c.err
 	}
-	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -109,6 +167,14 @@ func render(pkg, header string, sections [][]jen.Code, chunk int) ([]byte, error
 	}
 
 	var buf bytes.Buffer
+	size := len(head) + len(bodies) + len("import (\n)\n\n")
+	for p, l := range imports {
+		size += len(p) + len(l) + 2
+	}
+	for _, b := range bodies {
+		size += len(b)
+	}
+	buf.Grow(size)
 	buf.Write(head)
 	paths := make([]string, 0, len(imports))
 	for p := range imports {
