@@ -80,6 +80,9 @@ func malformed(p *schemaPath, format string, args ...any) error {
 
 // parseSchema decodes a JSON Schema object, keeping numbers as written.
 func parseSchema(raw []byte) (map[string]any, error) {
+	if m, ok := parseSchemaFast(raw); ok {
+		return m, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
