@@ -119,7 +119,7 @@ func main() {
 	// When a placeholder without a fallback has no value, the prompt is the
 	// runtime's own default prompt for the same input.
 	t, _ := reg.Get("research_topic")
-	args, err := t.Decode([]byte(` + "`" + `{"topic":"no audience"}` + "`" + `))
+	args, err := t.DecodeArgs([]byte(` + "`" + `{"topic":"no audience"}` + "`" + `))
 	if err != nil {
 		panic(err)
 	}
@@ -155,9 +155,9 @@ func TestAgentToolGenerated(t *testing.T) {
 		"\t// Topic creates a fresh sub-agent for one call of the research_topic tool:\n" +
 			"\t// Research a topic with a sub-agent.\n" +
 			"\tTopic(ctx context.Context, call *runtime.Call, args *TopicArgs) (runtime.Agent, error)\n",
-		"Execute: runtime.AgentExecute(ToolTopic, func(ctx context.Context, args any, call *runtime.Call) (runtime.Agent, error) {",
-		"}, topicPrompt),",
-		"}, nil),",
+		"t.Execute = runtime.AgentExecute(ToolTopic, func(ctx context.Context, args any, call *runtime.Call) (runtime.Agent, error) {",
+		"}, topicPrompt)\n",
+		"}, nil)\n",
 		"Kind:        runtime.KindAgent,",
 	} {
 		if !strings.Contains(string(src), want) {

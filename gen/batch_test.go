@@ -85,9 +85,9 @@ func TestBatchToolGenerated(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\tToolSquareBatch = \"calc_square_batch\"\n",
-		"\tsquareTool := newSquareTool(impl)\n",
+		"\tsquareBound := bind(&squareTool, impl, runSquare)\n",
 		// MaxResultBytes is the runtime's default, so it is left out.
-		`runtime.MustParallelize(squareTool, runtime.ParallelizeOptions{
+		`runtime.MustParallelize(squareBound, runtime.ParallelizeOptions{
 				Name:           ToolSquareBatch,
 				MaxItems:       3,
 				MaxConcurrency: 2,
@@ -141,7 +141,7 @@ func TestBatchOptions(t *testing.T) {
 	}{
 		{"true", []string{
 			"ToolFetchBatch = \"demo_fetch_batch\"",
-			"runtime.MustParallelize(fetchTool, runtime.ParallelizeOptions{\n\t\t\t\tName: ToolFetchBatch,\n\t\t\t}),",
+			"runtime.MustParallelize(fetchBound, runtime.ParallelizeOptions{\n\t\t\t\tName: ToolFetchBatch,\n\t\t\t}),",
 		}},
 		{"{max_items: 50, max_concurrency: 8, max_result_bytes: 20971520}", []string{
 			"runtime.ParallelizeOptions{\n\t\t\t\tName: ToolFetchBatch,\n\t\t\t}),",

@@ -66,15 +66,17 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 // for a field, the conditions under which it has a value and has none (nil,
 // nil: it always has one) and the expression of its text; what names the
 // template in generator errors. A label (label) unpacks its argument with
-// wire.LabelArgs, which also gives the *runtime.InvalidArgs (bad) of a call
-// that failed to decode.
+// wire.LabelValue, which also gives the *runtime.InvalidArgs (bad) of a call
+// that failed to decode, and type-asserts the value itself (a generic
+// unpacker would compile a wrapper per argument type).
 func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
 	value func(*field) (present, missing, text *jen.Statement), whenFallback jen.Code, label bool) []jen.Code {
 	absent := []jen.Code{jen.Op("!").Id("ok"), jen.Id("a").Op("==").Nil()}
 	unpack := jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name))
 	if label {
 		absent = []jen.Code{jen.Id("a").Op("==").Nil()}
-		unpack = jen.List(jen.Id("a"), jen.Id("bad")).Op(":=").Qual(wirePkg, "LabelArgs").Index(jen.Op("*").Id(t.args.name)).Call(jen.Id("args"))
+		unpack = jen.List(jen.Id("v"), jen.Id("bad")).Op(":=").Qual(wirePkg, "LabelValue").Call(jen.Id("args")).Line().
+			List(jen.Id("a"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Op("*").Id(t.args.name))
 	}
 	var body, concat []jen.Code
 	text := ""

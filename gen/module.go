@@ -81,7 +81,7 @@ func (g *generator) moduleDecls() []jen.Code {
 	// its batch tool can wrap it; the batch tools follow the spec's tools.
 	var pre, tools, batches []jen.Code
 	for _, t := range g.tools {
-		lit := jen.Id(toolFunc(t)).Call(g.moduleArgs()...)
+		lit := g.moduleTool(t)
 		if t.tool.Batch == nil {
 			tools = append(tools, lit)
 			continue
@@ -97,11 +97,12 @@ func (g *generator) moduleDecls() []jen.Code {
 	toolList := jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(multi(append(tools, batches...)...))
 	body := append(pre, jen.Return(moduleValue(f.Description, toolList)))
 	out = append(out,
-		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl (not nil). Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()+g.moduleDocMCP()),
+		comment("Module returns a fresh module of the "+f.Provider+" tools, run by impl (not nil). Add it to a registry with reg.AddModule(Module(impl))."+g.moduleDocHTTP()+g.moduleDocMCP()+
+			" Each module has tools of its own, copies of the package's; their schemas are shared, and read-only."),
 		jen.Func().Id("Module").Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Module").Block(body...),
 		jen.Line(),
 	)
-	return out
+	return append(out, g.bindDecl()...)
 }
 
 // moduleValue is &runtime.Module{Provider: Provider, Description: desc,
@@ -122,12 +123,117 @@ func batchConst(f *spec.File, t *spec.Tool) string {
 	return "Tool" + f.ToolGoName(t.Batch.Name)
 }
 
-// toolFunc is the function that builds t's runtime.Tool
-// ("newListEventsTool"). Each tool has its own, next to its types, so that
-// Module stays a short list: one function holding every tool's literal is
-// the largest thing the compiler meets in a big spec, and its cost grows
-// faster than the spec.
+// toolStatic is the package-level runtime.Tool of t ("listEventsTool"):
+// everything Module's tool has but what needs Module's arguments (its
+// executor), as a composite literal of constants and functions, which the
+// compiler writes as data, not code.
+func toolStatic(t *toolIR) string { return t.goLower + "Tool" }
+
+// toolDecode is the DecodeWith function of t ("decodeListEvents").
+func toolDecode(t *toolIR) string { return "decode" + t.tool.GoName }
+
+// toolFunc is the function that builds t's runtime.Tool for Module
+// ("newListEventsTool") when its runtime.Tool has more than an executor
+// method to set (see bindsMore).
 func toolFunc(t *toolIR) string { return "new" + t.tool.GoName + "Tool" }
+
+// bindsMore reports whether t's runtime.Tool needs more of Module's
+// arguments than its executor method as Execute: an agent, http: or mcp:
+// tool's Execute, a permission check, input-dependent flags. Such a tool
+// is built by its own function (toolFunc); the others by wire.Bind in
+// Module.
+func bindsMore(t *spec.Tool) bool {
+	fl := t.Flags
+	return isAgent(t) || t.HTTP != nil || t.MCP != nil || fl.PermissionCheck ||
+		fl.ReadOnly.Mode == spec.ByInput || fl.ConcurrencySafe.Mode == spec.ByInput
+}
+
+// moduleTool is t's element of Module's tool list: its package-level
+// runtime.Tool copied with its executor method (wire.Bind), or a call of
+// its own function.
+func (g *generator) moduleTool(t *toolIR) jen.Code {
+	if bindsMore(t.tool) {
+		return jen.Id(toolFunc(t)).Call(g.moduleArgs()...)
+	}
+	return bindCall(t)
+}
+
+// bindCall is bind(&listEventsTool, impl, runListEvents): t's
+// package-level runtime.Tool copied with an Execute that runs its executor
+// method.
+func bindCall(t *toolIR) *jen.Statement {
+	return jen.Id("bind").Call(jen.Op("&").Id(toolStatic(t)), jen.Id("impl"), jen.Id(toolRun(t)))
+}
+
+// toolRun is the function that runs a call of t with an Executor
+// ("runListEvents"), for a tool that executesMethod.
+func toolRun(t *toolIR) string { return "run" + t.tool.GoName }
+
+// runDecl declares toolRun(t): it asserts the arguments' type and calls
+// the executor method, encoding a typed result as JSON.
+func runDecl(t *toolIR) []jen.Code {
+	args := t.args.name
+	call := jen.Id("impl").Dot(t.tool.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))
+	if t.tool.Result != nil {
+		call = jen.Qual(wirePkg, "JSON").Call(call)
+	}
+	what := "the executor's " + t.tool.GoName + " method"
+	if t.tool.Result != nil {
+		what += ", its result encoded as JSON"
+	}
+	return []jen.Code{
+		comment(toolRun(t) + " runs a call of the " + t.tool.Name + " tool with impl: " + what + "."),
+		jen.Func().Id(toolRun(t)).Params(
+			jen.Id("impl").Id(InterfaceName),
+			jen.Id("ctx").Qual("context", "Context"),
+			jen.Id("call").Op("*").Qual(runtimePkg, "Call"),
+			jen.Id("args").Any(),
+		).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(
+			jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(args)),
+			jen.If(jen.Op("!").Id("ok").Op("||").Id("a").Op("==").Nil()).Block(
+				jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Qual(wirePkg, "ArgsError").Call(jen.Id("args"), jen.Id("a"))),
+			),
+			jen.Return(call),
+		),
+		jen.Line(),
+	}
+}
+
+// bindDecl declares bind, which Module and the tools' own functions copy
+// a package-level runtime.Tool with: none when no tool executesMethod.
+// It is not inlined: inlined, its closure would be compiled once per call.
+func (g *generator) bindDecl() []jen.Code {
+	any := false
+	for _, t := range g.f.Tools {
+		any = any || executesMethod(t)
+	}
+	if !any {
+		return nil
+	}
+	ctxCall := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Op("*").Qual(runtimePkg, "Call")}
+	runType := jen.Func().Params(jen.Id(InterfaceName), jen.Qual("context", "Context"), jen.Op("*").Qual(runtimePkg, "Call"), jen.Any()).Params(jen.Qual(runtimePkg, "Result"), jen.Error())
+	return []jen.Code{
+		comment("bind returns a copy of t, one of the package's tools, whose Execute calls run with impl: how Module makes the tools of each module it returns. (Not inlined, its closure is compiled once.)"),
+		jen.Comment("//go:noinline"),
+		jen.Func().Id("bind").Params(
+			jen.Id("t").Op("*").Qual(runtimePkg, "Tool"),
+			jen.Id("impl").Id(InterfaceName),
+			jen.Id("run").Add(runType),
+		).Op("*").Qual(runtimePkg, "Tool").Block(
+			jen.Id("c").Op(":=").Op("*").Id("t"),
+			jen.Id("c").Dot("Execute").Op("=").Func().Params(append(ctxCall, jen.Id("args").Any())...).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(
+				jen.Return(jen.Id("run").Call(jen.Id("impl"), jen.Id("ctx"), jen.Id("call"), jen.Id("args"))),
+			),
+			jen.Return(jen.Op("&").Id("c")),
+		),
+		jen.Line(),
+	}
+}
+
+// executesMethod reports whether t's Execute is its executor method (as
+// opposed to an agent tool's runtime.AgentExecute, or an http: or mcp:
+// tool's call).
+func executesMethod(t *spec.Tool) bool { return !isAgent(t) && t.HTTP == nil && t.MCP == nil }
 
 // moduleArgs are Module's parameters as arguments.
 func (g *generator) moduleArgs() []jen.Code {
@@ -141,21 +247,68 @@ func (g *generator) moduleArgs() []jen.Code {
 	return args
 }
 
-// toolFuncDecl declares toolFunc(t).
+// toolFuncDecl declares t's package-level runtime.Tool, its DecodeWith
+// function and, for a tool that bindsMore, toolFunc(t).
 func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
-	return []jen.Code{
-		comment(toolFunc(t) + " builds the " + t.tool.Name + " tool of Module."),
-		jen.Func().Id(toolFunc(t)).Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Tool").Block(
-			jen.Return(jen.Op("&").Qual(runtimePkg, "Tool").Add(g.toolLiteral(t))),
+	static, bound := g.toolLiteral(t)
+	doc := toolStatic(t) + " is the " + t.tool.Name + " tool of Module but for its Execute, the executor's " +
+		t.tool.GoName + " method (" + toolRun(t) + "), which Module sets on a copy (bind)."
+
+	if bindsMore(t.tool) {
+		doc = toolStatic(t) + " is the " + t.tool.Name + " tool of Module but for what needs Module's arguments, which " +
+			toolFunc(t) + " sets on a copy."
+	}
+	args := t.args.name
+	out := []jen.Code{
+		comment(doc),
+		jen.Var().Id(toolStatic(t)).Op("=").Qual(runtimePkg, "Tool").Add(multi(static...)),
+		jen.Line(),
+		comment(toolDecode(t) + " is the DecodeWith of the " + t.tool.Name + " tool: Decode" + args + " in a decoding mode."),
+		jen.Func().Id(toolDecode(t)).Params(jen.Id("data").Index().Byte(), jen.Id("mode").Qual(runtimePkg, "DecodeMode")).Params(jen.Any(), jen.Error()).Block(
+			decodeBody(args, jen.Id("mode"))...,
 		),
 		jen.Line(),
+	}
+	if executesMethod(t.tool) {
+		out = append(out, runDecl(t)...)
+	}
+	if !bindsMore(t.tool) {
+		return out
+	}
+	var body []jen.Code
+	ret := jen.Return(jen.Id("t"))
+	if executesMethod(t.tool) {
+		body = append(body, jen.Id("t").Op(":=").Add(bindCall(t)))
+	} else {
+		body = append(body, jen.Id("t").Op(":=").Id(toolStatic(t)))
+		ret = jen.Return(jen.Op("&").Id("t"))
+	}
+	for _, b := range bound {
+		body = append(body, jen.Id("t").Dot(b.field).Op("=").Add(b.value))
+	}
+	body = append(body, ret)
+	return append(out,
+		comment(toolFunc(t)+" builds the "+t.tool.Name+" tool of Module."),
+		jen.Func().Id(toolFunc(t)).Params(g.moduleParams()...).Op("*").Qual(runtimePkg, "Tool").Block(body...),
+		jen.Line(),
+	)
+}
+
+// decodeBody is the body of a decode function of the argument struct
+// args: it reads data in mode with a pooled wire.Decoder.
+func decodeBody(args string, mode jen.Code) []jen.Code {
+	return []jen.Code{
+		jen.Id("x").Op(":=").New(jen.Id(args)),
+		jen.Id("d").Op(":=").Qual(wirePkg, "Start").Call(jen.Id("data"), mode),
+		jen.Id("x").Dot("decode").Call(jen.Id("d")),
+		jen.Return(jen.Id("x"), jen.Id("d").Dot("Done").Call()),
 	}
 }
 
 // toolVar is the local variable Module builds a batched tool in
-// ("listEventsTool"): a name no keyword, import or package-level
+// ("listEventsBound"): a name no keyword, import or package-level
 // declaration of the generated file can have.
-func toolVar(t *toolIR) string { return t.goLower + "Tool" }
+func toolVar(t *toolIR) string { return t.goLower + "Bound" }
 
 // batchTool is the batch wrapper of t, built in the variable v, with the
 // options the spec loader resolved (defaults filled in and validated, so
@@ -216,8 +369,18 @@ func optLines(lines ...jen.Code) *jen.Statement {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Multi: true}, lines...)
 }
 
-// toolLiteral is the runtime.Tool of one tool, in field order.
-func (g *generator) toolLiteral(ti *toolIR) jen.Code {
+// boundField is a field of a tool's runtime.Tool that needs Module's
+// arguments, set by the tool's own function (toolFunc).
+type boundField struct {
+	field string
+	value jen.Code
+}
+
+// toolLiteral is the runtime.Tool of one tool, in field order: the fields
+// of its package-level literal (static), and those that need Module's
+// arguments (bound; only for a tool that bindsMore, else Module sets
+// Execute itself).
+func (g *generator) toolLiteral(ti *toolIR) (static []jen.Code, bound []boundField) {
 	t := ti.tool
 	args := ArgsTypeName(t)
 	assertArgs := func(onFail jen.Code) []jen.Code {
@@ -268,30 +431,33 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		lines = append(lines, jen.Id("DeferLoading").Op(":").True())
 	}
 	lines = append(lines,
-		jen.Id("Decode").Op(":").Qual(wirePkg, "DecodeArgs").Call(jen.Id("Decode"+args)),
-		jen.Id("DecodeWith").Op(":").Qual(wirePkg, "DecodeWith").Call(jen.Qual(wirePkg, "New").Index(jen.Id(args)), jen.Parens(jen.Op("*").Id(args)).Dot("decode")),
+		jen.Id("DecodeWith").Op(":").Id(toolDecode(ti)),
 		jen.Id("Label").Op(":").Id(ti.goLower+"Label"),
 	)
-
-	if t.HTTP != nil {
-		lines = append(lines, jen.Id("Execute").Op(":").Add(g.httpExecute(ti, assertArgs, argsErr)))
-	} else if t.MCP != nil { // mcpbind.go
-		lines = append(lines, jen.Id("Execute").Op(":").Add(g.mcpExecute(ti, assertArgs, argsErr)))
-	} else {
-		lines = append(lines, jen.Id("Execute").Op(":").Add(g.execute(ti, assertArgs, argsErr)))
+	if !bindsMore(t) {
+		return lines, nil
 	}
+
+	switch {
+	case t.HTTP != nil:
+		bound = append(bound, boundField{"Execute", g.httpExecute(ti, assertArgs, argsErr)})
+	case t.MCP != nil: // mcpbind.go
+		bound = append(bound, boundField{"Execute", g.mcpExecute(ti, assertArgs, argsErr)})
+	case isAgent(t):
+		bound = append(bound, boundField{"Execute", g.agentExecute(ti, assertArgs, argsErr)})
+	} // else the tool's function starts from bindCall
 
 	if fl.PermissionCheck {
 		body := assertArgs(jen.Return(jen.Qual(runtimePkg, "Denied").Call(
 			jen.Lit("the arguments of " + t.Name + " could not be checked"))))
 		body = append(body, jen.Return(jen.Id("impl").Dot(t.GoName+"Permission").Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))))
-		lines = append(lines, jen.Id("Permission").Op(":").Func().Params(ctxCall...).Qual(runtimePkg, "Decision").Block(body...))
+		bound = append(bound, boundField{"Permission", jen.Func().Params(ctxCall...).Qual(runtimePkg, "Decision").Block(body...)})
 	}
 	byInput := func(field, method string) {
-		lines = append(lines, jen.Id(field).Op(":").Func().Params(jen.Id("args").Any()).Bool().Block(
+		bound = append(bound, boundField{field, jen.Func().Params(jen.Id("args").Any()).Bool().Block(
 			jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(args)),
 			jen.Return(jen.Id("ok").Op("&&").Id("a").Op("!=").Nil().Op("&&").Id("impl").Dot(method).Call(jen.Id("a"))),
-		))
+		)})
 	}
 	if fl.ReadOnly.Mode == spec.ByInput {
 		byInput("ReadOnlyFor", t.GoName+"ReadOnly")
@@ -300,7 +466,7 @@ func (g *generator) toolLiteral(ti *toolIR) jen.Code {
 		byInput("ConcurrencySafeFor", t.GoName+"ConcurrencySafe")
 	}
 
-	return multi(lines...)
+	return lines, bound
 }
 
 // flagsValue is the runtime.Flags literal of fl, naming only the flags
@@ -340,32 +506,24 @@ func multi(items ...jen.Code) *jen.Statement {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
 }
 
-// execute is the Execute function of a tool. An ordinary tool's is the
-// executor method adapted by wire.Execute, or wire.ExecuteJSON for a
-// typed result (encoded as JSON): the runtime, not each tool, asserts the
-// arguments' type. An agent tool's is runtime.AgentExecute over the executor method, which
-// makes the sub-agent, and the tool's prompt function (nil: the runtime's
-// default prompt).
-func (g *generator) execute(ti *toolIR, assertArgs func(onFail jen.Code) []jen.Code, argsErr jen.Code) jen.Code {
+// agentExecute is the Execute function of an agent tool:
+// runtime.AgentExecute over the executor method, which makes the
+// sub-agent, and the tool's prompt function (nil: the runtime's default
+// prompt). (An ordinary tool's Execute is its executor method, set by
+// wire.Bind.)
+func (g *generator) agentExecute(ti *toolIR, assertArgs func(onFail jen.Code) []jen.Code, argsErr jen.Code) jen.Code {
 	t := ti.tool
-	if isAgent(t) {
-		method := jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))
-		ctxParam := jen.Id("ctx").Qual("context", "Context")
-		callParam := jen.Id("call").Op("*").Qual(runtimePkg, "Call")
-		create := append(assertArgs(jen.Return(jen.Nil(), argsErr)), jen.Return(method))
-		prompt := jen.Nil()
-		if t.Prompt != "" {
-			prompt = jen.Id(promptName(ti))
-		}
-		return jen.Qual(runtimePkg, "AgentExecute").Call(
-			jen.Id("Tool"+t.GoName),
-			jen.Func().Params(ctxParam, jen.Id("args").Any(), callParam).Params(jen.Qual(runtimePkg, "Agent"), jen.Error()).Block(create...),
-			prompt,
-		)
+	method := jen.Id("impl").Dot(t.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("a"))
+	ctxParam := jen.Id("ctx").Qual("context", "Context")
+	callParam := jen.Id("call").Op("*").Qual(runtimePkg, "Call")
+	create := append(assertArgs(jen.Return(jen.Nil(), argsErr)), jen.Return(method))
+	prompt := jen.Nil()
+	if t.Prompt != "" {
+		prompt = jen.Id(promptName(ti))
 	}
-	adapt := "Execute"
-	if t.Result != nil {
-		adapt = "ExecuteJSON"
-	}
-	return jen.Qual(wirePkg, adapt).Call(jen.Id("impl").Dot(t.GoName))
+	return jen.Qual(runtimePkg, "AgentExecute").Call(
+		jen.Id("Tool"+t.GoName),
+		jen.Func().Params(ctxParam, jen.Id("args").Any(), callParam).Params(jen.Qual(runtimePkg, "Agent"), jen.Error()).Block(create...),
+		prompt,
+	)
 }

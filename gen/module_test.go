@@ -115,9 +115,9 @@ func TestGateConstant(t *testing.T) {
 	for _, want := range []string{
 		"const Gate = \"crm\"\n",
 		"const gateMessage = \"The CRM is not connected.\"\n",
-		"Gate:        Gate,\n\t\tGateMessage: gateMessage,\n",
-		"Gate:        Gate,\n\t\tGateMessage: \"Reconnect the CRM.\",\n",
-		"Gate:        GateDisk,\n\t\tGateMessage: \"The disk is gone.\",\n",
+		"Gate:        Gate,\n\tGateMessage: gateMessage,\n",
+		"Gate:        Gate,\n\tGateMessage: \"Reconnect the CRM.\",\n",
+		"Gate:        GateDisk,\n\tGateMessage: \"The disk is gone.\",\n",
 		"\t// GateDisk is the connection the tools that say gate: disk need.\n\tGateDisk = \"disk\"\n",
 		"\t// GateERP is the connection the tools that say gate: erp need.\n\tGateERP = \"erp\"\n",
 		" GateERP,\n", // x_e: Gate: GateERP, no message

@@ -124,6 +124,12 @@ func build(f *spec.File) (*generator, error) {
 		}
 	}
 	for _, t := range f.Tools {
+		if executesMethod(t) {
+			g.declare("bind", "the bind function of Module (module.go)")
+			break
+		}
+	}
+	for _, t := range f.Tools {
 		ti := &toolIR{tool: t, goLower: lowerFirst(t.GoName)}
 		g.declare("Tool"+t.GoName, "the name constant of tool "+t.Name)
 		if t.Batch != nil {
@@ -131,7 +137,14 @@ func build(f *spec.File) (*generator, error) {
 		}
 		g.declare("Decode"+ArgsTypeName(t), "the decoder of tool "+t.Name)
 		g.declare(ti.goLower+"Label", "the label function of tool "+t.Name)
-		g.declare(toolFunc(ti), "the constructor of tool "+t.Name)
+		g.declare(toolStatic(ti), "the runtime.Tool variable of tool "+t.Name)
+		g.declare(toolDecode(ti), "the DecodeWith function of tool "+t.Name)
+		if bindsMore(t) {
+			g.declare(toolFunc(ti), "the constructor of tool "+t.Name)
+		}
+		if executesMethod(t) {
+			g.declare(toolRun(ti), "the run function of tool "+t.Name)
+		}
 		g.declare(ti.goLower+"Schema", "the schema constant of tool "+t.Name)
 		if len(t.Examples) > 0 {
 			g.declare(examplesFunc(t), "the examples function of tool "+t.Name)

@@ -282,7 +282,7 @@ func normalizeArguments(data []byte) []byte {
 	return data
 }
 
-// decode runs the tool's Decode, recovering a panic.
+// decode runs the tool's Decode (or DecodeWith), recovering a panic.
 func (x *run) decode(data []byte) (v any, err error, panicValue any) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -293,7 +293,7 @@ func (x *run) decode(data []byte) (v any, err error, panicValue any) {
 	if x.r.opts.DropNullOptionals && x.t.DecodeWith != nil {
 		v, err = x.t.DecodeWith(data, NullAsAbsent)
 	} else {
-		v, err = x.t.Decode(data)
+		v, err = x.t.DecodeArgs(data)
 	}
 	return v, err, nil
 }

@@ -666,7 +666,9 @@ func TestDropNullOptionals(t *testing.T) {
 
 	// Through the registry's option: a tool without DecodeWith gets the
 	// nulls removed; one with DecodeWith gets the arguments as sent, and
-	// the NullAsAbsent mode; without the option, Decode gets them as sent.
+	// the NullAsAbsent mode; without the option, Decode gets them as sent,
+	// and a tool with DecodeWith only (as generated tools are) gets them in
+	// the zero mode.
 	var gotData []byte
 	var gotMode DecodeMode = 99
 	plain := encodeTestTool("plain", "", listTicketsSchema, DefaultFlags())
@@ -674,6 +676,8 @@ func TestDropNullOptionals(t *testing.T) {
 	moded := encodeTestTool("moded", "", listTicketsSchema, DefaultFlags())
 	moded.Decode = plain.Decode
 	moded.DecodeWith = func(data []byte, mode DecodeMode) (any, error) { gotData, gotMode = data, mode; return nil, nil }
+	only := encodeTestTool("only", "", listTicketsSchema, DefaultFlags())
+	only.Decode, only.DecodeWith = nil, moded.DecodeWith
 	for _, c := range []struct {
 		option   bool
 		tool     string
@@ -684,9 +688,11 @@ func TestDropNullOptionals(t *testing.T) {
 		{true, "moded", `{"limit":null}`, NullAsAbsent},
 		{false, "plain", `{"limit":null}`, 99},
 		{false, "moded", `{"limit":null}`, 99},
+		{true, "only", `{"limit":null}`, NullAsAbsent},
+		{false, "only", `{"limit":null}`, 0},
 	} {
 		r := NewRegistry(Options{DropNullOptionals: c.option})
-		if err := r.Add(plain, moded); err != nil {
+		if err := r.Add(plain, moded, only); err != nil {
 			t.Fatal(err)
 		}
 		gotData, gotMode = nil, 99

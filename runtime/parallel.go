@@ -115,8 +115,8 @@ func Parallelize(t *Tool, opts ParallelizeOptions) (*Tool, error) {
 	if t == nil {
 		return nil, errors.New("runtime: Parallelize: nil tool")
 	}
-	if t.Decode == nil || t.Execute == nil {
-		return nil, fmt.Errorf("runtime: Parallelize: tool %q needs Decode and Execute", t.Name)
+	if !t.hasDecode() || t.Execute == nil {
+		return nil, fmt.Errorf("runtime: Parallelize: tool %q needs Decode (or DecodeWith) and Execute", t.Name)
 	}
 	if len(bytes.TrimSpace(t.Schema)) == 0 {
 		return nil, fmt.Errorf("runtime: Parallelize: tool %q has no Schema", t.Name)
@@ -266,9 +266,9 @@ type batchTool struct {
 	maxBytes int
 }
 
-// decode parses {"items":[...]} strictly and decodes each item with the
-// wrapped tool's Decode, reporting every violation of every item with its
-// path re-based under $.items[i].
+// decode parses {"items":[...]} strictly and decodes each item as the
+// wrapped tool's Decode does (Tool.DecodeArgs), reporting every violation
+// of every item with its path re-based under $.items[i].
 func (b *batchTool) decode(data []byte) (any, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -314,7 +314,7 @@ func (b *batchTool) decode(data []byte) (any, error) {
 		if vs.dropped > 0 {
 			break // past the violation cap: decode no more items
 		}
-		v, err := b.tool.Decode(it)
+		v, err := b.tool.DecodeArgs(it)
 		args.Items[i] = v
 		if err == nil {
 			continue

@@ -171,7 +171,7 @@ func TestParallelizeOptions(t *testing.T) {
 		want string
 	}{
 		{"nil tool", nil, ParallelizeOptions{}, "nil tool"},
-		{"no execute", &Tool{Name: "x", Decode: strictDecode, Schema: json.RawMessage(`{}`)}, ParallelizeOptions{}, "needs Decode and Execute"},
+		{"no execute", &Tool{Name: "x", Decode: strictDecode, Schema: json.RawMessage(`{}`)}, ParallelizeOptions{}, "needs Decode (or DecodeWith) and Execute"},
 		{"no schema", &Tool{Name: "x", Decode: strictDecode, Execute: tool.Execute}, ParallelizeOptions{}, "no Schema"},
 		{"bad schema", &Tool{Name: "x", Decode: strictDecode, Execute: tool.Execute, Schema: json.RawMessage(`{`)}, ParallelizeOptions{}, "not valid JSON"},
 		{"negative max items", tool, ParallelizeOptions{MaxItems: -1}, "MaxItems"},

@@ -140,7 +140,8 @@ func NewRegistry(opts Options) *Registry {
 func (r *Registry) Options() Options { return r.opts }
 
 // Add registers local tools. It fails, adding none, if a name is empty,
-// already registered, or repeated, or a tool lacks Decode or Execute.
+// already registered, or repeated, or a tool lacks Execute or has neither
+// Decode nor DecodeWith.
 func (r *Registry) Add(tools ...*Tool) error { return r.add(SourceLocal, nil, tools) }
 
 // AddMCP registers tools served by an MCP server (same rules as Add).
@@ -166,8 +167,8 @@ func (r *Registry) add(src Source, m *Module, tools []*Tool) (err error) {
 			return errors.New("runtime: nil tool")
 		case t.Name == "":
 			return errors.New("runtime: tool with an empty name")
-		case t.Decode == nil || t.Execute == nil:
-			return fmt.Errorf("runtime: tool %q needs Decode and Execute", t.Name)
+		case !t.hasDecode() || t.Execute == nil:
+			return fmt.Errorf("runtime: tool %q needs Decode (or DecodeWith) and Execute", t.Name)
 		case seen[t.Name] || r.hasLocked(t.Name):
 			return fmt.Errorf("runtime: %w: %q", ErrDuplicate, t.Name)
 		}

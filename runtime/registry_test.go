@@ -157,12 +157,12 @@ func TestRegistryDuplicatesAcrossKinds(t *testing.T) {
 			bad := regTool("bad")
 			bad.Execute = nil
 			return r.Add(regTool("n1"), bad)
-		}, nil, `"bad" needs Decode and Execute`},
+		}, nil, `"bad" needs Decode (or DecodeWith) and Execute`},
 		{"no Decode", func(r *Registry) error {
 			bad := regTool("bad")
 			bad.Decode = nil
 			return r.AddMCP(regTool("n1"), bad)
-		}, nil, `"bad" needs Decode and Execute`},
+		}, nil, `"bad" needs Decode (or DecodeWith) and Execute`},
 		{"nil module", func(r *Registry) error { return r.AddModule(nil) }, nil, "nil module"},
 	}
 	for _, b := range batches {

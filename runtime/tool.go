@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Kind says how a tool is presented to people. Execution is identical.
@@ -110,12 +111,18 @@ type Tool struct {
 	// Decode parses the raw JSON arguments into the tool's argument value,
 	// applying defaults, and validates them. It reports every violation in a
 	// *ValidationError. On error it still returns the value as far as it
-	// could decode it (possibly nil), for Label. Required.
+	// could decode it (possibly nil), for Label. A tool sets Decode or
+	// DecodeWith, or both: without Decode, the runtime decodes with
+	// DecodeWith in the zero mode, which is Decode's reading (generated
+	// tools set only DecodeWith). Code that decodes a tool's arguments
+	// itself calls DecodeArgs, which knows the difference.
 	Decode func(data []byte) (any, error)
 
-	// DecodeWith is Decode in a decoding mode. Optional: generated tools
-	// set it; the registry uses it when its Options ask for a mode
-	// (DropNullOptionals: NullAsAbsent) and otherwise calls Decode.
+	// DecodeWith is Decode in a decoding mode; in the zero mode it reads as
+	// Decode does. Generated tools set it (and leave Decode nil). The
+	// registry uses it when its Options ask for a mode (DropNullOptionals:
+	// NullAsAbsent), and for every call of a tool without Decode;
+	// otherwise it calls Decode.
 	DecodeWith func(data []byte, mode DecodeMode) (any, error)
 
 	// Label renders the short status label shown while the tool runs, from
@@ -180,6 +187,23 @@ const (
 	// takes null reads it as null.
 	NullAsAbsent DecodeMode = 1 << iota
 )
+
+// DecodeArgs decodes and validates the raw JSON arguments of a call of t as
+// its Decode does: with Decode, or, for a tool without one, with DecodeWith
+// in the zero mode. It returns an error when t has neither.
+func (t *Tool) DecodeArgs(data []byte) (any, error) {
+	switch {
+	case t.Decode != nil:
+		return t.Decode(data)
+	case t.DecodeWith != nil:
+		return t.DecodeWith(data, 0)
+	}
+	return nil, fmt.Errorf("runtime: tool %q has neither Decode nor DecodeWith", t.Name)
+}
+
+// hasDecode reports whether t can decode its arguments: it has Decode or
+// DecodeWith.
+func (t *Tool) hasDecode() bool { return t.Decode != nil || t.DecodeWith != nil }
 
 // IsReadOnly reports whether a call of t with args is read-only.
 func (t *Tool) IsReadOnly(args any) bool {

@@ -43,18 +43,32 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the tasks tools, run by impl (not nil). Add
-// it to a registry with reg.AddModule(Module(impl)).
+// it to a registry with reg.AddModule(Module(impl)). Each module has tools of
+// its own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
 		Description: "A task list kept in memory, the example module of toolgen's quick start.",
 		Tools: []*runtime.Tool{
-			newListTool(impl),
-			newAddTool(impl),
-			newCompleteTool(impl),
-			newDeleteTool(impl),
+			bind(&listTool, impl, runList),
+			bind(&addTool, impl, runAdd),
+			bind(&completeTool, impl, runComplete),
+			bind(&deleteTool, impl, runDelete),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- tasks_list --------
@@ -75,7 +89,10 @@ type ListArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeListArgs(data []byte) (*ListArgs, error) {
-	return wire.Decode(data, new(ListArgs), (*ListArgs).decode)
+	x := new(ListArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // listArgsFields are the properties of ListArgs, in the order of its fields:
@@ -163,33 +180,50 @@ var listLimitRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// newListTool builds the tasks_list tool of Module.
-func newListTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolList,
-		Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
-		Kind:        runtime.KindTool,
-		Title:       "List tasks",
-		Icons:       []runtime.Icon{{Src: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHJlY3QgeD0iMSIgeT0iMSIgd2lkdGg9IjE0IiBoZWlnaHQ9IjE0IiByeD0iMiIgZmlsbD0ibm9uZSIgc3Ryb2tlPSIjMzMzIi8+PHBhdGggZD0iTTQgOGwzIDMgNS02IiBmaWxsPSJub25lIiBzdHJva2U9IiMzMzMiLz48L3N2Zz4=", Sizes: []string{"any"}}},
-		Schema:      json.RawMessage(listSchema),
-		Examples:    listExamples(),
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeListArgs),
-		DecodeWith: wire.DecodeWith(wire.New[ListArgs], (*ListArgs).decode),
-		Label:      listLabel,
-		Execute:    wire.Execute(impl.List),
+// listTool is the tasks_list tool of Module but for its Execute, the executor's
+// List method (runList), which Module sets on a copy (bind).
+var listTool = runtime.Tool{
+	Name:        ToolList,
+	Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
+	Kind:        runtime.KindTool,
+	Title:       "List tasks",
+	Icons:       []runtime.Icon{{Src: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHJlY3QgeD0iMSIgeT0iMSIgd2lkdGg9IjE0IiBoZWlnaHQ9IjE0IiByeD0iMiIgZmlsbD0ibm9uZSIgc3Ryb2tlPSIjMzMzIi8+PHBhdGggZD0iTTQgOGwzIDMgNS02IiBmaWxsPSJub25lIiBzdHJva2U9IiMzMzMiLz48L3N2Zz4=", Sizes: []string{"any"}}},
+	Schema:      json.RawMessage(listSchema),
+	Examples:    listExamples(),
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeList,
+	Label:      listLabel,
+}
+
+// decodeList is the DecodeWith of the tasks_list tool: DecodeListArgs in a
+// decoding mode.
+func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(ListArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runList runs a call of the tasks_list tool with impl: the executor's List
+// method.
+func runList(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*ListArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.List(ctx, call, a)
 }
 
 // listLabel renders the status label of one call of the tasks_list tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func listLabel(args any) string {
-	a, bad := wire.LabelArgs[*ListArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*ListArgs)
 	if a == nil || a.Query == nil || bad.Rejected("query") {
 		return "Listing tasks"
 	}
@@ -228,7 +262,10 @@ type AddArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAddArgs(data []byte) (*AddArgs, error) {
-	return wire.Decode(data, new(AddArgs), (*AddArgs).decode)
+	x := new(AddArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // addArgsFields are the properties of AddArgs, in the order of its fields: how
@@ -341,26 +378,43 @@ func checkAddTag(c *wire.Checker, v string) {
 	}
 }
 
-// newAddTool builds the tasks_add tool of Module.
-func newAddTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolAdd,
-		Description: "Add a task to the list and return it with its id.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(addSchema),
-		Examples:    addExamples(),
-		Flags:       runtime.Flags{Enabled: true},
-		Decode:      wire.DecodeArgs(DecodeAddArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[AddArgs], (*AddArgs).decode),
-		Label:       addLabel,
-		Execute:     wire.Execute(impl.Add),
+// addTool is the tasks_add tool of Module but for its Execute, the executor's
+// Add method (runAdd), which Module sets on a copy (bind).
+var addTool = runtime.Tool{
+	Name:        ToolAdd,
+	Description: "Add a task to the list and return it with its id.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(addSchema),
+	Examples:    addExamples(),
+	Flags:       runtime.Flags{Enabled: true},
+	DecodeWith:  decodeAdd,
+	Label:       addLabel,
+}
+
+// decodeAdd is the DecodeWith of the tasks_add tool: DecodeAddArgs in a
+// decoding mode.
+func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(AddArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runAdd runs a call of the tasks_add tool with impl: the executor's Add
+// method.
+func runAdd(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*AddArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Add(ctx, call, a)
 }
 
 // addLabel renders the status label of one call of the tasks_add tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func addLabel(args any) string {
-	a, bad := wire.LabelArgs[*AddArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*AddArgs)
 	if a == nil || a.Title == "" || bad.Rejected("title") {
 		return "tasks_add"
 	}
@@ -393,7 +447,10 @@ type CompleteArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
-	return wire.Decode(data, new(CompleteArgs), (*CompleteArgs).decode)
+	x := new(CompleteArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // completeArgsFields are the properties of CompleteArgs, in the order of its
@@ -425,25 +482,42 @@ func (x *CompleteArgs) validate(c *wire.Checker) {
 // schema with these constraints shares them.
 var completeIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
-// newCompleteTool builds the tasks_complete tool of Module.
-func newCompleteTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolComplete,
-		Description: "Mark a task as done.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(completeSchema),
-		Flags:       runtime.Flags{Enabled: true, Idempotent: true},
-		Decode:      wire.DecodeArgs(DecodeCompleteArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[CompleteArgs], (*CompleteArgs).decode),
-		Label:       completeLabel,
-		Execute:     wire.Execute(impl.Complete),
+// completeTool is the tasks_complete tool of Module but for its Execute, the
+// executor's Complete method (runComplete), which Module sets on a copy (bind).
+var completeTool = runtime.Tool{
+	Name:        ToolComplete,
+	Description: "Mark a task as done.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(completeSchema),
+	Flags:       runtime.Flags{Enabled: true, Idempotent: true},
+	DecodeWith:  decodeComplete,
+	Label:       completeLabel,
+}
+
+// decodeComplete is the DecodeWith of the tasks_complete tool:
+// DecodeCompleteArgs in a decoding mode.
+func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CompleteArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runComplete runs a call of the tasks_complete tool with impl: the executor's
+// Complete method.
+func runComplete(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*CompleteArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Complete(ctx, call, a)
 }
 
 // completeLabel renders the status label of one call of the tasks_complete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func completeLabel(args any) string {
-	a, bad := wire.LabelArgs[*CompleteArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*CompleteArgs)
 	if a == nil || bad.Rejected("id") {
 		return "tasks_complete"
 	}
@@ -467,7 +541,10 @@ type DeleteArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
-	return wire.Decode(data, new(DeleteArgs), (*DeleteArgs).decode)
+	x := new(DeleteArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // deleteArgsFields are the properties of DeleteArgs, in the order of its
@@ -494,25 +571,42 @@ func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Object(deleteArgsFields, &x.ID)
 }
 
-// newDeleteTool builds the tasks_delete tool of Module.
-func newDeleteTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolDelete,
-		Description: "Delete a task for good.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(deleteSchema),
-		Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
-		Decode:      wire.DecodeArgs(DecodeDeleteArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[DeleteArgs], (*DeleteArgs).decode),
-		Label:       deleteLabel,
-		Execute:     wire.Execute(impl.Delete),
+// deleteTool is the tasks_delete tool of Module but for its Execute, the
+// executor's Delete method (runDelete), which Module sets on a copy (bind).
+var deleteTool = runtime.Tool{
+	Name:        ToolDelete,
+	Description: "Delete a task for good.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(deleteSchema),
+	Flags:       runtime.Flags{Enabled: true, Destructive: true, Idempotent: true},
+	DecodeWith:  decodeDelete,
+	Label:       deleteLabel,
+}
+
+// decodeDelete is the DecodeWith of the tasks_delete tool: DecodeDeleteArgs in
+// a decoding mode.
+func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(DeleteArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runDelete runs a call of the tasks_delete tool with impl: the executor's
+// Delete method.
+func runDelete(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*DeleteArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Delete(ctx, call, a)
 }
 
 // deleteLabel renders the status label of one call of the tasks_delete tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func deleteLabel(args any) string {
-	a, bad := wire.LabelArgs[*DeleteArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*DeleteArgs)
 	if a == nil || bad.Rejected("id") {
 		return "tasks_delete"
 	}

@@ -35,15 +35,29 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the hitl tools, run by impl (not nil). Add
-// it to a registry with reg.AddModule(Module(impl)).
+// it to a registry with reg.AddModule(Module(impl)). Each module has tools of
+// its own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
 		Description: "Human in the loop — pause the turn until a person approves or denies an action.",
 		Tools: []*runtime.Tool{
-			newWaitForApprovalTool(impl),
+			bind(&waitForApprovalTool, impl, runWaitForApproval),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- wait_for_approval --------
@@ -69,7 +83,10 @@ type WaitForApprovalArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
-	return wire.Decode(data, new(WaitForApprovalArgs), (*WaitForApprovalArgs).decode)
+	x := new(WaitForApprovalArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // waitForApprovalArgsFields are the properties of WaitForApprovalArgs, in the
@@ -166,26 +183,44 @@ func checkWaitForApprovalRisk(c *wire.Checker, v WaitForApprovalRisk) {
 	}
 }
 
-// newWaitForApprovalTool builds the wait_for_approval tool of Module.
-func newWaitForApprovalTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolWaitForApproval,
-		Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(waitForApprovalSchema),
-		Flags:       runtime.Flags{Enabled: true},
-		Decode:      wire.DecodeArgs(DecodeWaitForApprovalArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[WaitForApprovalArgs], (*WaitForApprovalArgs).decode),
-		Label:       waitForApprovalLabel,
-		Execute:     wire.Execute(impl.WaitForApproval),
+// waitForApprovalTool is the wait_for_approval tool of Module but for its
+// Execute, the executor's WaitForApproval method (runWaitForApproval), which
+// Module sets on a copy (bind).
+var waitForApprovalTool = runtime.Tool{
+	Name:        ToolWaitForApproval,
+	Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(waitForApprovalSchema),
+	Flags:       runtime.Flags{Enabled: true},
+	DecodeWith:  decodeWaitForApproval,
+	Label:       waitForApprovalLabel,
+}
+
+// decodeWaitForApproval is the DecodeWith of the wait_for_approval tool:
+// DecodeWaitForApprovalArgs in a decoding mode.
+func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(WaitForApprovalArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runWaitForApproval runs a call of the wait_for_approval tool with impl: the
+// executor's WaitForApproval method.
+func runWaitForApproval(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*WaitForApprovalArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.WaitForApproval(ctx, call, a)
 }
 
 // waitForApprovalLabel renders the status label of one call of the
 // wait_for_approval tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func waitForApprovalLabel(args any) string {
-	a, bad := wire.LabelArgs[*WaitForApprovalArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*WaitForApprovalArgs)
 	if a == nil || a.Action == "" || bad.Rejected("action") {
 		return "Waiting for approval"
 	}

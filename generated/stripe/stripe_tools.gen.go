@@ -64,21 +64,35 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the stripe tools, run by impl (not nil). Add
-// it to a registry with reg.AddModule(Module(impl)).
+// it to a registry with reg.AddModule(Module(impl)). Each module has tools of
+// its own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
 		Description: "Billing tools over the connected user's Stripe account.",
 		Tools: []*runtime.Tool{
-			newListCustomersTool(impl),
-			newListPaymentsTool(impl),
-			newListSubscriptionsTool(impl),
-			newCreatePaymentLinkTool(impl),
-			newCreateInvoiceTool(impl),
-			newCreateSubscriptionTool(impl),
-			newRevenueMetricsTool(impl),
+			bind(&listCustomersTool, impl, runListCustomers),
+			bind(&listPaymentsTool, impl, runListPayments),
+			bind(&listSubscriptionsTool, impl, runListSubscriptions),
+			bind(&createPaymentLinkTool, impl, runCreatePaymentLink),
+			bind(&createInvoiceTool, impl, runCreateInvoice),
+			bind(&createSubscriptionTool, impl, runCreateSubscription),
+			bind(&revenueMetricsTool, impl, runRevenueMetrics),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- stripe_list_customers --------
@@ -98,7 +112,10 @@ type ListCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListCustomersArgs(data []byte) (*ListCustomersArgs, error) {
-	return wire.Decode(data, new(ListCustomersArgs), (*ListCustomersArgs).decode)
+	x := new(ListCustomersArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -154,34 +171,52 @@ func (x *ListCustomersArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// newListCustomersTool builds the stripe_list_customers tool of Module.
-func newListCustomersTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolListCustomers,
-		Description: "List recent customers, newest first; filter by exact email.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(listCustomersSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeListCustomersArgs),
-		DecodeWith: wire.DecodeWith(wire.New[ListCustomersArgs], (*ListCustomersArgs).decode),
-		Label:      listCustomersLabel,
-		Execute:    wire.Execute(impl.ListCustomers),
+// listCustomersTool is the stripe_list_customers tool of Module but for its
+// Execute, the executor's ListCustomers method (runListCustomers), which Module
+// sets on a copy (bind).
+var listCustomersTool = runtime.Tool{
+	Name:        ToolListCustomers,
+	Description: "List recent customers, newest first; filter by exact email.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(listCustomersSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeListCustomers,
+	Label:      listCustomersLabel,
+}
+
+// decodeListCustomers is the DecodeWith of the stripe_list_customers tool:
+// DecodeListCustomersArgs in a decoding mode.
+func decodeListCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(ListCustomersArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runListCustomers runs a call of the stripe_list_customers tool with impl: the
+// executor's ListCustomers method.
+func runListCustomers(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*ListCustomersArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.ListCustomers(ctx, call, a)
 }
 
 // listCustomersLabel renders the status label of one call of the
 // stripe_list_customers tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listCustomersLabel(args any) string {
-	a, bad := wire.LabelArgs[*ListCustomersArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*ListCustomersArgs)
 	if a == nil || a.Email == nil || bad.Rejected("email") {
 		return "Pulling recent Stripe customers"
 	}
@@ -211,7 +246,10 @@ type ListPaymentsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListPaymentsArgs(data []byte) (*ListPaymentsArgs, error) {
-	return wire.Decode(data, new(ListPaymentsArgs), (*ListPaymentsArgs).decode)
+	x := new(ListPaymentsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -278,34 +316,52 @@ func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	}
 }
 
-// newListPaymentsTool builds the stripe_list_payments tool of Module.
-func newListPaymentsTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolListPayments,
-		Description: "List recent payments (charges), newest first, with status and refunds.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(listPaymentsSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeListPaymentsArgs),
-		DecodeWith: wire.DecodeWith(wire.New[ListPaymentsArgs], (*ListPaymentsArgs).decode),
-		Label:      listPaymentsLabel,
-		Execute:    wire.Execute(impl.ListPayments),
+// listPaymentsTool is the stripe_list_payments tool of Module but for its
+// Execute, the executor's ListPayments method (runListPayments), which Module
+// sets on a copy (bind).
+var listPaymentsTool = runtime.Tool{
+	Name:        ToolListPayments,
+	Description: "List recent payments (charges), newest first, with status and refunds.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(listPaymentsSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeListPayments,
+	Label:      listPaymentsLabel,
+}
+
+// decodeListPayments is the DecodeWith of the stripe_list_payments tool:
+// DecodeListPaymentsArgs in a decoding mode.
+func decodeListPayments(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(ListPaymentsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runListPayments runs a call of the stripe_list_payments tool with impl: the
+// executor's ListPayments method.
+func runListPayments(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*ListPaymentsArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.ListPayments(ctx, call, a)
 }
 
 // listPaymentsLabel renders the status label of one call of the
 // stripe_list_payments tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func listPaymentsLabel(args any) string {
-	a, bad := wire.LabelArgs[*ListPaymentsArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*ListPaymentsArgs)
 	if a == nil {
 		return "stripe_list_payments"
 	}
@@ -342,7 +398,10 @@ type ListSubscriptionsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListSubscriptionsArgs(data []byte) (*ListSubscriptionsArgs, error) {
-	return wire.Decode(data, new(ListSubscriptionsArgs), (*ListSubscriptionsArgs).decode)
+	x := new(ListSubscriptionsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -483,34 +542,52 @@ func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 	}
 }
 
-// newListSubscriptionsTool builds the stripe_list_subscriptions tool of Module.
-func newListSubscriptionsTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolListSubscriptions,
-		Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(listSubscriptionsSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeListSubscriptionsArgs),
-		DecodeWith: wire.DecodeWith(wire.New[ListSubscriptionsArgs], (*ListSubscriptionsArgs).decode),
-		Label:      listSubscriptionsLabel,
-		Execute:    wire.Execute(impl.ListSubscriptions),
+// listSubscriptionsTool is the stripe_list_subscriptions tool of Module but for
+// its Execute, the executor's ListSubscriptions method (runListSubscriptions),
+// which Module sets on a copy (bind).
+var listSubscriptionsTool = runtime.Tool{
+	Name:        ToolListSubscriptions,
+	Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(listSubscriptionsSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeListSubscriptions,
+	Label:      listSubscriptionsLabel,
+}
+
+// decodeListSubscriptions is the DecodeWith of the stripe_list_subscriptions
+// tool: DecodeListSubscriptionsArgs in a decoding mode.
+func decodeListSubscriptions(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(ListSubscriptionsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runListSubscriptions runs a call of the stripe_list_subscriptions tool with
+// impl: the executor's ListSubscriptions method.
+func runListSubscriptions(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*ListSubscriptionsArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.ListSubscriptions(ctx, call, a)
 }
 
 // listSubscriptionsLabel renders the status label of one call of the
 // stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func listSubscriptionsLabel(args any) string {
-	a, bad := wire.LabelArgs[*ListSubscriptionsArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*ListSubscriptionsArgs)
 	if a == nil || a.Status == nil || bad.Rejected("status") {
 		return "Listing Stripe subscriptions"
 	}
@@ -539,7 +616,10 @@ type CreatePaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
-	return wire.Decode(data, new(CreatePaymentLinkArgs), (*CreatePaymentLinkArgs).decode)
+	x := new(CreatePaymentLinkArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // createPaymentLinkArgsFields are the properties of CreatePaymentLinkArgs, in
@@ -591,28 +671,44 @@ func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 	}
 }
 
-// newCreatePaymentLinkTool builds the stripe_create_payment_link tool of
-// Module.
-func newCreatePaymentLinkTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolCreatePaymentLink,
-		Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(createPaymentLinkSchema),
-		Examples:    createPaymentLinkExamples(),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:          true,
-			Destructive:      true,
-			OpenWorld:        true,
-			RequiresApproval: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeCreatePaymentLinkArgs),
-		DecodeWith: wire.DecodeWith(wire.New[CreatePaymentLinkArgs], (*CreatePaymentLinkArgs).decode),
-		Label:      createPaymentLinkLabel,
-		Execute:    wire.Execute(impl.CreatePaymentLink),
+// createPaymentLinkTool is the stripe_create_payment_link tool of Module but
+// for its Execute, the executor's CreatePaymentLink method
+// (runCreatePaymentLink), which Module sets on a copy (bind).
+var createPaymentLinkTool = runtime.Tool{
+	Name:        ToolCreatePaymentLink,
+	Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(createPaymentLinkSchema),
+	Examples:    createPaymentLinkExamples(),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:          true,
+		Destructive:      true,
+		OpenWorld:        true,
+		RequiresApproval: true,
+	},
+	DecodeWith: decodeCreatePaymentLink,
+	Label:      createPaymentLinkLabel,
+}
+
+// decodeCreatePaymentLink is the DecodeWith of the stripe_create_payment_link
+// tool: DecodeCreatePaymentLinkArgs in a decoding mode.
+func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CreatePaymentLinkArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runCreatePaymentLink runs a call of the stripe_create_payment_link tool with
+// impl: the executor's CreatePaymentLink method.
+func runCreatePaymentLink(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*CreatePaymentLinkArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.CreatePaymentLink(ctx, call, a)
 }
 
 // createPaymentLinkLabel renders the status label of one call of the
@@ -668,7 +764,10 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	return wire.Decode(data, new(CreateInvoiceArgs), (*CreateInvoiceArgs).decode)
+	x := new(CreateInvoiceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -811,33 +910,51 @@ var createInvoiceDaysUntilDueRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// newCreateInvoiceTool builds the stripe_create_invoice tool of Module.
-func newCreateInvoiceTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolCreateInvoice,
-		Description: "Create an invoice for a customer and email it, due in days_until_due days.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(createInvoiceSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:          true,
-			Destructive:      true,
-			OpenWorld:        true,
-			RequiresApproval: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeCreateInvoiceArgs),
-		DecodeWith: wire.DecodeWith(wire.New[CreateInvoiceArgs], (*CreateInvoiceArgs).decode),
-		Label:      createInvoiceLabel,
-		Execute:    wire.Execute(impl.CreateInvoice),
+// createInvoiceTool is the stripe_create_invoice tool of Module but for its
+// Execute, the executor's CreateInvoice method (runCreateInvoice), which Module
+// sets on a copy (bind).
+var createInvoiceTool = runtime.Tool{
+	Name:        ToolCreateInvoice,
+	Description: "Create an invoice for a customer and email it, due in days_until_due days.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(createInvoiceSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:          true,
+		Destructive:      true,
+		OpenWorld:        true,
+		RequiresApproval: true,
+	},
+	DecodeWith: decodeCreateInvoice,
+	Label:      createInvoiceLabel,
+}
+
+// decodeCreateInvoice is the DecodeWith of the stripe_create_invoice tool:
+// DecodeCreateInvoiceArgs in a decoding mode.
+func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CreateInvoiceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runCreateInvoice runs a call of the stripe_create_invoice tool with impl: the
+// executor's CreateInvoice method.
+func runCreateInvoice(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*CreateInvoiceArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.CreateInvoice(ctx, call, a)
 }
 
 // createInvoiceLabel renders the status label of one call of the
 // stripe_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
-	a, bad := wire.LabelArgs[*CreateInvoiceArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*CreateInvoiceArgs)
 	if a == nil {
 		return "stripe_create_invoice"
 	}
@@ -879,7 +996,10 @@ type CreateSubscriptionArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateSubscriptionArgs(data []byte) (*CreateSubscriptionArgs, error) {
-	return wire.Decode(data, new(CreateSubscriptionArgs), (*CreateSubscriptionArgs).decode)
+	x := new(CreateSubscriptionArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1022,34 +1142,51 @@ func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscripti
 	}
 }
 
-// newCreateSubscriptionTool builds the stripe_create_subscription tool of
-// Module.
-func newCreateSubscriptionTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolCreateSubscription,
-		Description: "Start a recurring subscription for a customer on an existing price.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(createSubscriptionSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:          true,
-			Destructive:      true,
-			OpenWorld:        true,
-			RequiresApproval: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeCreateSubscriptionArgs),
-		DecodeWith: wire.DecodeWith(wire.New[CreateSubscriptionArgs], (*CreateSubscriptionArgs).decode),
-		Label:      createSubscriptionLabel,
-		Execute:    wire.Execute(impl.CreateSubscription),
+// createSubscriptionTool is the stripe_create_subscription tool of Module but
+// for its Execute, the executor's CreateSubscription method
+// (runCreateSubscription), which Module sets on a copy (bind).
+var createSubscriptionTool = runtime.Tool{
+	Name:        ToolCreateSubscription,
+	Description: "Start a recurring subscription for a customer on an existing price.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(createSubscriptionSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:          true,
+		Destructive:      true,
+		OpenWorld:        true,
+		RequiresApproval: true,
+	},
+	DecodeWith: decodeCreateSubscription,
+	Label:      createSubscriptionLabel,
+}
+
+// decodeCreateSubscription is the DecodeWith of the stripe_create_subscription
+// tool: DecodeCreateSubscriptionArgs in a decoding mode.
+func decodeCreateSubscription(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CreateSubscriptionArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runCreateSubscription runs a call of the stripe_create_subscription tool with
+// impl: the executor's CreateSubscription method.
+func runCreateSubscription(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*CreateSubscriptionArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.CreateSubscription(ctx, call, a)
 }
 
 // createSubscriptionLabel renders the status label of one call of the
 // stripe_create_subscription tool from its (possibly partial or nil) arguments.
 // It cannot fail.
 func createSubscriptionLabel(args any) string {
-	a, bad := wire.LabelArgs[*CreateSubscriptionArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*CreateSubscriptionArgs)
 	if a == nil || string(a.Customer) == "" || bad.Rejected("customer") || string(a.Price) == "" || bad.Rejected("price") {
 		return "Creating a Stripe subscription"
 	}
@@ -1070,7 +1207,10 @@ type RevenueMetricsArgs struct{}
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeRevenueMetricsArgs(data []byte) (*RevenueMetricsArgs, error) {
-	return wire.Decode(data, new(RevenueMetricsArgs), (*RevenueMetricsArgs).decode)
+	x := new(RevenueMetricsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1094,27 +1234,44 @@ func (x *RevenueMetricsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *RevenueMetricsArgs) validate(c *wire.Checker) {}
 
-// newRevenueMetricsTool builds the stripe_revenue_metrics tool of Module.
-func newRevenueMetricsTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolRevenueMetrics,
-		Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(revenueMetricsSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeRevenueMetricsArgs),
-		DecodeWith: wire.DecodeWith(wire.New[RevenueMetricsArgs], (*RevenueMetricsArgs).decode),
-		Label:      revenueMetricsLabel,
-		Execute:    wire.Execute(impl.RevenueMetrics),
+// revenueMetricsTool is the stripe_revenue_metrics tool of Module but for its
+// Execute, the executor's RevenueMetrics method (runRevenueMetrics), which
+// Module sets on a copy (bind).
+var revenueMetricsTool = runtime.Tool{
+	Name:        ToolRevenueMetrics,
+	Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(revenueMetricsSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeRevenueMetrics,
+	Label:      revenueMetricsLabel,
+}
+
+// decodeRevenueMetrics is the DecodeWith of the stripe_revenue_metrics tool:
+// DecodeRevenueMetricsArgs in a decoding mode.
+func decodeRevenueMetrics(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(RevenueMetricsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runRevenueMetrics runs a call of the stripe_revenue_metrics tool with impl:
+// the executor's RevenueMetrics method.
+func runRevenueMetrics(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*RevenueMetricsArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.RevenueMetrics(ctx, call, a)
 }
 
 // revenueMetricsLabel renders the status label of one call of the

@@ -85,7 +85,7 @@ func BenchmarkDispatch(b *testing.B) {
 	b.Run("direct", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			args, err := tool.Decode(data)
+			args, err := tool.DecodeArgs(data)
 			if err != nil {
 				b.Fatal(err)
 			}

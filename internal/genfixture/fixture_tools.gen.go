@@ -53,16 +53,30 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the fx tools, run by impl (not nil). Add it
-// to a registry with reg.AddModule(Module(impl)).
+// to a registry with reg.AddModule(Module(impl)). Each module has tools of its
+// own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
 			newCreateInvoiceTool(impl),
 			newSearchTool(impl),
-			newPingTool(impl),
+			bind(&pingTool, impl, runPing),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- fx_create_invoice --------
@@ -103,7 +117,10 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	return wire.Decode(data, new(CreateInvoiceArgs), (*CreateInvoiceArgs).decode)
+	x := new(CreateInvoiceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -537,36 +554,59 @@ var createInvoiceAttachmentsCountRules = wire.NumberRules{
 	ExclusiveMinimum: wire.Dec("0"),
 }
 
+// createInvoiceTool is the fx_create_invoice tool of Module but for what needs
+// Module's arguments, which newCreateInvoiceTool sets on a copy.
+var createInvoiceTool = runtime.Tool{
+	Name:         ToolCreateInvoice,
+	Description:  "Create and send an invoice for a customer.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(createInvoiceSchema),
+	ResultSchema: json.RawMessage(createInvoiceResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
+	DecodeWith:   decodeCreateInvoice,
+	Label:        createInvoiceLabel,
+}
+
+// decodeCreateInvoice is the DecodeWith of the fx_create_invoice tool:
+// DecodeCreateInvoiceArgs in a decoding mode.
+func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CreateInvoiceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runCreateInvoice runs a call of the fx_create_invoice tool with impl: the
+// executor's CreateInvoice method, its result encoded as JSON.
+func runCreateInvoice(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*CreateInvoiceArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
+	}
+	return wire.JSON(impl.CreateInvoice(ctx, call, a))
+}
+
 // newCreateInvoiceTool builds the fx_create_invoice tool of Module.
 func newCreateInvoiceTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolCreateInvoice,
-		Description:  "Create and send an invoice for a customer.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(createInvoiceSchema),
-		ResultSchema: json.RawMessage(createInvoiceResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true},
-		Decode:       wire.DecodeArgs(DecodeCreateInvoiceArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[CreateInvoiceArgs], (*CreateInvoiceArgs).decode),
-		Label:        createInvoiceLabel,
-		Execute:      wire.ExecuteJSON(impl.CreateInvoice),
-		Permission: func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
-			a, ok := args.(*CreateInvoiceArgs)
-			if !ok || a == nil {
-				return runtime.Denied("the arguments of fx_create_invoice could not be checked")
-			}
-			return impl.CreateInvoicePermission(ctx, call, a)
-		},
+	t := bind(&createInvoiceTool, impl, runCreateInvoice)
+	t.Permission = func(ctx context.Context, call *runtime.Call, args any) runtime.Decision {
+		a, ok := args.(*CreateInvoiceArgs)
+		if !ok || a == nil {
+			return runtime.Denied("the arguments of fx_create_invoice could not be checked")
+		}
+		return impl.CreateInvoicePermission(ctx, call, a)
 	}
+	return t
 }
 
 // createInvoiceLabel renders the status label of one call of the
 // fx_create_invoice tool from its (possibly partial or nil) arguments. It
 // cannot fail.
 func createInvoiceLabel(args any) string {
-	a, bad := wire.LabelArgs[*CreateInvoiceArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*CreateInvoiceArgs)
 	if a == nil || a.Email == "" || bad.Rejected("email") {
 		return "Drafting an invoice"
 	}
@@ -631,7 +671,10 @@ type SearchArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
-	return wire.Decode(data, new(SearchArgs), (*SearchArgs).decode)
+	x := new(SearchArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // searchArgsFields are the properties of SearchArgs, in the order of its
@@ -681,35 +724,58 @@ var searchLimitRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
+// searchTool is the fx_search tool of Module but for what needs Module's
+// arguments, which newSearchTool sets on a copy.
+var searchTool = runtime.Tool{
+	Name:        ToolSearch,
+	Description: "Search customer records.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(searchSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+	DecodeWith:  decodeSearch,
+	Label:       searchLabel,
+}
+
+// decodeSearch is the DecodeWith of the fx_search tool: DecodeSearchArgs in a
+// decoding mode.
+func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(SearchArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runSearch runs a call of the fx_search tool with impl: the executor's Search
+// method.
+func runSearch(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*SearchArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
+	}
+	return impl.Search(ctx, call, a)
+}
+
 // newSearchTool builds the fx_search tool of Module.
 func newSearchTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolSearch,
-		Description: "Search customer records.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(searchSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:      wire.DecodeArgs(DecodeSearchArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[SearchArgs], (*SearchArgs).decode),
-		Label:       searchLabel,
-		Execute:     wire.Execute(impl.Search),
-		ReadOnlyFor: func(args any) bool {
-			a, ok := args.(*SearchArgs)
-			return ok && a != nil && impl.SearchReadOnly(a)
-		},
-		ConcurrencySafeFor: func(args any) bool {
-			a, ok := args.(*SearchArgs)
-			return ok && a != nil && impl.SearchConcurrencySafe(a)
-		},
+	t := bind(&searchTool, impl, runSearch)
+	t.ReadOnlyFor = func(args any) bool {
+		a, ok := args.(*SearchArgs)
+		return ok && a != nil && impl.SearchReadOnly(a)
 	}
+	t.ConcurrencySafeFor = func(args any) bool {
+		a, ok := args.(*SearchArgs)
+		return ok && a != nil && impl.SearchConcurrencySafe(a)
+	}
+	return t
 }
 
 // searchLabel renders the status label of one call of the fx_search tool from
 // its (possibly partial or nil) arguments. It cannot fail.
 func searchLabel(args any) string {
-	a, bad := wire.LabelArgs[*SearchArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*SearchArgs)
 	if a == nil || a.Query == "" || bad.Rejected("query") {
 		return "fx_search"
 	}
@@ -730,7 +796,10 @@ type PingArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePingArgs(data []byte) (*PingArgs, error) {
-	return wire.Decode(data, new(PingArgs), (*PingArgs).decode)
+	x := new(PingArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -754,24 +823,40 @@ func (x *PingArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PingArgs) validate(c *wire.Checker) {}
 
-// newPingTool builds the fx_ping tool of Module.
-func newPingTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolPing,
-		Description: "Check that the CRM answers.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(pingSchema),
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodePingArgs),
-		DecodeWith: wire.DecodeWith(wire.New[PingArgs], (*PingArgs).decode),
-		Label:      pingLabel,
-		Execute:    wire.Execute(impl.Ping),
+// pingTool is the fx_ping tool of Module but for its Execute, the executor's
+// Ping method (runPing), which Module sets on a copy (bind).
+var pingTool = runtime.Tool{
+	Name:        ToolPing,
+	Description: "Check that the CRM answers.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(pingSchema),
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodePing,
+	Label:      pingLabel,
+}
+
+// decodePing is the DecodeWith of the fx_ping tool: DecodePingArgs in a
+// decoding mode.
+func decodePing(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PingArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runPing runs a call of the fx_ping tool with impl: the executor's Ping
+// method.
+func runPing(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*PingArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Ping(ctx, call, a)
 }
 
 // pingLabel renders the status label of one call of the fx_ping tool from its

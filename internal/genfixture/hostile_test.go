@@ -56,7 +56,7 @@ func hostileDecoders(t testing.TB) map[string]func([]byte) (any, error) {
 	mod := Module(&Tools{})
 	out := map[string]func([]byte) (any, error){}
 	for _, tl := range mod.Tools {
-		out[tl.Name] = tl.Decode
+		out[tl.Name] = tl.DecodeArgs
 		if tl.Name == ToolCreateInvoice {
 			bt, err := runtime.Parallelize(tl, runtime.ParallelizeOptions{})
 			if err != nil {

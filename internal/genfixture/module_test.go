@@ -95,7 +95,7 @@ func TestModuleWiring(t *testing.T) {
 		if !json.Valid(tool.Schema) {
 			t.Errorf("%s: schema is not JSON", tool.Name)
 		}
-		if tool.Label == nil || tool.Decode == nil || tool.Execute == nil {
+		if tool.Label == nil || tool.DecodeWith == nil || tool.Execute == nil {
 			t.Errorf("%s: missing functions", tool.Name)
 		}
 	}
@@ -104,7 +104,7 @@ func TestModuleWiring(t *testing.T) {
 	}
 
 	// Decode returns the typed value; Execute marshals the typed result.
-	args, err := inv.Decode([]byte(minimal))
+	args, err := inv.DecodeArgs([]byte(minimal))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +117,22 @@ func TestModuleWiring(t *testing.T) {
 	}
 	if _, err := inv.Execute(context.Background(), nil, &SearchArgs{}); err == nil || !strings.Contains(err.Error(), "want *genfixture.CreateInvoiceArgs") {
 		t.Errorf("execute with wrong args: %v", err)
+	}
+	if _, err := inv.Execute(context.Background(), nil, (*CreateInvoiceArgs)(nil)); err == nil || !strings.Contains(err.Error(), "want *genfixture.CreateInvoiceArgs") {
+		t.Errorf("execute with nil args: %v", err)
+	}
+	// Generated tools decode with DecodeWith alone; each module's tools
+	// run the executor that module was made with.
+	if inv.Decode != nil {
+		t.Error("generated tool sets Decode")
+	}
+	counted := &countingTools{Tools: &Tools{}}
+	other := Module(counted)
+	if _, err := other.Tools[0].Execute(context.Background(), &runtime.Call{}, args); err != nil || counted.calls != 1 {
+		t.Errorf("second module's tool: %v, %d calls of its executor", err, counted.calls)
+	}
+	if _, err := inv.Execute(context.Background(), &runtime.Call{}, args); err != nil || counted.calls != 1 {
+		t.Errorf("first module's tool ran the second module's executor: %v", err)
 	}
 
 	// Permission and by-input flags go to the hand-written methods.
@@ -217,4 +233,15 @@ func TestDispatch(t *testing.T) {
 	if got := impl.Executed; strings.Join(got, ",") != "fx_create_invoice,fx_ping" {
 		t.Errorf("executed %v", got)
 	}
+}
+
+// countingTools is Tools counting its CreateInvoice calls.
+type countingTools struct {
+	*Tools
+	calls int
+}
+
+func (c *countingTools) CreateInvoice(ctx context.Context, call *runtime.Call, args *CreateInvoiceArgs) (*CreateInvoiceResult, error) {
+	c.calls++
+	return c.Tools.CreateInvoice(ctx, call, args)
 }

@@ -57,7 +57,7 @@ func main() {
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			panic(err)
 		}
-		v, err := tools[c.T].Decode([]byte(c.A))
+		v, err := tools[c.T].DecodeArgs([]byte(c.A))
 		var o out
 		var ve *runtime.ValidationError
 		switch {

@@ -92,7 +92,7 @@ func BenchmarkValidate(b *testing.B) {
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := tool.Decode(args); err != nil {
+			if _, err := tool.DecodeArgs(args); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -34,15 +34,29 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the websearch tools, run by impl (not nil).
-// Add it to a registry with reg.AddModule(Module(impl)).
+// Add it to a registry with reg.AddModule(Module(impl)). Each module has tools
+// of its own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
 		Description: "Web search for model providers without a native one.",
 		Tools: []*runtime.Tool{
-			newWebSearchTool(impl),
+			bind(&webSearchTool, impl, runWebSearch),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- web_search --------
@@ -60,7 +74,10 @@ type WebSearchArgs struct {
 // path, in a *runtime.ValidationError, and returns the value as far as it could
 // decode it even then (never nil).
 func DecodeWebSearchArgs(data []byte) (*WebSearchArgs, error) {
-	return wire.Decode(data, new(WebSearchArgs), (*WebSearchArgs).decode)
+	x := new(WebSearchArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -118,32 +135,50 @@ func checkWebSearchQuery(c *wire.Checker, v string) {
 	}
 }
 
-// newWebSearchTool builds the web_search tool of Module.
-func newWebSearchTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolWebSearch,
-		Description:  "Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(webSearchSchema),
-		ResultSchema: json.RawMessage(webSearchResultSchema),
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeWebSearchArgs),
-		DecodeWith: wire.DecodeWith(wire.New[WebSearchArgs], (*WebSearchArgs).decode),
-		Label:      webSearchLabel,
-		Execute:    wire.ExecuteJSON(impl.WebSearch),
+// webSearchTool is the web_search tool of Module but for its Execute, the
+// executor's WebSearch method (runWebSearch), which Module sets on a copy
+// (bind).
+var webSearchTool = runtime.Tool{
+	Name:         ToolWebSearch,
+	Description:  "Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(webSearchSchema),
+	ResultSchema: json.RawMessage(webSearchResultSchema),
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeWebSearch,
+	Label:      webSearchLabel,
+}
+
+// decodeWebSearch is the DecodeWith of the web_search tool: DecodeWebSearchArgs
+// in a decoding mode.
+func decodeWebSearch(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(WebSearchArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runWebSearch runs a call of the web_search tool with impl: the executor's
+// WebSearch method, its result encoded as JSON.
+func runWebSearch(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*WebSearchArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return wire.JSON(impl.WebSearch(ctx, call, a))
 }
 
 // webSearchLabel renders the status label of one call of the web_search tool
 // from its (possibly partial or nil) arguments. It cannot fail.
 func webSearchLabel(args any) string {
-	a, bad := wire.LabelArgs[*WebSearchArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*WebSearchArgs)
 	if a == nil || a.Query == "" || bad.Rejected("query") {
 		return "Searching the web"
 	}

@@ -41,16 +41,30 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the edge tools, run by impl (not nil). Add
-// it to a registry with reg.AddModule(Module(impl)).
+// it to a registry with reg.AddModule(Module(impl)). Each module has tools of
+// its own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider: Provider,
 		Tools: []*runtime.Tool{
-			newAllTool(impl),
-			newTimeTool(impl),
-			newTrimTool(impl),
+			bind(&allTool, impl, runAll),
+			bind(&timeTool, impl, runTime),
+			bind(&trimTool, impl, runTrim),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- edge_all --------
@@ -100,7 +114,10 @@ type AllArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAllArgs(data []byte) (*AllArgs, error) {
-	return wire.Decode(data, new(AllArgs), (*AllArgs).decode)
+	x := new(AllArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -531,26 +548,43 @@ var allBigRules = wire.NumberRules{
 	MultipleOf: wire.Dec("3"),
 }
 
-// newAllTool builds the edge_all tool of Module.
-func newAllTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolAll,
-		Description:  "Every shape the generator supports.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(allSchema),
-		ResultSchema: json.RawMessage(allResultSchema),
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:       wire.DecodeArgs(DecodeAllArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[AllArgs], (*AllArgs).decode),
-		Label:        allLabel,
-		Execute:      wire.ExecuteJSON(impl.All),
+// allTool is the edge_all tool of Module but for its Execute, the executor's
+// All method (runAll), which Module sets on a copy (bind).
+var allTool = runtime.Tool{
+	Name:         ToolAll,
+	Description:  "Every shape the generator supports.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(allSchema),
+	ResultSchema: json.RawMessage(allResultSchema),
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
+	DecodeWith:   decodeAll,
+	Label:        allLabel,
+}
+
+// decodeAll is the DecodeWith of the edge_all tool: DecodeAllArgs in a decoding
+// mode.
+func decodeAll(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(AllArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runAll runs a call of the edge_all tool with impl: the executor's All method,
+// its result encoded as JSON.
+func runAll(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*AllArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return wire.JSON(impl.All(ctx, call, a))
 }
 
 // allLabel renders the status label of one call of the edge_all tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func allLabel(args any) string {
-	a, bad := wire.LabelArgs[*AllArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*AllArgs)
 	if a == nil || bad.Rejected("flag") || bad.Rejected("ratio") || bad.Rejected("prio") {
 		return "edge_all"
 	}
@@ -582,7 +616,10 @@ type TimeArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeTimeArgs(data []byte) (*TimeArgs, error) {
-	return wire.Decode(data, new(TimeArgs), (*TimeArgs).decode)
+	x := new(TimeArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -606,20 +643,36 @@ func (x *TimeArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *TimeArgs) validate(c *wire.Checker) {}
 
-// newTimeTool builds the edge_time tool of Module.
-func newTimeTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolTime,
-		Description:  "Returns a time.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(timeSchema),
-		ResultSchema: json.RawMessage(timeResultSchema),
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:       wire.DecodeArgs(DecodeTimeArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[TimeArgs], (*TimeArgs).decode),
-		Label:        timeLabel,
-		Execute:      wire.ExecuteJSON(impl.Time),
+// timeTool is the edge_time tool of Module but for its Execute, the executor's
+// Time method (runTime), which Module sets on a copy (bind).
+var timeTool = runtime.Tool{
+	Name:         ToolTime,
+	Description:  "Returns a time.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(timeSchema),
+	ResultSchema: json.RawMessage(timeResultSchema),
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true},
+	DecodeWith:   decodeTime,
+	Label:        timeLabel,
+}
+
+// decodeTime is the DecodeWith of the edge_time tool: DecodeTimeArgs in a
+// decoding mode.
+func decodeTime(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(TimeArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runTime runs a call of the edge_time tool with impl: the executor's Time
+// method, its result encoded as JSON.
+func runTime(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*TimeArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return wire.JSON(impl.Time(ctx, call, a))
 }
 
 // timeLabel renders the status label of one call of the edge_time tool from its
@@ -672,7 +725,10 @@ type TrimArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeTrimArgs(data []byte) (*TrimArgs, error) {
-	return wire.Decode(data, new(TrimArgs), (*TrimArgs).decode)
+	x := new(TrimArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1013,25 +1069,42 @@ func checkTrimByKeyValue(c *wire.Checker, v string) {
 	}
 }
 
-// newTrimTool builds the edge_trim tool of Module.
-func newTrimTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolTrim,
-		Description: "Trimmed strings wherever a string schema can be.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(trimSchema),
-		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:      wire.DecodeArgs(DecodeTrimArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[TrimArgs], (*TrimArgs).decode),
-		Label:       trimLabel,
-		Execute:     wire.Execute(impl.Trim),
+// trimTool is the edge_trim tool of Module but for its Execute, the executor's
+// Trim method (runTrim), which Module sets on a copy (bind).
+var trimTool = runtime.Tool{
+	Name:        ToolTrim,
+	Description: "Trimmed strings wherever a string schema can be.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(trimSchema),
+	Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+	DecodeWith:  decodeTrim,
+	Label:       trimLabel,
+}
+
+// decodeTrim is the DecodeWith of the edge_trim tool: DecodeTrimArgs in a
+// decoding mode.
+func decodeTrim(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(TrimArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runTrim runs a call of the edge_trim tool with impl: the executor's Trim
+// method.
+func runTrim(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*TrimArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Trim(ctx, call, a)
 }
 
 // trimLabel renders the status label of one call of the edge_trim tool from its
 // (possibly partial or nil) arguments. It cannot fail.
 func trimLabel(args any) string {
-	a, bad := wire.LabelArgs[*TrimArgs](args)
+	v, bad := wire.LabelValue(args)
+	a, _ := v.(*TrimArgs)
 	if a == nil || a.Q == "" || bad.Rejected("q") {
 		return "edge_trim"
 	}

@@ -36,16 +36,30 @@ type Executor interface {
 }
 
 // Module returns a fresh module of the shapes tools, run by impl (not nil). Add
-// it to a registry with reg.AddModule(Module(impl)).
+// it to a registry with reg.AddModule(Module(impl)). Each module has tools of
+// its own, copies of the package's; their schemas are shared, and read-only.
 func Module(impl Executor) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
 		Description: "A fixture for the composition keywords: const, allOf merged at load time, oneOf/anyOf unions (and, as they land, recursive types).\n",
 		Tools: []*runtime.Tool{
-			newDrawTool(impl),
-			newPayTool(impl),
+			bind(&drawTool, impl, runDraw),
+			bind(&payTool, impl, runPay),
 		},
 	}
+}
+
+// bind returns a copy of t, one of the package's tools, whose Execute calls run
+// with impl: how Module makes the tools of each module it returns. (Not
+// inlined, its closure is compiled once.)
+//
+//go:noinline
+func bind(t *runtime.Tool, impl Executor, run func(Executor, context.Context, *runtime.Call, any) (runtime.Result, error)) *runtime.Tool {
+	c := *t
+	c.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		return run(impl, ctx, call, args)
+	}
+	return &c
 }
 
 // -------- shapes_draw --------
@@ -72,7 +86,10 @@ type DrawArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDrawArgs(data []byte) (*DrawArgs, error) {
-	return wire.Decode(data, new(DrawArgs), (*DrawArgs).decode)
+	x := new(DrawArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -242,24 +259,40 @@ func checkDrawStyleStroke(c *wire.Checker, v DrawStyleStroke) {
 	}
 }
 
-// newDrawTool builds the shapes_draw tool of Module.
-func newDrawTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolDraw,
-		Description: "Draw a circle.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(drawSchema),
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeDrawArgs),
-		DecodeWith: wire.DecodeWith(wire.New[DrawArgs], (*DrawArgs).decode),
-		Label:      drawLabel,
-		Execute:    wire.Execute(impl.Draw),
+// drawTool is the shapes_draw tool of Module but for its Execute, the
+// executor's Draw method (runDraw), which Module sets on a copy (bind).
+var drawTool = runtime.Tool{
+	Name:        ToolDraw,
+	Description: "Draw a circle.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(drawSchema),
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeDraw,
+	Label:      drawLabel,
+}
+
+// decodeDraw is the DecodeWith of the shapes_draw tool: DecodeDrawArgs in a
+// decoding mode.
+func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(DrawArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runDraw runs a call of the shapes_draw tool with impl: the executor's Draw
+// method.
+func runDraw(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*DrawArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Draw(ctx, call, a)
 }
 
 // drawLabel renders the status label of one call of the shapes_draw tool from
@@ -306,7 +339,10 @@ type PayArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePayArgs(data []byte) (*PayArgs, error) {
-	return wire.Decode(data, new(PayArgs), (*PayArgs).decode)
+	x := new(PayArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1221,19 +1257,35 @@ var payUnitConst = wire.NewConst(`{"cm":1,"label":"centimetre"}`)
 // tool: the one value allowed, compared by JSON equality.
 var payRatesConst = wire.NewConst(`{"eur":1}`)
 
-// newPayTool builds the shapes_pay tool of Module.
-func newPayTool(impl Executor) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolPay,
-		Description: "Pay for a drawing.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(paySchema),
-		Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
-		Decode:      wire.DecodeArgs(DecodePayArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[PayArgs], (*PayArgs).decode),
-		Label:       payLabel,
-		Execute:     wire.Execute(impl.Pay),
+// payTool is the shapes_pay tool of Module but for its Execute, the executor's
+// Pay method (runPay), which Module sets on a copy (bind).
+var payTool = runtime.Tool{
+	Name:        ToolPay,
+	Description: "Pay for a drawing.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(paySchema),
+	Flags:       runtime.Flags{Enabled: true, OpenWorld: true},
+	DecodeWith:  decodePay,
+	Label:       payLabel,
+}
+
+// decodePay is the DecodeWith of the shapes_pay tool: DecodePayArgs in a
+// decoding mode.
+func decodePay(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PayArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
+// runPay runs a call of the shapes_pay tool with impl: the executor's Pay
+// method.
+func runPay(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+	a, ok := args.(*PayArgs)
+	if !ok || a == nil {
+		return runtime.Result{}, wire.ArgsError(args, a)
 	}
+	return impl.Pay(ctx, call, a)
 }
 
 // payLabel renders the status label of one call of the shapes_pay tool from its

@@ -63,7 +63,9 @@ type Executor interface{}
 
 // Module returns a fresh module of the stripe tools, run by impl (not nil). Add
 // it to a registry with reg.AddModule(Module(impl)). The tools with an http:
-// binding call their API through api, with each caller's credentials.
+// binding call their API through api, with each caller's credentials. Each
+// module has tools of its own, copies of the package's; their schemas are
+// shared, and read-only.
 func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
@@ -155,7 +157,10 @@ type GetCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetCustomersArgs(data []byte) (*GetCustomersArgs, error) {
-	return wire.Decode(data, new(GetCustomersArgs), (*GetCustomersArgs).decode)
+	x := new(GetCustomersArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getCustomersArgsFields are the properties of GetCustomersArgs, in the order
@@ -235,34 +240,47 @@ var getCustomersMaxPagesRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
+// getCustomersTool is the stripe_get_customers tool of Module but for what
+// needs Module's arguments, which newGetCustomersTool sets on a copy.
+var getCustomersTool = runtime.Tool{
+	Name:         ToolGetCustomers,
+	Description:  "Returns a list of your customers. The customers are returned sorted by creation date, with the most recent customers appearing first.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getCustomersSchema),
+	ResultSchema: json.RawMessage(getCustomersResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetCustomers,
+	Label:      getCustomersLabel,
+}
+
+// decodeGetCustomers is the DecodeWith of the stripe_get_customers tool:
+// DecodeGetCustomersArgs in a decoding mode.
+func decodeGetCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetCustomersArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetCustomersTool builds the stripe_get_customers tool of Module.
 func newGetCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetCustomers,
-		Description:  "Returns a list of your customers. The customers are returned sorted by creation date, with the most recent customers appearing first.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getCustomersSchema),
-		ResultSchema: json.RawMessage(getCustomersResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetCustomersArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetCustomersArgs], (*GetCustomersArgs).decode),
-		Label:      getCustomersLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetCustomersArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_customers: arguments of type %T, want *GetCustomersArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getCustomersHTTP, a, new(GetCustomersResult))
-		},
+	t := getCustomersTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetCustomersArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_customers: arguments of type %T, want *GetCustomersArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getCustomersHTTP, a, new(GetCustomersResult))
 	}
+	return &t
 }
 
 // getCustomersLabel renders the status label of one call of the
@@ -404,7 +422,10 @@ type PostCustomersArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostCustomersArgs(data []byte) (*PostCustomersArgs, error) {
-	return wire.Decode(data, new(PostCustomersArgs), (*PostCustomersArgs).decode)
+	x := new(PostCustomersArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postCustomersArgsFields are the properties of PostCustomersArgs, in the order
@@ -1374,28 +1395,41 @@ func checkPostCustomersTaxIDDataItemType(c *wire.Checker, v PostCustomersTaxIDDa
 	}
 }
 
+// postCustomersTool is the stripe_post_customers tool of Module but for what
+// needs Module's arguments, which newPostCustomersTool sets on a copy.
+var postCustomersTool = runtime.Tool{
+	Name:         ToolPostCustomers,
+	Description:  "Creates a new customer object.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postCustomersSchema),
+	ResultSchema: json.RawMessage(postCustomersResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostCustomers,
+	Label:        postCustomersLabel,
+}
+
+// decodePostCustomers is the DecodeWith of the stripe_post_customers tool:
+// DecodePostCustomersArgs in a decoding mode.
+func decodePostCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostCustomersArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostCustomersTool builds the stripe_post_customers tool of Module.
 func newPostCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostCustomers,
-		Description:  "Creates a new customer object.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postCustomersSchema),
-		ResultSchema: json.RawMessage(postCustomersResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostCustomersArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostCustomersArgs], (*PostCustomersArgs).decode),
-		Label:        postCustomersLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostCustomersArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_customers: arguments of type %T, want *PostCustomersArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postCustomersHTTP, a, new(PostCustomersResult))
-		},
+	t := postCustomersTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostCustomersArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_customers: arguments of type %T, want *PostCustomersArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postCustomersHTTP, a, new(PostCustomersResult))
 	}
+	return &t
 }
 
 // postCustomersLabel renders the status label of one call of the
@@ -1466,7 +1500,10 @@ type GetCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetCustomersCustomerArgs(data []byte) (*GetCustomersCustomerArgs, error) {
-	return wire.Decode(data, new(GetCustomersCustomerArgs), (*GetCustomersCustomerArgs).decode)
+	x := new(GetCustomersCustomerArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getCustomersCustomerArgsFields are the properties of
@@ -1495,34 +1532,49 @@ func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 }
 
+// getCustomersCustomerTool is the stripe_get_customers_customer tool of Module
+// but for what needs Module's arguments, which newGetCustomersCustomerTool sets
+// on a copy.
+var getCustomersCustomerTool = runtime.Tool{
+	Name:        ToolGetCustomersCustomer,
+	Description: "Retrieves a Customer object.",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(getCustomersCustomerSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetCustomersCustomer,
+	Label:      getCustomersCustomerLabel,
+}
+
+// decodeGetCustomersCustomer is the DecodeWith of the
+// stripe_get_customers_customer tool: DecodeGetCustomersCustomerArgs in a
+// decoding mode.
+func decodeGetCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetCustomersCustomerArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetCustomersCustomerTool builds the stripe_get_customers_customer tool of
 // Module.
 func newGetCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolGetCustomersCustomer,
-		Description: "Retrieves a Customer object.",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(getCustomersCustomerSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetCustomersCustomerArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetCustomersCustomerArgs], (*GetCustomersCustomerArgs).decode),
-		Label:      getCustomersCustomerLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetCustomersCustomerArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_customers_customer: arguments of type %T, want *GetCustomersCustomerArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getCustomersCustomerHTTP, a, nil)
-		},
+	t := getCustomersCustomerTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetCustomersCustomerArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_customers_customer: arguments of type %T, want *GetCustomersCustomerArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getCustomersCustomerHTTP, a, nil)
 	}
+	return &t
 }
 
 // getCustomersCustomerLabel renders the status label of one call of the
@@ -1635,7 +1687,10 @@ type PostCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodePostCustomersCustomerArgs(data []byte) (*PostCustomersCustomerArgs, error) {
-	return wire.Decode(data, new(PostCustomersCustomerArgs), (*PostCustomersCustomerArgs).decode)
+	x := new(PostCustomersCustomerArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postCustomersCustomerArgsFields are the properties of
@@ -1851,29 +1906,44 @@ const (
 	PostCustomersCustomerTaxExemptReverse PostCustomersCustomerTaxExempt = "reverse"
 )
 
+// postCustomersCustomerTool is the stripe_post_customers_customer tool of
+// Module but for what needs Module's arguments, which
+// newPostCustomersCustomerTool sets on a copy.
+var postCustomersCustomerTool = runtime.Tool{
+	Name:         ToolPostCustomersCustomer,
+	Description:  "Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the source parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the source parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the past_due state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the default_source for a customer will not trigger this behavior.\n\nThis request accepts mostly the same arguments as the customer creation call.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postCustomersCustomerSchema),
+	ResultSchema: json.RawMessage(postCustomersCustomerResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostCustomersCustomer,
+	Label:        postCustomersCustomerLabel,
+}
+
+// decodePostCustomersCustomer is the DecodeWith of the
+// stripe_post_customers_customer tool: DecodePostCustomersCustomerArgs in a
+// decoding mode.
+func decodePostCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostCustomersCustomerArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostCustomersCustomerTool builds the stripe_post_customers_customer tool
 // of Module.
 func newPostCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostCustomersCustomer,
-		Description:  "Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the source parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the source parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the past_due state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the default_source for a customer will not trigger this behavior.\n\nThis request accepts mostly the same arguments as the customer creation call.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postCustomersCustomerSchema),
-		ResultSchema: json.RawMessage(postCustomersCustomerResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostCustomersCustomerArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostCustomersCustomerArgs], (*PostCustomersCustomerArgs).decode),
-		Label:        postCustomersCustomerLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostCustomersCustomerArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_customers_customer: arguments of type %T, want *PostCustomersCustomerArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postCustomersCustomerHTTP, a, new(PostCustomersCustomerResult))
-		},
+	t := postCustomersCustomerTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostCustomersCustomerArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_customers_customer: arguments of type %T, want *PostCustomersCustomerArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postCustomersCustomerHTTP, a, new(PostCustomersCustomerResult))
 	}
+	return &t
 }
 
 // postCustomersCustomerLabel renders the status label of one call of the
@@ -1943,7 +2013,10 @@ type DeleteCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteCustomersCustomerArgs(data []byte) (*DeleteCustomersCustomerArgs, error) {
-	return wire.Decode(data, new(DeleteCustomersCustomerArgs), (*DeleteCustomersCustomerArgs).decode)
+	x := new(DeleteCustomersCustomerArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // deleteCustomersCustomerArgsFields are the properties of
@@ -1971,35 +2044,50 @@ func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(deleteCustomersCustomerArgsFields, &x.Customer)
 }
 
+// deleteCustomersCustomerTool is the stripe_delete_customers_customer tool of
+// Module but for what needs Module's arguments, which
+// newDeleteCustomersCustomerTool sets on a copy.
+var deleteCustomersCustomerTool = runtime.Tool{
+	Name:         ToolDeleteCustomersCustomer,
+	Description:  "Permanently deletes a customer. It cannot be undone. Also immediately cancels any active subscriptions on the customer.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(deleteCustomersCustomerSchema),
+	ResultSchema: json.RawMessage(deleteCustomersCustomerResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:          true,
+		Destructive:      true,
+		Idempotent:       true,
+		OpenWorld:        true,
+		RequiresApproval: true,
+	},
+	DecodeWith: decodeDeleteCustomersCustomer,
+	Label:      deleteCustomersCustomerLabel,
+}
+
+// decodeDeleteCustomersCustomer is the DecodeWith of the
+// stripe_delete_customers_customer tool: DecodeDeleteCustomersCustomerArgs in a
+// decoding mode.
+func decodeDeleteCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(DeleteCustomersCustomerArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newDeleteCustomersCustomerTool builds the stripe_delete_customers_customer
 // tool of Module.
 func newDeleteCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolDeleteCustomersCustomer,
-		Description:  "Permanently deletes a customer. It cannot be undone. Also immediately cancels any active subscriptions on the customer.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(deleteCustomersCustomerSchema),
-		ResultSchema: json.RawMessage(deleteCustomersCustomerResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:          true,
-			Destructive:      true,
-			Idempotent:       true,
-			OpenWorld:        true,
-			RequiresApproval: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeDeleteCustomersCustomerArgs),
-		DecodeWith: wire.DecodeWith(wire.New[DeleteCustomersCustomerArgs], (*DeleteCustomersCustomerArgs).decode),
-		Label:      deleteCustomersCustomerLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*DeleteCustomersCustomerArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_delete_customers_customer: arguments of type %T, want *DeleteCustomersCustomerArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, deleteCustomersCustomerHTTP, a, new(DeleteCustomersCustomerResult))
-		},
+	t := deleteCustomersCustomerTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*DeleteCustomersCustomerArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_delete_customers_customer: arguments of type %T, want *DeleteCustomersCustomerArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, deleteCustomersCustomerHTTP, a, new(DeleteCustomersCustomerResult))
 	}
+	return &t
 }
 
 // deleteCustomersCustomerLabel renders the status label of one call of the
@@ -2080,7 +2168,10 @@ type GetInvoiceitemsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoiceitemsArgs(data []byte) (*GetInvoiceitemsArgs, error) {
-	return wire.Decode(data, new(GetInvoiceitemsArgs), (*GetInvoiceitemsArgs).decode)
+	x := new(GetInvoiceitemsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getInvoiceitemsArgsFields are the properties of GetInvoiceitemsArgs, in the
@@ -2137,34 +2228,47 @@ func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 	)
 }
 
+// getInvoiceitemsTool is the stripe_get_invoiceitems tool of Module but for
+// what needs Module's arguments, which newGetInvoiceitemsTool sets on a copy.
+var getInvoiceitemsTool = runtime.Tool{
+	Name:         ToolGetInvoiceitems,
+	Description:  "Returns a list of your invoice items. Invoice items are returned sorted by creation date, with the most recently created invoice items appearing first.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getInvoiceitemsSchema),
+	ResultSchema: json.RawMessage(getInvoiceitemsResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetInvoiceitems,
+	Label:      getInvoiceitemsLabel,
+}
+
+// decodeGetInvoiceitems is the DecodeWith of the stripe_get_invoiceitems tool:
+// DecodeGetInvoiceitemsArgs in a decoding mode.
+func decodeGetInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetInvoiceitemsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetInvoiceitemsTool builds the stripe_get_invoiceitems tool of Module.
 func newGetInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetInvoiceitems,
-		Description:  "Returns a list of your invoice items. Invoice items are returned sorted by creation date, with the most recently created invoice items appearing first.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getInvoiceitemsSchema),
-		ResultSchema: json.RawMessage(getInvoiceitemsResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetInvoiceitemsArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetInvoiceitemsArgs], (*GetInvoiceitemsArgs).decode),
-		Label:      getInvoiceitemsLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetInvoiceitemsArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_invoiceitems: arguments of type %T, want *GetInvoiceitemsArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getInvoiceitemsHTTP, a, new(GetInvoiceitemsResult))
-		},
+	t := getInvoiceitemsTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetInvoiceitemsArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_invoiceitems: arguments of type %T, want *GetInvoiceitemsArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getInvoiceitemsHTTP, a, new(GetInvoiceitemsResult))
 	}
+	return &t
 }
 
 // getInvoiceitemsLabel renders the status label of one call of the
@@ -2326,7 +2430,10 @@ type PostInvoiceitemsArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostInvoiceitemsArgs(data []byte) (*PostInvoiceitemsArgs, error) {
-	return wire.Decode(data, new(PostInvoiceitemsArgs), (*PostInvoiceitemsArgs).decode)
+	x := new(PostInvoiceitemsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postInvoiceitemsArgsFields are the properties of PostInvoiceitemsArgs, in the
@@ -2573,28 +2680,41 @@ const (
 	PostInvoiceitemsTaxBehaviorUnspecified PostInvoiceitemsTaxBehavior = "unspecified"
 )
 
+// postInvoiceitemsTool is the stripe_post_invoiceitems tool of Module but for
+// what needs Module's arguments, which newPostInvoiceitemsTool sets on a copy.
+var postInvoiceitemsTool = runtime.Tool{
+	Name:         ToolPostInvoiceitems,
+	Description:  "Creates an item to be added to a draft invoice (up to 250 items per invoice). If no invoice is specified, the item will be on the next invoice created for the customer specified.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postInvoiceitemsSchema),
+	ResultSchema: json.RawMessage(postInvoiceitemsResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostInvoiceitems,
+	Label:        postInvoiceitemsLabel,
+}
+
+// decodePostInvoiceitems is the DecodeWith of the stripe_post_invoiceitems
+// tool: DecodePostInvoiceitemsArgs in a decoding mode.
+func decodePostInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostInvoiceitemsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostInvoiceitemsTool builds the stripe_post_invoiceitems tool of Module.
 func newPostInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostInvoiceitems,
-		Description:  "Creates an item to be added to a draft invoice (up to 250 items per invoice). If no invoice is specified, the item will be on the next invoice created for the customer specified.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postInvoiceitemsSchema),
-		ResultSchema: json.RawMessage(postInvoiceitemsResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostInvoiceitemsArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostInvoiceitemsArgs], (*PostInvoiceitemsArgs).decode),
-		Label:        postInvoiceitemsLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostInvoiceitemsArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_invoiceitems: arguments of type %T, want *PostInvoiceitemsArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postInvoiceitemsHTTP, a, new(PostInvoiceitemsResult))
-		},
+	t := postInvoiceitemsTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostInvoiceitemsArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_invoiceitems: arguments of type %T, want *PostInvoiceitemsArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postInvoiceitemsHTTP, a, new(PostInvoiceitemsResult))
 	}
+	return &t
 }
 
 // postInvoiceitemsLabel renders the status label of one call of the
@@ -2695,7 +2815,10 @@ type GetInvoicesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoicesArgs(data []byte) (*GetInvoicesArgs, error) {
-	return wire.Decode(data, new(GetInvoicesArgs), (*GetInvoicesArgs).decode)
+	x := new(GetInvoicesArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getInvoicesArgsFields are the properties of GetInvoicesArgs, in the order of
@@ -2783,34 +2906,47 @@ const (
 	GetInvoicesStatusVoid          GetInvoicesStatus = "void"
 )
 
+// getInvoicesTool is the stripe_get_invoices tool of Module but for what needs
+// Module's arguments, which newGetInvoicesTool sets on a copy.
+var getInvoicesTool = runtime.Tool{
+	Name:         ToolGetInvoices,
+	Description:  "You can list all invoices, or list the invoices for a specific customer. The invoices are returned sorted by creation date, with the most recently created invoices appearing first.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getInvoicesSchema),
+	ResultSchema: json.RawMessage(getInvoicesResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetInvoices,
+	Label:      getInvoicesLabel,
+}
+
+// decodeGetInvoices is the DecodeWith of the stripe_get_invoices tool:
+// DecodeGetInvoicesArgs in a decoding mode.
+func decodeGetInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetInvoicesArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetInvoicesTool builds the stripe_get_invoices tool of Module.
 func newGetInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetInvoices,
-		Description:  "You can list all invoices, or list the invoices for a specific customer. The invoices are returned sorted by creation date, with the most recently created invoices appearing first.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getInvoicesSchema),
-		ResultSchema: json.RawMessage(getInvoicesResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetInvoicesArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetInvoicesArgs], (*GetInvoicesArgs).decode),
-		Label:      getInvoicesLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetInvoicesArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_invoices: arguments of type %T, want *GetInvoicesArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getInvoicesHTTP, a, new(GetInvoicesResult))
-		},
+	t := getInvoicesTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetInvoicesArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_invoices: arguments of type %T, want *GetInvoicesArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getInvoicesHTTP, a, new(GetInvoicesResult))
 	}
+	return &t
 }
 
 // getInvoicesLabel renders the status label of one call of the
@@ -3016,7 +3152,10 @@ type PostInvoicesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostInvoicesArgs(data []byte) (*PostInvoicesArgs, error) {
-	return wire.Decode(data, new(PostInvoicesArgs), (*PostInvoicesArgs).decode)
+	x := new(PostInvoicesArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postInvoicesArgsFields are the properties of PostInvoicesArgs, in the order
@@ -4859,28 +4998,41 @@ func (x *PostInvoicesTransferData) validate(c *wire.Checker) {
 	c.Object(postInvoicesTransferDataFields, &x.Amount, &x.Destination)
 }
 
+// postInvoicesTool is the stripe_post_invoices tool of Module but for what
+// needs Module's arguments, which newPostInvoicesTool sets on a copy.
+var postInvoicesTool = runtime.Tool{
+	Name:         ToolPostInvoices,
+	Description:  "This endpoint creates a draft invoice for a given customer. The invoice remains a draft until you finalize the invoice, which allows you to pay or send the invoice to your customers.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postInvoicesSchema),
+	ResultSchema: json.RawMessage(postInvoicesResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostInvoices,
+	Label:        postInvoicesLabel,
+}
+
+// decodePostInvoices is the DecodeWith of the stripe_post_invoices tool:
+// DecodePostInvoicesArgs in a decoding mode.
+func decodePostInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostInvoicesArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostInvoicesTool builds the stripe_post_invoices tool of Module.
 func newPostInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostInvoices,
-		Description:  "This endpoint creates a draft invoice for a given customer. The invoice remains a draft until you finalize the invoice, which allows you to pay or send the invoice to your customers.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postInvoicesSchema),
-		ResultSchema: json.RawMessage(postInvoicesResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostInvoicesArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostInvoicesArgs], (*PostInvoicesArgs).decode),
-		Label:        postInvoicesLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostInvoicesArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_invoices: arguments of type %T, want *PostInvoicesArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postInvoicesHTTP, a, new(PostInvoicesResult))
-		},
+	t := postInvoicesTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostInvoicesArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_invoices: arguments of type %T, want *PostInvoicesArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postInvoicesHTTP, a, new(PostInvoicesResult))
 	}
+	return &t
 }
 
 // postInvoicesLabel renders the status label of one call of the
@@ -4957,7 +5109,10 @@ type GetInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodeGetInvoicesInvoiceArgs(data []byte) (*GetInvoicesInvoiceArgs, error) {
-	return wire.Decode(data, new(GetInvoicesInvoiceArgs), (*GetInvoicesInvoiceArgs).decode)
+	x := new(GetInvoicesInvoiceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getInvoicesInvoiceArgsFields are the properties of GetInvoicesInvoiceArgs, in
@@ -4986,35 +5141,49 @@ func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 }
 
+// getInvoicesInvoiceTool is the stripe_get_invoices_invoice tool of Module but
+// for what needs Module's arguments, which newGetInvoicesInvoiceTool sets on a
+// copy.
+var getInvoicesInvoiceTool = runtime.Tool{
+	Name:         ToolGetInvoicesInvoice,
+	Description:  "Retrieves the invoice with the given ID.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getInvoicesInvoiceSchema),
+	ResultSchema: json.RawMessage(getInvoicesInvoiceResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetInvoicesInvoice,
+	Label:      getInvoicesInvoiceLabel,
+}
+
+// decodeGetInvoicesInvoice is the DecodeWith of the stripe_get_invoices_invoice
+// tool: DecodeGetInvoicesInvoiceArgs in a decoding mode.
+func decodeGetInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetInvoicesInvoiceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetInvoicesInvoiceTool builds the stripe_get_invoices_invoice tool of
 // Module.
 func newGetInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetInvoicesInvoice,
-		Description:  "Retrieves the invoice with the given ID.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getInvoicesInvoiceSchema),
-		ResultSchema: json.RawMessage(getInvoicesInvoiceResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetInvoicesInvoiceArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetInvoicesInvoiceArgs], (*GetInvoicesInvoiceArgs).decode),
-		Label:      getInvoicesInvoiceLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetInvoicesInvoiceArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_invoices_invoice: arguments of type %T, want *GetInvoicesInvoiceArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getInvoicesInvoiceHTTP, a, new(GetInvoicesInvoiceResult))
-		},
+	t := getInvoicesInvoiceTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetInvoicesInvoiceArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_invoices_invoice: arguments of type %T, want *GetInvoicesInvoiceArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getInvoicesInvoiceHTTP, a, new(GetInvoicesInvoiceResult))
 	}
+	return &t
 }
 
 // getInvoicesInvoiceLabel renders the status label of one call of the
@@ -5140,7 +5309,10 @@ type PostInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodePostInvoicesInvoiceArgs(data []byte) (*PostInvoicesInvoiceArgs, error) {
-	return wire.Decode(data, new(PostInvoicesInvoiceArgs), (*PostInvoicesInvoiceArgs).decode)
+	x := new(PostInvoicesInvoiceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postInvoicesInvoiceArgsFields are the properties of PostInvoicesInvoiceArgs,
@@ -5718,29 +5890,44 @@ type PostInvoicesInvoiceShippingDetailsAddress = PostCustomersAddress
 // PostInvoicesTransferData, which has the same shape.
 type PostInvoicesInvoiceTransferData = PostInvoicesTransferData
 
+// postInvoicesInvoiceTool is the stripe_post_invoices_invoice tool of Module
+// but for what needs Module's arguments, which newPostInvoicesInvoiceTool sets
+// on a copy.
+var postInvoicesInvoiceTool = runtime.Tool{
+	Name:         ToolPostInvoicesInvoice,
+	Description:  "Draft invoices are fully editable. Once an invoice is finalized,\nmonetary values, as well as collection_method, become uneditable.\n\nIf you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or automatically reconciling invoices, pass\nauto_advance=false.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postInvoicesInvoiceSchema),
+	ResultSchema: json.RawMessage(postInvoicesInvoiceResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostInvoicesInvoice,
+	Label:        postInvoicesInvoiceLabel,
+}
+
+// decodePostInvoicesInvoice is the DecodeWith of the
+// stripe_post_invoices_invoice tool: DecodePostInvoicesInvoiceArgs in a
+// decoding mode.
+func decodePostInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostInvoicesInvoiceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostInvoicesInvoiceTool builds the stripe_post_invoices_invoice tool of
 // Module.
 func newPostInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostInvoicesInvoice,
-		Description:  "Draft invoices are fully editable. Once an invoice is finalized,\nmonetary values, as well as collection_method, become uneditable.\n\nIf you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or automatically reconciling invoices, pass\nauto_advance=false.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postInvoicesInvoiceSchema),
-		ResultSchema: json.RawMessage(postInvoicesInvoiceResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostInvoicesInvoiceArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostInvoicesInvoiceArgs], (*PostInvoicesInvoiceArgs).decode),
-		Label:        postInvoicesInvoiceLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostInvoicesInvoiceArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice: arguments of type %T, want *PostInvoicesInvoiceArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postInvoicesInvoiceHTTP, a, new(PostInvoicesInvoiceResult))
-		},
+	t := postInvoicesInvoiceTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostInvoicesInvoiceArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice: arguments of type %T, want *PostInvoicesInvoiceArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postInvoicesInvoiceHTTP, a, new(PostInvoicesInvoiceResult))
 	}
+	return &t
 }
 
 // postInvoicesInvoiceLabel renders the status label of one call of the
@@ -5811,7 +5998,10 @@ type DeleteInvoicesInvoiceArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteInvoicesInvoiceArgs(data []byte) (*DeleteInvoicesInvoiceArgs, error) {
-	return wire.Decode(data, new(DeleteInvoicesInvoiceArgs), (*DeleteInvoicesInvoiceArgs).decode)
+	x := new(DeleteInvoicesInvoiceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // deleteInvoicesInvoiceArgsFields are the properties of
@@ -5839,35 +6029,50 @@ func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 }
 
+// deleteInvoicesInvoiceTool is the stripe_delete_invoices_invoice tool of
+// Module but for what needs Module's arguments, which
+// newDeleteInvoicesInvoiceTool sets on a copy.
+var deleteInvoicesInvoiceTool = runtime.Tool{
+	Name:         ToolDeleteInvoicesInvoice,
+	Description:  "Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be voided.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(deleteInvoicesInvoiceSchema),
+	ResultSchema: json.RawMessage(deleteInvoicesInvoiceResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:          true,
+		Destructive:      true,
+		Idempotent:       true,
+		OpenWorld:        true,
+		RequiresApproval: true,
+	},
+	DecodeWith: decodeDeleteInvoicesInvoice,
+	Label:      deleteInvoicesInvoiceLabel,
+}
+
+// decodeDeleteInvoicesInvoice is the DecodeWith of the
+// stripe_delete_invoices_invoice tool: DecodeDeleteInvoicesInvoiceArgs in a
+// decoding mode.
+func decodeDeleteInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(DeleteInvoicesInvoiceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newDeleteInvoicesInvoiceTool builds the stripe_delete_invoices_invoice tool
 // of Module.
 func newDeleteInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolDeleteInvoicesInvoice,
-		Description:  "Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be voided.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(deleteInvoicesInvoiceSchema),
-		ResultSchema: json.RawMessage(deleteInvoicesInvoiceResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:          true,
-			Destructive:      true,
-			Idempotent:       true,
-			OpenWorld:        true,
-			RequiresApproval: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeDeleteInvoicesInvoiceArgs),
-		DecodeWith: wire.DecodeWith(wire.New[DeleteInvoicesInvoiceArgs], (*DeleteInvoicesInvoiceArgs).decode),
-		Label:      deleteInvoicesInvoiceLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*DeleteInvoicesInvoiceArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_delete_invoices_invoice: arguments of type %T, want *DeleteInvoicesInvoiceArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, deleteInvoicesInvoiceHTTP, a, new(DeleteInvoicesInvoiceResult))
-		},
+	t := deleteInvoicesInvoiceTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*DeleteInvoicesInvoiceArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_delete_invoices_invoice: arguments of type %T, want *DeleteInvoicesInvoiceArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, deleteInvoicesInvoiceHTTP, a, new(DeleteInvoicesInvoiceResult))
 	}
+	return &t
 }
 
 // deleteInvoicesInvoiceLabel renders the status label of one call of the
@@ -5923,7 +6128,10 @@ type PostInvoicesInvoiceFinalizeArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostInvoicesInvoiceFinalizeArgs(data []byte) (*PostInvoicesInvoiceFinalizeArgs, error) {
-	return wire.Decode(data, new(PostInvoicesInvoiceFinalizeArgs), (*PostInvoicesInvoiceFinalizeArgs).decode)
+	x := new(PostInvoicesInvoiceFinalizeArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postInvoicesInvoiceFinalizeArgsFields are the properties of
@@ -5953,29 +6161,44 @@ func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 	c.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
 }
 
+// postInvoicesInvoiceFinalizeTool is the stripe_post_invoices_invoice_finalize
+// tool of Module but for what needs Module's arguments, which
+// newPostInvoicesInvoiceFinalizeTool sets on a copy.
+var postInvoicesInvoiceFinalizeTool = runtime.Tool{
+	Name:         ToolPostInvoicesInvoiceFinalize,
+	Description:  "Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you’d like to finalize a draft invoice manually, you can do so using this method.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postInvoicesInvoiceFinalizeSchema),
+	ResultSchema: json.RawMessage(postInvoicesInvoiceFinalizeResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostInvoicesInvoiceFinalize,
+	Label:        postInvoicesInvoiceFinalizeLabel,
+}
+
+// decodePostInvoicesInvoiceFinalize is the DecodeWith of the
+// stripe_post_invoices_invoice_finalize tool:
+// DecodePostInvoicesInvoiceFinalizeArgs in a decoding mode.
+func decodePostInvoicesInvoiceFinalize(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostInvoicesInvoiceFinalizeArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostInvoicesInvoiceFinalizeTool builds the
 // stripe_post_invoices_invoice_finalize tool of Module.
 func newPostInvoicesInvoiceFinalizeTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostInvoicesInvoiceFinalize,
-		Description:  "Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you’d like to finalize a draft invoice manually, you can do so using this method.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postInvoicesInvoiceFinalizeSchema),
-		ResultSchema: json.RawMessage(postInvoicesInvoiceFinalizeResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostInvoicesInvoiceFinalizeArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostInvoicesInvoiceFinalizeArgs], (*PostInvoicesInvoiceFinalizeArgs).decode),
-		Label:        postInvoicesInvoiceFinalizeLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostInvoicesInvoiceFinalizeArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice_finalize: arguments of type %T, want *PostInvoicesInvoiceFinalizeArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postInvoicesInvoiceFinalizeHTTP, a, new(PostInvoicesInvoiceFinalizeResult))
-		},
+	t := postInvoicesInvoiceFinalizeTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostInvoicesInvoiceFinalizeArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_invoices_invoice_finalize: arguments of type %T, want *PostInvoicesInvoiceFinalizeArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postInvoicesInvoiceFinalizeHTTP, a, new(PostInvoicesInvoiceFinalizeResult))
 	}
+	return &t
 }
 
 // postInvoicesInvoiceFinalizeLabel renders the status label of one call of the
@@ -6049,7 +6272,10 @@ type GetPaymentLinksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPaymentLinksArgs(data []byte) (*GetPaymentLinksArgs, error) {
-	return wire.Decode(data, new(GetPaymentLinksArgs), (*GetPaymentLinksArgs).decode)
+	x := new(GetPaymentLinksArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getPaymentLinksArgsFields are the properties of GetPaymentLinksArgs, in the
@@ -6100,34 +6326,47 @@ func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 	)
 }
 
+// getPaymentLinksTool is the stripe_get_payment_links tool of Module but for
+// what needs Module's arguments, which newGetPaymentLinksTool sets on a copy.
+var getPaymentLinksTool = runtime.Tool{
+	Name:         ToolGetPaymentLinks,
+	Description:  "Returns a list of your payment links.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getPaymentLinksSchema),
+	ResultSchema: json.RawMessage(getPaymentLinksResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetPaymentLinks,
+	Label:      getPaymentLinksLabel,
+}
+
+// decodeGetPaymentLinks is the DecodeWith of the stripe_get_payment_links tool:
+// DecodeGetPaymentLinksArgs in a decoding mode.
+func decodeGetPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetPaymentLinksArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetPaymentLinksTool builds the stripe_get_payment_links tool of Module.
 func newGetPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetPaymentLinks,
-		Description:  "Returns a list of your payment links.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getPaymentLinksSchema),
-		ResultSchema: json.RawMessage(getPaymentLinksResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetPaymentLinksArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetPaymentLinksArgs], (*GetPaymentLinksArgs).decode),
-		Label:      getPaymentLinksLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetPaymentLinksArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_payment_links: arguments of type %T, want *GetPaymentLinksArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getPaymentLinksHTTP, a, new(GetPaymentLinksResult))
-		},
+	t := getPaymentLinksTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetPaymentLinksArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_payment_links: arguments of type %T, want *GetPaymentLinksArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getPaymentLinksHTTP, a, new(GetPaymentLinksResult))
 	}
+	return &t
 }
 
 // getPaymentLinksLabel renders the status label of one call of the
@@ -6328,7 +6567,10 @@ type PostPaymentLinksArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPaymentLinksArgs(data []byte) (*PostPaymentLinksArgs, error) {
-	return wire.Decode(data, new(PostPaymentLinksArgs), (*PostPaymentLinksArgs).decode)
+	x := new(PostPaymentLinksArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postPaymentLinksArgsFields are the properties of PostPaymentLinksArgs, in the
@@ -8035,28 +8277,41 @@ type PostPaymentLinksTaxIDCollection = PostInvoicesAutomaticTax
 // same shape.
 type PostPaymentLinksTransferData = PostInvoicesTransferData
 
+// postPaymentLinksTool is the stripe_post_payment_links tool of Module but for
+// what needs Module's arguments, which newPostPaymentLinksTool sets on a copy.
+var postPaymentLinksTool = runtime.Tool{
+	Name:         ToolPostPaymentLinks,
+	Description:  "Creates a payment link.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postPaymentLinksSchema),
+	ResultSchema: json.RawMessage(postPaymentLinksResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostPaymentLinks,
+	Label:        postPaymentLinksLabel,
+}
+
+// decodePostPaymentLinks is the DecodeWith of the stripe_post_payment_links
+// tool: DecodePostPaymentLinksArgs in a decoding mode.
+func decodePostPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostPaymentLinksArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostPaymentLinksTool builds the stripe_post_payment_links tool of Module.
 func newPostPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostPaymentLinks,
-		Description:  "Creates a payment link.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postPaymentLinksSchema),
-		ResultSchema: json.RawMessage(postPaymentLinksResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostPaymentLinksArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostPaymentLinksArgs], (*PostPaymentLinksArgs).decode),
-		Label:        postPaymentLinksLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostPaymentLinksArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_payment_links: arguments of type %T, want *PostPaymentLinksArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postPaymentLinksHTTP, a, new(PostPaymentLinksResult))
-		},
+	t := postPaymentLinksTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostPaymentLinksArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_payment_links: arguments of type %T, want *PostPaymentLinksArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postPaymentLinksHTTP, a, new(PostPaymentLinksResult))
 	}
+	return &t
 }
 
 // postPaymentLinksLabel renders the status label of one call of the
@@ -8133,7 +8388,10 @@ type GetPaymentLinksPaymentLinkArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkArgs(data []byte) (*GetPaymentLinksPaymentLinkArgs, error) {
-	return wire.Decode(data, new(GetPaymentLinksPaymentLinkArgs), (*GetPaymentLinksPaymentLinkArgs).decode)
+	x := new(GetPaymentLinksPaymentLinkArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getPaymentLinksPaymentLinkArgsFields are the properties of
@@ -8162,35 +8420,50 @@ func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	c.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
 }
 
+// getPaymentLinksPaymentLinkTool is the stripe_get_payment_links_payment_link
+// tool of Module but for what needs Module's arguments, which
+// newGetPaymentLinksPaymentLinkTool sets on a copy.
+var getPaymentLinksPaymentLinkTool = runtime.Tool{
+	Name:         ToolGetPaymentLinksPaymentLink,
+	Description:  "Retrieve a payment link.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getPaymentLinksPaymentLinkSchema),
+	ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetPaymentLinksPaymentLink,
+	Label:      getPaymentLinksPaymentLinkLabel,
+}
+
+// decodeGetPaymentLinksPaymentLink is the DecodeWith of the
+// stripe_get_payment_links_payment_link tool:
+// DecodeGetPaymentLinksPaymentLinkArgs in a decoding mode.
+func decodeGetPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetPaymentLinksPaymentLinkArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetPaymentLinksPaymentLinkTool builds the
 // stripe_get_payment_links_payment_link tool of Module.
 func newGetPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetPaymentLinksPaymentLink,
-		Description:  "Retrieve a payment link.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getPaymentLinksPaymentLinkSchema),
-		ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetPaymentLinksPaymentLinkArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetPaymentLinksPaymentLinkArgs], (*GetPaymentLinksPaymentLinkArgs).decode),
-		Label:      getPaymentLinksPaymentLinkLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetPaymentLinksPaymentLinkArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link: arguments of type %T, want *GetPaymentLinksPaymentLinkArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkHTTP, a, new(GetPaymentLinksPaymentLinkResult))
-		},
+	t := getPaymentLinksPaymentLinkTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetPaymentLinksPaymentLinkArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link: arguments of type %T, want *GetPaymentLinksPaymentLinkArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkHTTP, a, new(GetPaymentLinksPaymentLinkResult))
 	}
+	return &t
 }
 
 // getPaymentLinksPaymentLinkLabel renders the status label of one call of the
@@ -8304,7 +8577,10 @@ type PostPaymentLinksPaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostPaymentLinksPaymentLinkArgs(data []byte) (*PostPaymentLinksPaymentLinkArgs, error) {
-	return wire.Decode(data, new(PostPaymentLinksPaymentLinkArgs), (*PostPaymentLinksPaymentLinkArgs).decode)
+	x := new(PostPaymentLinksPaymentLinkArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postPaymentLinksPaymentLinkArgsFields are the properties of
@@ -9091,29 +9367,44 @@ const (
 	PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause         PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = "pause"
 )
 
+// postPaymentLinksPaymentLinkTool is the stripe_post_payment_links_payment_link
+// tool of Module but for what needs Module's arguments, which
+// newPostPaymentLinksPaymentLinkTool sets on a copy.
+var postPaymentLinksPaymentLinkTool = runtime.Tool{
+	Name:         ToolPostPaymentLinksPaymentLink,
+	Description:  "Updates a payment link.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postPaymentLinksPaymentLinkSchema),
+	ResultSchema: json.RawMessage(postPaymentLinksPaymentLinkResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostPaymentLinksPaymentLink,
+	Label:        postPaymentLinksPaymentLinkLabel,
+}
+
+// decodePostPaymentLinksPaymentLink is the DecodeWith of the
+// stripe_post_payment_links_payment_link tool:
+// DecodePostPaymentLinksPaymentLinkArgs in a decoding mode.
+func decodePostPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostPaymentLinksPaymentLinkArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostPaymentLinksPaymentLinkTool builds the
 // stripe_post_payment_links_payment_link tool of Module.
 func newPostPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostPaymentLinksPaymentLink,
-		Description:  "Updates a payment link.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postPaymentLinksPaymentLinkSchema),
-		ResultSchema: json.RawMessage(postPaymentLinksPaymentLinkResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostPaymentLinksPaymentLinkArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostPaymentLinksPaymentLinkArgs], (*PostPaymentLinksPaymentLinkArgs).decode),
-		Label:        postPaymentLinksPaymentLinkLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostPaymentLinksPaymentLinkArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_payment_links_payment_link: arguments of type %T, want *PostPaymentLinksPaymentLinkArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postPaymentLinksPaymentLinkHTTP, a, new(PostPaymentLinksPaymentLinkResult))
-		},
+	t := postPaymentLinksPaymentLinkTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostPaymentLinksPaymentLinkArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_payment_links_payment_link: arguments of type %T, want *PostPaymentLinksPaymentLinkArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postPaymentLinksPaymentLinkHTTP, a, new(PostPaymentLinksPaymentLinkResult))
 	}
+	return &t
 }
 
 // postPaymentLinksPaymentLinkLabel renders the status label of one call of the
@@ -9204,7 +9495,10 @@ type GetPaymentLinksPaymentLinkLineItemsArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkLineItemsArgs(data []byte) (*GetPaymentLinksPaymentLinkLineItemsArgs, error) {
-	return wire.Decode(data, new(GetPaymentLinksPaymentLinkLineItemsArgs), (*GetPaymentLinksPaymentLinkLineItemsArgs).decode)
+	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getPaymentLinksPaymentLinkLineItemsArgsFields are the properties of
@@ -9256,35 +9550,51 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 	)
 }
 
+// getPaymentLinksPaymentLinkLineItemsTool is the
+// stripe_get_payment_links_payment_link_line_items tool of Module but for what
+// needs Module's arguments, which newGetPaymentLinksPaymentLinkLineItemsTool
+// sets on a copy.
+var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
+	Name:         ToolGetPaymentLinksPaymentLinkLineItems,
+	Description:  "When retrieving a payment link, there is an includable line_items property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getPaymentLinksPaymentLinkLineItemsSchema),
+	ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkLineItemsResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetPaymentLinksPaymentLinkLineItems,
+	Label:      getPaymentLinksPaymentLinkLineItemsLabel,
+}
+
+// decodeGetPaymentLinksPaymentLinkLineItems is the DecodeWith of the
+// stripe_get_payment_links_payment_link_line_items tool:
+// DecodeGetPaymentLinksPaymentLinkLineItemsArgs in a decoding mode.
+func decodeGetPaymentLinksPaymentLinkLineItems(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetPaymentLinksPaymentLinkLineItemsTool builds the
 // stripe_get_payment_links_payment_link_line_items tool of Module.
 func newGetPaymentLinksPaymentLinkLineItemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetPaymentLinksPaymentLinkLineItems,
-		Description:  "When retrieving a payment link, there is an includable line_items property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getPaymentLinksPaymentLinkLineItemsSchema),
-		ResultSchema: json.RawMessage(getPaymentLinksPaymentLinkLineItemsResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetPaymentLinksPaymentLinkLineItemsArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetPaymentLinksPaymentLinkLineItemsArgs], (*GetPaymentLinksPaymentLinkLineItemsArgs).decode),
-		Label:      getPaymentLinksPaymentLinkLineItemsLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetPaymentLinksPaymentLinkLineItemsArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link_line_items: arguments of type %T, want *GetPaymentLinksPaymentLinkLineItemsArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkLineItemsHTTP, a, new(GetPaymentLinksPaymentLinkLineItemsResult))
-		},
+	t := getPaymentLinksPaymentLinkLineItemsTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetPaymentLinksPaymentLinkLineItemsArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_payment_links_payment_link_line_items: arguments of type %T, want *GetPaymentLinksPaymentLinkLineItemsArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getPaymentLinksPaymentLinkLineItemsHTTP, a, new(GetPaymentLinksPaymentLinkLineItemsResult))
 	}
+	return &t
 }
 
 // getPaymentLinksPaymentLinkLineItemsLabel renders the status label of one call
@@ -9408,7 +9718,10 @@ type GetPricesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPricesArgs(data []byte) (*GetPricesArgs, error) {
-	return wire.Decode(data, new(GetPricesArgs), (*GetPricesArgs).decode)
+	x := new(GetPricesArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getPricesArgsFields are the properties of GetPricesArgs, in the order of its
@@ -9543,34 +9856,47 @@ const (
 	GetPricesTypeRecurring GetPricesType = "recurring"
 )
 
+// getPricesTool is the stripe_get_prices tool of Module but for what needs
+// Module's arguments, which newGetPricesTool sets on a copy.
+var getPricesTool = runtime.Tool{
+	Name:         ToolGetPrices,
+	Description:  "Returns a list of your active prices, excluding inline prices. For the list of inactive prices, set active to false.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getPricesSchema),
+	ResultSchema: json.RawMessage(getPricesResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetPrices,
+	Label:      getPricesLabel,
+}
+
+// decodeGetPrices is the DecodeWith of the stripe_get_prices tool:
+// DecodeGetPricesArgs in a decoding mode.
+func decodeGetPrices(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetPricesArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetPricesTool builds the stripe_get_prices tool of Module.
 func newGetPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetPrices,
-		Description:  "Returns a list of your active prices, excluding inline prices. For the list of inactive prices, set active to false.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getPricesSchema),
-		ResultSchema: json.RawMessage(getPricesResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetPricesArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetPricesArgs], (*GetPricesArgs).decode),
-		Label:      getPricesLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetPricesArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_prices: arguments of type %T, want *GetPricesArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getPricesHTTP, a, new(GetPricesResult))
-		},
+	t := getPricesTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetPricesArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_prices: arguments of type %T, want *GetPricesArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getPricesHTTP, a, new(GetPricesResult))
 	}
+	return &t
 }
 
 // getPricesLabel renders the status label of one call of the stripe_get_prices
@@ -9737,7 +10063,10 @@ type PostPricesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostPricesArgs(data []byte) (*PostPricesArgs, error) {
-	return wire.Decode(data, new(PostPricesArgs), (*PostPricesArgs).decode)
+	x := new(PostPricesArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10593,28 +10922,41 @@ const (
 	PostPricesTransformQuantityRoundUp   PostPricesTransformQuantityRound = "up"
 )
 
+// postPricesTool is the stripe_post_prices tool of Module but for what needs
+// Module's arguments, which newPostPricesTool sets on a copy.
+var postPricesTool = runtime.Tool{
+	Name:         ToolPostPrices,
+	Description:  "Creates a new price for an existing product. The price can be recurring or one-time.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postPricesSchema),
+	ResultSchema: json.RawMessage(postPricesResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostPrices,
+	Label:        postPricesLabel,
+}
+
+// decodePostPrices is the DecodeWith of the stripe_post_prices tool:
+// DecodePostPricesArgs in a decoding mode.
+func decodePostPrices(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostPricesArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostPricesTool builds the stripe_post_prices tool of Module.
 func newPostPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostPrices,
-		Description:  "Creates a new price for an existing product. The price can be recurring or one-time.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postPricesSchema),
-		ResultSchema: json.RawMessage(postPricesResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostPricesArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostPricesArgs], (*PostPricesArgs).decode),
-		Label:        postPricesLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostPricesArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_prices: arguments of type %T, want *PostPricesArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postPricesHTTP, a, new(PostPricesResult))
-		},
+	t := postPricesTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostPricesArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_prices: arguments of type %T, want *PostPricesArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postPricesHTTP, a, new(PostPricesResult))
 	}
+	return &t
 }
 
 // postPricesLabel renders the status label of one call of the
@@ -10680,7 +11022,10 @@ type GetPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeGetPricesPriceArgs(data []byte) (*GetPricesPriceArgs, error) {
-	return wire.Decode(data, new(GetPricesPriceArgs), (*GetPricesPriceArgs).decode)
+	x := new(GetPricesPriceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getPricesPriceArgsFields are the properties of GetPricesPriceArgs, in the
@@ -10708,34 +11053,47 @@ func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 	c.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
 }
 
+// getPricesPriceTool is the stripe_get_prices_price tool of Module but for what
+// needs Module's arguments, which newGetPricesPriceTool sets on a copy.
+var getPricesPriceTool = runtime.Tool{
+	Name:         ToolGetPricesPrice,
+	Description:  "Retrieves the price with the given ID.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getPricesPriceSchema),
+	ResultSchema: json.RawMessage(getPricesPriceResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetPricesPrice,
+	Label:      getPricesPriceLabel,
+}
+
+// decodeGetPricesPrice is the DecodeWith of the stripe_get_prices_price tool:
+// DecodeGetPricesPriceArgs in a decoding mode.
+func decodeGetPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetPricesPriceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetPricesPriceTool builds the stripe_get_prices_price tool of Module.
 func newGetPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetPricesPrice,
-		Description:  "Retrieves the price with the given ID.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getPricesPriceSchema),
-		ResultSchema: json.RawMessage(getPricesPriceResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetPricesPriceArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetPricesPriceArgs], (*GetPricesPriceArgs).decode),
-		Label:      getPricesPriceLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetPricesPriceArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_prices_price: arguments of type %T, want *GetPricesPriceArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getPricesPriceHTTP, a, new(GetPricesPriceResult))
-		},
+	t := getPricesPriceTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetPricesPriceArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_prices_price: arguments of type %T, want *GetPricesPriceArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getPricesPriceHTTP, a, new(GetPricesPriceResult))
 	}
+	return &t
 }
 
 // getPricesPriceLabel renders the status label of one call of the
@@ -10808,7 +11166,10 @@ type PostPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPricesPriceArgs(data []byte) (*PostPricesPriceArgs, error) {
-	return wire.Decode(data, new(PostPricesPriceArgs), (*PostPricesPriceArgs).decode)
+	x := new(PostPricesPriceArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11160,28 +11521,41 @@ const (
 	PostPricesPriceTaxBehaviorUnspecified PostPricesPriceTaxBehavior = "unspecified"
 )
 
+// postPricesPriceTool is the stripe_post_prices_price tool of Module but for
+// what needs Module's arguments, which newPostPricesPriceTool sets on a copy.
+var postPricesPriceTool = runtime.Tool{
+	Name:         ToolPostPricesPrice,
+	Description:  "Updates the specified price by setting the values of the parameters passed. Any parameters not provided are left unchanged.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postPricesPriceSchema),
+	ResultSchema: json.RawMessage(postPricesPriceResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostPricesPrice,
+	Label:        postPricesPriceLabel,
+}
+
+// decodePostPricesPrice is the DecodeWith of the stripe_post_prices_price tool:
+// DecodePostPricesPriceArgs in a decoding mode.
+func decodePostPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostPricesPriceArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostPricesPriceTool builds the stripe_post_prices_price tool of Module.
 func newPostPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostPricesPrice,
-		Description:  "Updates the specified price by setting the values of the parameters passed. Any parameters not provided are left unchanged.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postPricesPriceSchema),
-		ResultSchema: json.RawMessage(postPricesPriceResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostPricesPriceArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostPricesPriceArgs], (*PostPricesPriceArgs).decode),
-		Label:        postPricesPriceLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostPricesPriceArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_prices_price: arguments of type %T, want *PostPricesPriceArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postPricesPriceHTTP, a, new(PostPricesPriceResult))
-		},
+	t := postPricesPriceTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostPricesPriceArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_prices_price: arguments of type %T, want *PostPricesPriceArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postPricesPriceHTTP, a, new(PostPricesPriceResult))
 	}
+	return &t
 }
 
 // postPricesPriceLabel renders the status label of one call of the
@@ -11272,7 +11646,10 @@ type GetProductsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetProductsArgs(data []byte) (*GetProductsArgs, error) {
-	return wire.Decode(data, new(GetProductsArgs), (*GetProductsArgs).decode)
+	x := new(GetProductsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getProductsArgsFields are the properties of GetProductsArgs, in the order of
@@ -11332,34 +11709,47 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 	)
 }
 
+// getProductsTool is the stripe_get_products tool of Module but for what needs
+// Module's arguments, which newGetProductsTool sets on a copy.
+var getProductsTool = runtime.Tool{
+	Name:         ToolGetProducts,
+	Description:  "Returns a list of your products. The products are returned sorted by creation date, with the most recently created products appearing first.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getProductsSchema),
+	ResultSchema: json.RawMessage(getProductsResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetProducts,
+	Label:      getProductsLabel,
+}
+
+// decodeGetProducts is the DecodeWith of the stripe_get_products tool:
+// DecodeGetProductsArgs in a decoding mode.
+func decodeGetProducts(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetProductsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetProductsTool builds the stripe_get_products tool of Module.
 func newGetProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetProducts,
-		Description:  "Returns a list of your products. The products are returned sorted by creation date, with the most recently created products appearing first.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getProductsSchema),
-		ResultSchema: json.RawMessage(getProductsResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetProductsArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetProductsArgs], (*GetProductsArgs).decode),
-		Label:      getProductsLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetProductsArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_get_products: arguments of type %T, want *GetProductsArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getProductsHTTP, a, new(GetProductsResult))
-		},
+	t := getProductsTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetProductsArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_get_products: arguments of type %T, want *GetProductsArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getProductsHTTP, a, new(GetProductsResult))
 	}
+	return &t
 }
 
 // getProductsLabel renders the status label of one call of the
@@ -11500,7 +11890,10 @@ type PostProductsArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostProductsArgs(data []byte) (*PostProductsArgs, error) {
-	return wire.Decode(data, new(PostProductsArgs), (*PostProductsArgs).decode)
+	x := new(PostProductsArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // postProductsArgsFields are the properties of PostProductsArgs, in the order
@@ -12039,28 +12432,41 @@ func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {
 	c.Object(postProductsPackageDimensionsFields, &x.Height, &x.Length, &x.Weight, &x.Width)
 }
 
+// postProductsTool is the stripe_post_products tool of Module but for what
+// needs Module's arguments, which newPostProductsTool sets on a copy.
+var postProductsTool = runtime.Tool{
+	Name:         ToolPostProducts,
+	Description:  "Creates a new product object.",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(postProductsSchema),
+	ResultSchema: json.RawMessage(postProductsResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodePostProducts,
+	Label:        postProductsLabel,
+}
+
+// decodePostProducts is the DecodeWith of the stripe_post_products tool:
+// DecodePostProductsArgs in a decoding mode.
+func decodePostProducts(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(PostProductsArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newPostProductsTool builds the stripe_post_products tool of Module.
 func newPostProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolPostProducts,
-		Description:  "Creates a new product object.",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(postProductsSchema),
-		ResultSchema: json.RawMessage(postProductsResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodePostProductsArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[PostProductsArgs], (*PostProductsArgs).decode),
-		Label:        postProductsLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*PostProductsArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("stripe_post_products: arguments of type %T, want *PostProductsArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, postProductsHTTP, a, new(PostProductsResult))
-		},
+	t := postProductsTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*PostProductsArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("stripe_post_products: arguments of type %T, want *PostProductsArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, postProductsHTTP, a, new(PostProductsResult))
 	}
+	return &t
 }
 
 // postProductsLabel renders the status label of one call of the

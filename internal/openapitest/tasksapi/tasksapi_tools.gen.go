@@ -46,7 +46,9 @@ type Executor interface{}
 
 // Module returns a fresh module of the tasks tools, run by impl (not nil). Add
 // it to a registry with reg.AddModule(Module(impl)). The tools with an http:
-// binding call their API through api, with each caller's credentials.
+// binding call their API through api, with each caller's credentials. Each
+// module has tools of its own, copies of the package's; their schemas are
+// shared, and read-only.
 func Module(impl Executor, api *httpapi.Client) *runtime.Module {
 	return &runtime.Module{
 		Provider:    Provider,
@@ -100,7 +102,10 @@ type GetTasksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetTasksArgs(data []byte) (*GetTasksArgs, error) {
-	return wire.Decode(data, new(GetTasksArgs), (*GetTasksArgs).decode)
+	x := new(GetTasksArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -169,34 +174,47 @@ var getTasksMaxPagesRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
+// getTasksTool is the tasks_get_tasks tool of Module but for what needs
+// Module's arguments, which newGetTasksTool sets on a copy.
+var getTasksTool = runtime.Tool{
+	Name:         ToolGetTasks,
+	Description:  "Get active tasks",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getTasksSchema),
+	ResultSchema: json.RawMessage(getTasksResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetTasks,
+	Label:      getTasksLabel,
+}
+
+// decodeGetTasks is the DecodeWith of the tasks_get_tasks tool:
+// DecodeGetTasksArgs in a decoding mode.
+func decodeGetTasks(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetTasksArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetTasksTool builds the tasks_get_tasks tool of Module.
 func newGetTasksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetTasks,
-		Description:  "Get active tasks",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getTasksSchema),
-		ResultSchema: json.RawMessage(getTasksResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetTasksArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetTasksArgs], (*GetTasksArgs).decode),
-		Label:      getTasksLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetTasksArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("tasks_get_tasks: arguments of type %T, want *GetTasksArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getTasksHTTP, a, new(GetTasksResult))
-		},
+	t := getTasksTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetTasksArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("tasks_get_tasks: arguments of type %T, want *GetTasksArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getTasksHTTP, a, new(GetTasksResult))
 	}
+	return &t
 }
 
 // getTasksLabel renders the status label of one call of the tasks_get_tasks
@@ -262,7 +280,10 @@ type CreateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateTaskArgs(data []byte) (*CreateTaskArgs, error) {
-	return wire.Decode(data, new(CreateTaskArgs), (*CreateTaskArgs).decode)
+	x := new(CreateTaskArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // createTaskArgsFields are the properties of CreateTaskArgs, in the order of
@@ -344,28 +365,41 @@ var createTaskWeightRules = wire.NumberRules{
 	ExclusiveMinimum: wire.Dec("0"),
 }
 
+// createTaskTool is the tasks_create_task tool of Module but for what needs
+// Module's arguments, which newCreateTaskTool sets on a copy.
+var createTaskTool = runtime.Tool{
+	Name:         ToolCreateTask,
+	Description:  "Create a task",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(createTaskSchema),
+	ResultSchema: json.RawMessage(createTaskResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodeCreateTask,
+	Label:        createTaskLabel,
+}
+
+// decodeCreateTask is the DecodeWith of the tasks_create_task tool:
+// DecodeCreateTaskArgs in a decoding mode.
+func decodeCreateTask(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CreateTaskArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newCreateTaskTool builds the tasks_create_task tool of Module.
 func newCreateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolCreateTask,
-		Description:  "Create a task",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(createTaskSchema),
-		ResultSchema: json.RawMessage(createTaskResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodeCreateTaskArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[CreateTaskArgs], (*CreateTaskArgs).decode),
-		Label:        createTaskLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*CreateTaskArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("tasks_create_task: arguments of type %T, want *CreateTaskArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, createTaskHTTP, a, new(CreateTaskResult))
-		},
+	t := createTaskTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*CreateTaskArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("tasks_create_task: arguments of type %T, want *CreateTaskArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, createTaskHTTP, a, new(CreateTaskResult))
 	}
+	return &t
 }
 
 // createTaskLabel renders the status label of one call of the tasks_create_task
@@ -415,7 +449,10 @@ type GetTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeGetTaskArgs(data []byte) (*GetTaskArgs, error) {
-	return wire.Decode(data, new(GetTaskArgs), (*GetTaskArgs).decode)
+	x := new(GetTaskArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // getTaskArgsFields are the properties of GetTaskArgs, in the order of its
@@ -442,34 +479,47 @@ func (x *GetTaskArgs) validate(c *wire.Checker) {
 	c.Object(getTaskArgsFields, &x.TaskID)
 }
 
+// getTaskTool is the tasks_get_task tool of Module but for what needs Module's
+// arguments, which newGetTaskTool sets on a copy.
+var getTaskTool = runtime.Tool{
+	Name:         ToolGetTask,
+	Description:  "Get a task",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(getTaskSchema),
+	ResultSchema: json.RawMessage(getTaskResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags: runtime.Flags{
+		Enabled:         true,
+		ReadOnly:        true,
+		Idempotent:      true,
+		OpenWorld:       true,
+		ConcurrencySafe: true,
+	},
+	DecodeWith: decodeGetTask,
+	Label:      getTaskLabel,
+}
+
+// decodeGetTask is the DecodeWith of the tasks_get_task tool: DecodeGetTaskArgs
+// in a decoding mode.
+func decodeGetTask(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(GetTaskArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newGetTaskTool builds the tasks_get_task tool of Module.
 func newGetTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolGetTask,
-		Description:  "Get a task",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(getTaskSchema),
-		ResultSchema: json.RawMessage(getTaskResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags: runtime.Flags{
-			Enabled:         true,
-			ReadOnly:        true,
-			Idempotent:      true,
-			OpenWorld:       true,
-			ConcurrencySafe: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeGetTaskArgs),
-		DecodeWith: wire.DecodeWith(wire.New[GetTaskArgs], (*GetTaskArgs).decode),
-		Label:      getTaskLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*GetTaskArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("tasks_get_task: arguments of type %T, want *GetTaskArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, getTaskHTTP, a, new(GetTaskResult))
-		},
+	t := getTaskTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*GetTaskArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("tasks_get_task: arguments of type %T, want *GetTaskArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, getTaskHTTP, a, new(GetTaskResult))
 	}
+	return &t
 }
 
 // getTaskLabel renders the status label of one call of the tasks_get_task tool
@@ -527,7 +577,10 @@ type UpdateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeUpdateTaskArgs(data []byte) (*UpdateTaskArgs, error) {
-	return wire.Decode(data, new(UpdateTaskArgs), (*UpdateTaskArgs).decode)
+	x := new(UpdateTaskArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // updateTaskArgsFields are the properties of UpdateTaskArgs, in the order of
@@ -584,28 +637,41 @@ func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 	)
 }
 
+// updateTaskTool is the tasks_update_task tool of Module but for what needs
+// Module's arguments, which newUpdateTaskTool sets on a copy.
+var updateTaskTool = runtime.Tool{
+	Name:         ToolUpdateTask,
+	Description:  "Update a task",
+	Kind:         runtime.KindTool,
+	Schema:       json.RawMessage(updateTaskSchema),
+	ResultSchema: json.RawMessage(updateTaskResultSchema),
+	Gate:         Gate,
+	GateMessage:  gateMessage,
+	Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:   decodeUpdateTask,
+	Label:        updateTaskLabel,
+}
+
+// decodeUpdateTask is the DecodeWith of the tasks_update_task tool:
+// DecodeUpdateTaskArgs in a decoding mode.
+func decodeUpdateTask(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(UpdateTaskArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newUpdateTaskTool builds the tasks_update_task tool of Module.
 func newUpdateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:         ToolUpdateTask,
-		Description:  "Update a task",
-		Kind:         runtime.KindTool,
-		Schema:       json.RawMessage(updateTaskSchema),
-		ResultSchema: json.RawMessage(updateTaskResultSchema),
-		Gate:         Gate,
-		GateMessage:  gateMessage,
-		Flags:        runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:       wire.DecodeArgs(DecodeUpdateTaskArgs),
-		DecodeWith:   wire.DecodeWith(wire.New[UpdateTaskArgs], (*UpdateTaskArgs).decode),
-		Label:        updateTaskLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*UpdateTaskArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("tasks_update_task: arguments of type %T, want *UpdateTaskArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, updateTaskHTTP, a, new(UpdateTaskResult))
-		},
+	t := updateTaskTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*UpdateTaskArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("tasks_update_task: arguments of type %T, want *UpdateTaskArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, updateTaskHTTP, a, new(UpdateTaskResult))
 	}
+	return &t
 }
 
 // updateTaskLabel renders the status label of one call of the tasks_update_task
@@ -656,7 +722,10 @@ type DeleteTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeDeleteTaskArgs(data []byte) (*DeleteTaskArgs, error) {
-	return wire.Decode(data, new(DeleteTaskArgs), (*DeleteTaskArgs).decode)
+	x := new(DeleteTaskArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // deleteTaskArgsFields are the properties of DeleteTaskArgs, in the order of
@@ -683,33 +752,46 @@ func (x *DeleteTaskArgs) validate(c *wire.Checker) {
 	c.Object(deleteTaskArgsFields, &x.TaskID)
 }
 
+// deleteTaskTool is the tasks_delete_task tool of Module but for what needs
+// Module's arguments, which newDeleteTaskTool sets on a copy.
+var deleteTaskTool = runtime.Tool{
+	Name:        ToolDeleteTask,
+	Description: "Delete a task",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(deleteTaskSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags: runtime.Flags{
+		Enabled:          true,
+		Destructive:      true,
+		Idempotent:       true,
+		OpenWorld:        true,
+		RequiresApproval: true,
+	},
+	DecodeWith: decodeDeleteTask,
+	Label:      deleteTaskLabel,
+}
+
+// decodeDeleteTask is the DecodeWith of the tasks_delete_task tool:
+// DecodeDeleteTaskArgs in a decoding mode.
+func decodeDeleteTask(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(DeleteTaskArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newDeleteTaskTool builds the tasks_delete_task tool of Module.
 func newDeleteTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolDeleteTask,
-		Description: "Delete a task",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(deleteTaskSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags: runtime.Flags{
-			Enabled:          true,
-			Destructive:      true,
-			Idempotent:       true,
-			OpenWorld:        true,
-			RequiresApproval: true,
-		},
-		Decode:     wire.DecodeArgs(DecodeDeleteTaskArgs),
-		DecodeWith: wire.DecodeWith(wire.New[DeleteTaskArgs], (*DeleteTaskArgs).decode),
-		Label:      deleteTaskLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*DeleteTaskArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("tasks_delete_task: arguments of type %T, want *DeleteTaskArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, deleteTaskHTTP, a, nil)
-		},
+	t := deleteTaskTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*DeleteTaskArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("tasks_delete_task: arguments of type %T, want *DeleteTaskArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, deleteTaskHTTP, a, nil)
 	}
+	return &t
 }
 
 // deleteTaskLabel renders the status label of one call of the tasks_delete_task
@@ -745,7 +827,10 @@ type CloseTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCloseTaskArgs(data []byte) (*CloseTaskArgs, error) {
-	return wire.Decode(data, new(CloseTaskArgs), (*CloseTaskArgs).decode)
+	x := new(CloseTaskArgs)
+	d := wire.Start(data, 0)
+	x.decode(d)
+	return x, d.Done()
 }
 
 // closeTaskArgsFields are the properties of CloseTaskArgs, in the order of its
@@ -772,27 +857,40 @@ func (x *CloseTaskArgs) validate(c *wire.Checker) {
 	c.Object(closeTaskArgsFields, &x.TaskID)
 }
 
+// closeTaskTool is the tasks_close_task tool of Module but for what needs
+// Module's arguments, which newCloseTaskTool sets on a copy.
+var closeTaskTool = runtime.Tool{
+	Name:        ToolCloseTask,
+	Description: "Close a task",
+	Kind:        runtime.KindTool,
+	Schema:      json.RawMessage(closeTaskSchema),
+	Gate:        Gate,
+	GateMessage: gateMessage,
+	Flags:       runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:  decodeCloseTask,
+	Label:       closeTaskLabel,
+}
+
+// decodeCloseTask is the DecodeWith of the tasks_close_task tool:
+// DecodeCloseTaskArgs in a decoding mode.
+func decodeCloseTask(data []byte, mode runtime.DecodeMode) (any, error) {
+	x := new(CloseTaskArgs)
+	d := wire.Start(data, mode)
+	x.decode(d)
+	return x, d.Done()
+}
+
 // newCloseTaskTool builds the tasks_close_task tool of Module.
 func newCloseTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
-	return &runtime.Tool{
-		Name:        ToolCloseTask,
-		Description: "Close a task",
-		Kind:        runtime.KindTool,
-		Schema:      json.RawMessage(closeTaskSchema),
-		Gate:        Gate,
-		GateMessage: gateMessage,
-		Flags:       runtime.Flags{Enabled: true, OpenWorld: true, RequiresApproval: true},
-		Decode:      wire.DecodeArgs(DecodeCloseTaskArgs),
-		DecodeWith:  wire.DecodeWith(wire.New[CloseTaskArgs], (*CloseTaskArgs).decode),
-		Label:       closeTaskLabel,
-		Execute: func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-			a, ok := args.(*CloseTaskArgs)
-			if !ok || a == nil {
-				return runtime.Result{}, fmt.Errorf("tasks_close_task: arguments of type %T, want *CloseTaskArgs", args)
-			}
-			return api.Do(ctx, call, httpAPI, closeTaskHTTP, a, nil)
-		},
+	t := closeTaskTool
+	t.Execute = func(ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
+		a, ok := args.(*CloseTaskArgs)
+		if !ok || a == nil {
+			return runtime.Result{}, fmt.Errorf("tasks_close_task: arguments of type %T, want *CloseTaskArgs", args)
+		}
+		return api.Do(ctx, call, httpAPI, closeTaskHTTP, a, nil)
 	}
+	return &t
 }
 
 // closeTaskLabel renders the status label of one call of the tasks_close_task
