@@ -416,68 +416,29 @@ func (d *Decoder) NextItem() bool {
 	return true
 }
 
-// maxItemsHint is the most items itemsHint counts: a longer array's slice
-// grows as it is read.
-const maxItemsHint = 256
+// firstItems is the capacity an array read starts its slice with, unless
+// the array is empty or its maxItems is smaller: one allocation for most
+// arrays, and then doubling (4, 8, 16 …) rather than append's 1, 2, 4, 8.
+const firstItems = 4
 
-// itemsHint returns the number of items of the array being read (just
-// after its '['), at most max (maxItems, or NoMaxItems) and maxItemsHint,
-// for the capacity of the slice it is read into: one allocation instead of
-// one per doubling. It is a quick count of the commas outside nested values
-// and strings, without checking the syntax (the reading that follows does):
-// on malformed input it may be wrong, never costly.
+// itemsHint returns the capacity of the slice for the array being read
+// (just after its '['): 0 when it is empty (then no allocation at all), else
+// firstItems, or less when max (maxItems, or NoMaxItems) is smaller.
 func (d *Decoder) itemsHint(max int) int {
 	if d.stopped {
 		return 0
 	}
-	limit := maxItemsHint
-	if max >= 0 && max < limit {
-		limit = max
-	}
-	data := d.data
-	i := d.pos
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+	data, i := d.data, d.pos
+	for i < len(data) && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
 		i++
 	}
-	if i >= len(data) || data[i] == ']' || limit == 0 {
+	if i >= len(data) || data[i] == ']' {
 		return 0
 	}
-	n, depth := 1, 0
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			// To the closing quote: one not escaped by an odd run of '\\'.
-			for {
-				j := bytes.IndexByte(data[i+1:], '"')
-				if j < 0 {
-					return n
-				}
-				i += 1 + j
-				k := i - 1
-				for data[k] == '\\' {
-					k--
-				}
-				if (i-k)%2 == 1 {
-					break
-				}
-			}
-		case '[', '{':
-			depth++
-		case ']', '}':
-			if depth == 0 {
-				return n
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				if n == limit {
-					return n
-				}
-				n++
-			}
-		}
+	if max >= 0 && max < firstItems {
+		return max
 	}
-	return n
+	return firstItems
 }
 
 // NextItemWithin is NextItem for an array of at most max items (maxItems),
