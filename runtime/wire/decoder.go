@@ -538,28 +538,26 @@ func (d *Decoder) Bytes() ([]byte, bool) {
 func (d *Decoder) readString() ([]byte, bool) {
 	data := d.data
 	start := d.pos + 1
-	ascii := true
 	i := start
 	// Eight bytes at a time to the first quote, backslash or control
-	// character, noting non-ASCII bytes on the way; then byte by byte.
+	// character, then byte by byte; or collects the bytes before it, to
+	// tell whether they are all ASCII.
+	var or uint64
 	for i+8 <= len(data) {
 		x := binary.LittleEndian.Uint64(data[i:])
-		m := strStop(x)
-		if h := x & hiBits; h != 0 && (m == 0 || h&(m&-m-1) != 0) {
-			ascii = false
-		}
-		if m != 0 {
+		if m := strStop(x); m != 0 {
+			or |= x & (m&-m - 1)
 			i += bits.TrailingZeros64(m) >> 3
 			break
 		}
+		or |= x
 		i += 8
 	}
 	for i < len(data) && data[i] >= 0x20 && data[i] != '"' && data[i] != '\\' {
-		if data[i] >= utf8.RuneSelf {
-			ascii = false
-		}
+		or |= uint64(data[i])
 		i++
 	}
+	ascii := or&hiBits == 0
 	switch {
 	case i >= len(data):
 		d.pos = len(data)
