@@ -119,19 +119,24 @@ func (d *Decoder) tooDeep() {
 }
 
 // ws skips whitespace.
-func (d *Decoder) ws() {
-	data, i := d.data, d.pos
+func (d *Decoder) ws() { d.pos = skipWS(d.data, d.pos) }
+
+// skipWS returns the index of the first byte at or after i in data that is
+// not whitespace, or len(data).
+func skipWS(data []byte, i int) int {
 	for i < len(data) && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
 		i++
 	}
-	d.pos = i
+	return i
 }
 
 // peek skips whitespace and returns the next byte, or 0 at the end.
 func (d *Decoder) peek() byte {
-	d.ws()
-	if d.pos < len(d.data) {
-		return d.data[d.pos]
+	data := d.data
+	i := skipWS(data, d.pos)
+	d.pos = i
+	if i < len(data) {
+		return data[i]
 	}
 	return 0
 }
@@ -263,6 +268,57 @@ func (d *Decoder) NextKey() bool {
 	if d.stopped {
 		return false
 	}
+	// The common case, `, "key":` (or `"key":` first), on locals; anything
+	// else is read again, from the start, by the general case.
+	data := d.data
+	if i := skipWS(data, d.pos); i < len(data) {
+		key := false
+		if d.fresh {
+			key = data[i] == '"'
+		} else if data[i] == ',' {
+			i = skipWS(data, i+1)
+			key = i < len(data) && data[i] == '"'
+		}
+		if key {
+			d.fresh = false
+			// A key is mostly a short run of plain ASCII.
+			j := i + 1
+			for j < len(data) && keyByte[data[j]] {
+				j++
+			}
+			if j < len(data) && data[j] == '"' {
+				d.name = data[i+1 : j]
+				d.pos = j + 1
+			} else {
+				name, ok := d.readStringFrom(i+1, j)
+				if !ok {
+					return false
+				}
+				d.name = name
+			}
+			if i = skipWS(data, d.pos); i < len(data) && data[i] == ':' {
+				d.pos = i + 1
+				return true
+			}
+			d.pos = i
+			d.syntax("':' after object key")
+			return false
+		}
+	}
+	return d.nextKey()
+}
+
+// keyByte marks the bytes of NextKey's quick scan of a key: printable ASCII
+// but '"' and '\\'.
+var keyByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// nextKey is NextKey's general case.
+func (d *Decoder) nextKey() bool {
 	c := d.peek()
 	if c == '}' {
 		d.leave()
@@ -536,9 +592,13 @@ func (d *Decoder) Bytes() ([]byte, bool) {
 // readString reads the string starting at d.pos (a '"'). Invalid UTF-8 and
 // lone surrogates become U+FFFD, as with encoding/json.
 func (d *Decoder) readString() ([]byte, bool) {
+	return d.readStringFrom(d.pos+1, d.pos+1)
+}
+
+// readStringFrom is readString for the string whose content starts at
+// start, past its first i-start bytes (plain ASCII).
+func (d *Decoder) readStringFrom(start, i int) ([]byte, bool) {
 	data := d.data
-	start := d.pos + 1
-	i := start
 	// Eight bytes at a time to the first quote, backslash or control
 	// character, then byte by byte; or collects the bytes before it, to
 	// tell whether they are all ASCII.
@@ -814,6 +874,14 @@ func (d *Decoder) Int() (int64, bool) {
 		d.mismatch("integer")
 		return 0, false
 	}
+	if v, ok := d.shortInt(); ok {
+		return v, true
+	}
+	return d.longInt()
+}
+
+// longInt is Int for any number (at d.pos).
+func (d *Decoder) longInt() (int64, bool) {
 	tok, isInt, ok := d.number()
 	if !ok {
 		return 0, false
@@ -836,6 +904,37 @@ func (d *Decoder) Int() (int64, bool) {
 		d.Add("expected integer, got " + clipText(tok, quoteMax))
 	}
 	return 0, false
+}
+
+// shortInt reads, in one pass, an integer literal of at most 18 digits
+// (which cannot overflow) that is not followed by a fraction, an exponent
+// or another digit; ok is false, and nothing read, for any other number,
+// which Int reads in full.
+func (d *Decoder) shortInt() (int64, bool) {
+	data, i := d.data, d.pos
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var u uint64
+	for i < len(data) && data[i]-'0' <= 9 && i-start < 18 {
+		u = u*10 + uint64(data[i]-'0')
+		i++
+	}
+	switch {
+	case i == start, data[start] == '0' && i-start > 1:
+		return 0, false
+	case i < len(data):
+		if c := data[i]; c-'0' <= 9 || c == '.' || c == 'e' || c == 'E' {
+			return 0, false
+		}
+	}
+	d.pos = i
+	if neg {
+		return -int64(u), true
+	}
+	return int64(u), true
 }
 
 // Float reads a number. Anything else is a violation, as is a number too

@@ -86,6 +86,18 @@ func (p *Pattern) MatchString(s string) bool {
 			continue
 		}
 		n := 0
+		if st.max < 0 && st.high == nil {
+			// An unbounded ASCII class: the common case, in a tight loop.
+			j := i
+			for j < len(s) && s[j] < utf8.RuneSelf && st.ascii[s[j]>>6]&(1<<(s[j]&63)) != 0 {
+				j++
+			}
+			if j-i < st.min {
+				return false
+			}
+			i = j
+			continue
+		}
 		for n != st.max && i < len(s) {
 			if c := s[i]; c < utf8.RuneSelf {
 				if st.ascii[c>>6]&(1<<(c&63)) == 0 {

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -131,5 +132,68 @@ func TestArrayReadAllocs(t *testing.T) {
 	})
 	if allocs != 6 { // the items (4, then 8), the strings' slice, and the three strings
 		t.Fatalf("%v allocations, want 6", allocs)
+	}
+}
+
+// TestShortInt compares Int, which reads short integers in one pass, with
+// its general case on numbers of every shape, followed by what may follow
+// them.
+func TestShortInt(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	nums := []string{"0", "-0", "7", "-7", "01", "-01", "00", "-", "1.5", "2.0", "1e3", "1E3", "-1e-2", "10.", "123456789012345678",
+		"-123456789012345678", "1234567890123456789", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809", "99999999999999999999", "0.0", "0e0"}
+	for range 300 {
+		var b strings.Builder
+		if r.IntN(3) == 0 {
+			b.WriteByte('-')
+		}
+		for range 1 + r.IntN(21) {
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+		nums = append(nums, b.String())
+	}
+	for _, n := range nums {
+		for _, tail := range []string{"", " ", ",", "}", "]", "x", ".5", "e2", "5"} {
+			doc := n + tail
+			var d1, d2 Decoder
+			d1.Reset([]byte(doc))
+			d2.Reset([]byte(doc))
+			v1, ok1 := d1.Int()
+			d2.ws()
+			v2, ok2 := d2.longInt()
+			e1, e2 := d1.Finish(), d2.Finish()
+			if v1 != v2 || ok1 != ok2 || d1.pos != d2.pos || (e1 == nil) != (e2 == nil) || e1 != nil && e1.Error() != e2.Error() {
+				t.Fatalf("Int(%q) = %d, %v at %d (%v); the general case gives %d, %v at %d (%v)", doc, v1, ok1, d1.pos, e1, v2, ok2, d2.pos, e2)
+			}
+		}
+	}
+}
+
+// TestNextKeyFastPath compares NextKey, which reads the common `, "key":`
+// on a fast path, with its general case on objects with every kind of
+// damage.
+func TestNextKeyFastPath(t *testing.T) {
+	docs := []string{`{}`, `{ }`, `{"a":1}`, `{"a" : 1 , "b":2}`, "{\n \"a\":\t1,\r\n\"b\" :2\n}", `{"a":1,}`, `{,"a":1}`,
+		`{"a"1}`, `{"a":1 "b":2}`, `{"a":1,,"b":2}`, `{a:1}`, `{"a":1`, `{"a":1,`, `{"a`, `{"a"`, `{"a":`, `{"a\"b":1}`,
+		`{"a\u0041":1,"é":2}`, "{\"a\x01\":1}", `{"a":1}}`, `{"a":{"b":{}},"c":[]}`, `{"a":1 , }`, `{"a":1, 2}`, `{"":1}`}
+	for _, doc := range docs {
+		walkKeys := func(next func(*Decoder) bool) (string, error) {
+			var d Decoder
+			d.Reset([]byte(doc))
+			var names []string
+			if d.BeginObject() {
+				for next(&d) {
+					names = append(names, string(d.Name()))
+					d.Skip()
+				}
+			}
+			return strings.Join(names, "|") + "@" + strconv.Itoa(d.pos), d.Finish()
+		}
+		n1, e1 := walkKeys((*Decoder).NextKey)
+		n2, e2 := walkKeys((*Decoder).nextKey)
+		if n1 != n2 || (e1 == nil) != (e2 == nil) || e1 != nil && e1.Error() != e2.Error() {
+			t.Errorf("NextKey on %q: %s, %v; the general case: %s, %v", doc, n1, e1, n2, e2)
+		}
 	}
 }
