@@ -27,6 +27,7 @@ var parseSchemaCorpus = []string{
 	`{"s":"caf\u00e9"}`, `{"s":"\ud83d\ude00 and \ud83d"}`, `{"s":"a\"b\\c\/d\n\t"}`, `{"\u0061":1}`,
 	"{\"s\":\"caf\xc3\xa9 ok\"}", "{\"s\":\"bad \xff utf8\"}", "{\"bad \xc3\":1}",
 	`{"enum":["x",1,null,true,{"k":[{}]}]}`,
+	`{"type":"string","typ":"x","types":"objects","format":"date-time","":""}`, `{"t\u0079pe":"str\u0069ng","type\"":1}`,
 	// Malformed: the fast path must refuse them all.
 	``, ` `, `[]`, `"s"`, `1`, `null`, `{`, `}`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{,}`, `{"a":1 "b":2}`,
 	`{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`, `{"a":+1}`, `{"a":tru}`, `{"a":nul}`, `{"a":truex}`,
