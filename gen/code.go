@@ -302,17 +302,20 @@ func keepLine(l string) bool {
 // than width gets a line of its own.
 func wrap(l string, width int) []string {
 	var lines []string
-	line := ""
-	for _, w := range strings.Fields(l) {
+	var line strings.Builder
+	for w := range strings.FieldsSeq(l) {
 		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) <= width:
-			line += " " + w
+		case line.Len() == 0:
+		case line.Len()+1+len(w) <= width:
+			line.WriteByte(' ')
 		default:
-			lines = append(lines, line)
-			line = w
+			lines = append(lines, line.String())
+			line = strings.Builder{}
 		}
+		if line.Len() == 0 {
+			line.Grow(width)
+		}
+		line.WriteString(w)
 	}
-	return append(lines, line)
+	return append(lines, line.String())
 }
