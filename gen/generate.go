@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/toolgen/toolgen/spec"
@@ -154,37 +155,39 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		return nil, err
 	}
 	// The code is most of the work; what else reads only the spec and the
-	// directory runs beside it, and the errors are reported in the order
-	// the steps would run one after the other.
+	// directory runs beside it, in two goroutines, and the errors are
+	// reported in the order the steps would run one after the other. The
+	// stubs need the generated code only for a method left over from a
+	// removed tool (declareGenerated): they wait for it then.
 	var (
-		catalog, test  []byte
-		targetWarnings []string
-		sc             *pkgScan
-		side           [4]error
-		done           = make(chan struct{})
+		code, catalog, test []byte
+		targetWarnings      []string
+		stubs               *stubsResult
+		errs                [6]error // code, catalog, test, targets, scan, stubs
+		wg                  sync.WaitGroup
+		codeDone            = make(chan struct{})
 	)
 	pkg := packageName(f, dir)
-	go func() {
-		defer close(done)
-		catalog, side[0] = CatalogMarkdown(f)
-		test, side[1] = ExamplesTest(f)           // examples.go
-		targetWarnings, side[2] = checkTargets(f) // targets.go
-		sc, side[3] = scanPackage(dir, pkg, genPath)
-	}()
-	code, err := Code(f)
-	<-done
-	if err != nil {
-		return nil, err
-	}
-	for _, err := range side {
+	wg.Go(func() {
+		targetWarnings, errs[3] = checkTargets(f) // targets.go
+	})
+	wg.Go(func() {
+		catalog, errs[1] = CatalogMarkdown(f)
+		test, errs[2] = ExamplesTest(f) // examples.go
+		var sc *pkgScan
+		if sc, errs[4] = scanPackage(dir, pkg, genPath); errs[4] != nil {
+			return
+		}
+		sc.declareGenerated(func() []byte { <-codeDone; return code })
+		stubs, errs[5] = stubsFor(f, pkg, stubsPath, ExecutorMethods(f), sc)
+	})
+	code, errs[0] = Code(f)
+	close(codeDone)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-	}
-	sc.declareGenerated(code)
-	stubs, err := stubsFor(f, pkg, stubsPath, ExecutorMethods(f), sc)
-	if err != nil {
-		return nil, err
 	}
 
 	out := &Output{Spec: f.Path, Warnings: stubs.warnings, Breaks: stubs.breaks, Orphans: Orphans(dir, genPath)}

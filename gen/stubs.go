@@ -39,11 +39,12 @@ type pkgScan struct {
 	// when a file dot-imports a package, whose names toolgen cannot know.
 	declared  map[string]bool
 	dotImport bool
-	// pending is the generated file's source, whose names are added to
-	// declared only when a check needs them (declarePending): parsing
-	// several megabytes of generated Go is a good part of generating a
-	// large spec, and only a method left over from a removed tool needs it.
-	pending []byte
+	// pending gives the generated file's source (nil if there is none),
+	// whose names are added to declared only when a check needs them
+	// (declarePending): parsing several megabytes of generated Go is a
+	// good part of generating a large spec, and only a method left over
+	// from a removed tool needs it.
+	pending func() []byte
 }
 
 // scannedMethod is a method of the implementation type found in the package.
@@ -204,10 +205,10 @@ func (sc *pkgScan) declare(file *ast.File) {
 	}
 }
 
-// declareGenerated records that the generated file (src, about to replace
-// the one scanPackage skipped) declares names too; declarePending reads
-// them when they are needed.
-func (sc *pkgScan) declareGenerated(src []byte) {
+// declareGenerated records that the generated file, about to replace the
+// one scanPackage skipped, declares names too: src gives its source (it
+// may wait for it) when declarePending needs them.
+func (sc *pkgScan) declareGenerated(src func() []byte) {
 	sc.pending = src
 }
 
@@ -217,11 +218,15 @@ func (sc *pkgScan) declarePending() error {
 	if sc.pending == nil {
 		return nil
 	}
-	file, err := parser.ParseFile(token.NewFileSet(), "", sc.pending, parser.SkipObjectResolution)
+	src := sc.pending()
+	sc.pending = nil
+	if src == nil {
+		return nil // no code: Generate reports why
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 	if err != nil {
 		return fmt.Errorf("gen: reading the generated code: %w", err)
 	}
-	sc.pending = nil
 	sc.declare(file)
 	return nil
 }
