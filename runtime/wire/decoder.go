@@ -237,6 +237,18 @@ func (d *Decoder) BeginObject() bool { return d.begin('{', "object") }
 // begin enters the object or array that open starts (what names it in a
 // type mismatch), within MaxDepth.
 func (d *Decoder) begin(open byte, what string) bool {
+	if i := skipWS(d.data, d.pos); !d.stopped && i < len(d.data) && d.data[i] == open && d.depth < MaxDepth {
+		d.pos = i + 1
+		d.depth++
+		d.fresh = true
+		return true
+	}
+	return d.beginOther(open, what)
+}
+
+// beginOther is begin for anything but the value it opens, within
+// MaxDepth.
+func (d *Decoder) beginOther(open byte, what string) bool {
 	if d.stopped {
 		return false
 	}
@@ -579,14 +591,19 @@ func (d *Decoder) TrimmedBytes() ([]byte, bool) {
 // when it can: they are valid until the next read. Anything else is a
 // violation, skipped.
 func (d *Decoder) Bytes() ([]byte, bool) {
-	if d.stopped {
-		return nil, false
+	if i := skipWS(d.data, d.pos); !d.stopped && i < len(d.data) && d.data[i] == '"' {
+		return d.readStringFrom(i+1, i+1)
 	}
-	if d.peek() != '"' {
+	return d.notString()
+}
+
+// notString is Bytes for anything but a string.
+func (d *Decoder) notString() ([]byte, bool) {
+	if !d.stopped {
+		d.peek()
 		d.mismatch("string")
-		return nil, false
 	}
-	return d.readString()
+	return nil, false
 }
 
 // readString reads the string starting at d.pos (a '"'). Invalid UTF-8 and

@@ -146,21 +146,26 @@ func IsUUID[T text](s T) bool {
 	if len(s) != 36 {
 		return false
 	}
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !isHex(c) {
+	if s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return false
+	}
+	for _, r := range [5][2]int{{0, 8}, {9, 13}, {14, 18}, {19, 23}, {24, 36}} {
+		for i := r[0]; i < r[1]; i++ {
+			if !hexDigit[s[i]] {
 				return false
 			}
 		}
 	}
 	return true
 }
+
+// hexDigit marks the hex digits.
+var hexDigit = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isHex(byte(c))
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

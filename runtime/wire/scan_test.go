@@ -197,3 +197,31 @@ func TestNextKeyFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestIsUUIDMutations compares IsUUID with the definition (hex digits, and
+// dashes at 8, 13, 18 and 23) on every one-byte change of a UUID.
+func TestIsUUIDMutations(t *testing.T) {
+	ref := func(s string) bool {
+		if len(s) != 36 {
+			return false
+		}
+		for i := 0; i < 36; i++ {
+			if dash := i == 8 || i == 13 || i == 18 || i == 23; dash != (s[i] == '-') || !dash && !isHex(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	const u = "123e4567-e89b-12d3-a456-426614174000"
+	for i := range len(u) {
+		for _, c := range []byte("-gGaAfF09 /:@`\x00\x80\xff") {
+			s := u[:i] + string(c) + u[i+1:]
+			if got, want := IsUUID(s), ref(s); got != want {
+				t.Errorf("IsUUID(%q) = %v, want %v", s, got, want)
+			}
+			if got := IsUUID([]byte(s)); got != ref(s) {
+				t.Errorf("IsUUID([]byte(%q)) = %v", s, got)
+			}
+		}
+	}
+}
