@@ -50,7 +50,7 @@ func (g *generator) decodeEntry(t *toolIR) []jen.Code {
 			defaultsNote(t.args) + " It reports every violation, each with its JSON path, in a" +
 			" *runtime.ValidationError, and returns the value as far as it could decode it even then (never nil)."),
 		jen.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(name), jen.Error()).Block(
-			decodeBody(name, jen.Lit(0))..., // module.go
+			decodeEntryBody(t)..., // module.go
 		),
 		jen.Line(),
 	}

@@ -177,12 +177,8 @@ func runDecl(t *toolIR) []jen.Code {
 	if t.tool.Result != nil {
 		call = jen.Qual(wirePkg, "JSON").Call(call)
 	}
-	what := "the executor's " + t.tool.GoName + " method"
-	if t.tool.Result != nil {
-		what += ", its result encoded as JSON"
-	}
 	return []jen.Code{
-		comment(toolRun(t) + " runs a call of the " + t.tool.Name + " tool with impl: " + what + "."),
+		comment(toolRun(t) + " runs a call of the " + t.tool.Name + " tool with impl."),
 		jen.Func().Id(toolRun(t)).Params(
 			jen.Id("impl").Id(InterfaceName),
 			jen.Id("ctx").Qual("context", "Context"),
@@ -251,11 +247,9 @@ func (g *generator) moduleArgs() []jen.Code {
 // function and, for a tool that bindsMore, toolFunc(t).
 func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 	static, bound := g.toolLiteral(t)
-	doc := toolStatic(t) + " is the " + t.tool.Name + " tool of Module but for its Execute, the executor's " +
-		t.tool.GoName + " method (" + toolRun(t) + "), which Module sets on a copy (bind)."
-
+	doc := toolStatic(t) + " is the " + t.tool.Name + " tool but for its Execute (" + toolRun(t) + "), which Module sets on a copy."
 	if bindsMore(t.tool) {
-		doc = toolStatic(t) + " is the " + t.tool.Name + " tool of Module but for what needs Module's arguments, which " +
+		doc = toolStatic(t) + " is the " + t.tool.Name + " tool but for what needs Module's arguments, which " +
 			toolFunc(t) + " sets on a copy."
 	}
 	args := t.args.name
@@ -263,7 +257,7 @@ func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 		comment(doc),
 		jen.Var().Id(toolStatic(t)).Op("=").Qual(runtimePkg, "Tool").Add(multi(static...)),
 		jen.Line(),
-		comment(toolDecode(t) + " is the DecodeWith of the " + t.tool.Name + " tool: Decode" + args + " in a decoding mode."),
+		comment(toolDecode(t) + " is Decode" + args + " in a decoding mode: the tool's DecodeWith."),
 		jen.Func().Id(toolDecode(t)).Params(jen.Id("data").Index().Byte(), jen.Id("mode").Qual(runtimePkg, "DecodeMode")).Params(jen.Any(), jen.Error()).Block(
 			decodeBody(args, jen.Id("mode"))...,
 		),
@@ -302,6 +296,15 @@ func decodeBody(args string, mode jen.Code) []jen.Code {
 		jen.Id("d").Op(":=").Qual(wirePkg, "Start").Call(jen.Id("data"), mode),
 		jen.Id("x").Dot("decode").Call(jen.Id("d")),
 		jen.Return(jen.Id("x"), jen.Id("d").Dot("Done").Call()),
+	}
+}
+
+// decodeEntryBody is the body of t's exported Decode<Tool>Args function:
+// its DecodeWith function (toolDecode) in the zero mode, which is Decode's.
+func decodeEntryBody(t *toolIR) []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id(toolDecode(t)).Call(jen.Id("data"), jen.Lit(0)),
+		jen.Return(jen.Id("v").Assert(jen.Op("*").Id(t.args.name)), jen.Id("err")),
 	}
 }
 

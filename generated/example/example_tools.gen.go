@@ -89,10 +89,8 @@ type ListArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeListArgs(data []byte) (*ListArgs, error) {
-	x := new(ListArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeList(data, 0)
+	return v.(*ListArgs), err
 }
 
 // listArgsFields are the properties of ListArgs, in the order of its fields:
@@ -180,8 +178,8 @@ var listLimitRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// listTool is the tasks_list tool of Module but for its Execute, the executor's
-// List method (runList), which Module sets on a copy (bind).
+// listTool is the tasks_list tool but for its Execute (runList), which Module
+// sets on a copy.
 var listTool = runtime.Tool{
 	Name:        ToolList,
 	Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
@@ -200,8 +198,7 @@ var listTool = runtime.Tool{
 	Label:      listLabel,
 }
 
-// decodeList is the DecodeWith of the tasks_list tool: DecodeListArgs in a
-// decoding mode.
+// decodeList is DecodeListArgs in a decoding mode: the tool's DecodeWith.
 func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListArgs)
 	d := wire.Start(data, mode)
@@ -209,8 +206,7 @@ func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runList runs a call of the tasks_list tool with impl: the executor's List
-// method.
+// runList runs a call of the tasks_list tool with impl.
 func runList(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*ListArgs)
 	if !ok || a == nil {
@@ -262,10 +258,8 @@ type AddArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAddArgs(data []byte) (*AddArgs, error) {
-	x := new(AddArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeAdd(data, 0)
+	return v.(*AddArgs), err
 }
 
 // addArgsFields are the properties of AddArgs, in the order of its fields: how
@@ -378,8 +372,8 @@ func checkAddTag(c *wire.Checker, v string) {
 	}
 }
 
-// addTool is the tasks_add tool of Module but for its Execute, the executor's
-// Add method (runAdd), which Module sets on a copy (bind).
+// addTool is the tasks_add tool but for its Execute (runAdd), which Module sets
+// on a copy.
 var addTool = runtime.Tool{
 	Name:        ToolAdd,
 	Description: "Add a task to the list and return it with its id.",
@@ -391,8 +385,7 @@ var addTool = runtime.Tool{
 	Label:       addLabel,
 }
 
-// decodeAdd is the DecodeWith of the tasks_add tool: DecodeAddArgs in a
-// decoding mode.
+// decodeAdd is DecodeAddArgs in a decoding mode: the tool's DecodeWith.
 func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(AddArgs)
 	d := wire.Start(data, mode)
@@ -400,8 +393,7 @@ func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runAdd runs a call of the tasks_add tool with impl: the executor's Add
-// method.
+// runAdd runs a call of the tasks_add tool with impl.
 func runAdd(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*AddArgs)
 	if !ok || a == nil {
@@ -447,10 +439,8 @@ type CompleteArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCompleteArgs(data []byte) (*CompleteArgs, error) {
-	x := new(CompleteArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeComplete(data, 0)
+	return v.(*CompleteArgs), err
 }
 
 // completeArgsFields are the properties of CompleteArgs, in the order of its
@@ -482,8 +472,8 @@ func (x *CompleteArgs) validate(c *wire.Checker) {
 // schema with these constraints shares them.
 var completeIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
-// completeTool is the tasks_complete tool of Module but for its Execute, the
-// executor's Complete method (runComplete), which Module sets on a copy (bind).
+// completeTool is the tasks_complete tool but for its Execute (runComplete),
+// which Module sets on a copy.
 var completeTool = runtime.Tool{
 	Name:        ToolComplete,
 	Description: "Mark a task as done.",
@@ -494,8 +484,8 @@ var completeTool = runtime.Tool{
 	Label:       completeLabel,
 }
 
-// decodeComplete is the DecodeWith of the tasks_complete tool:
-// DecodeCompleteArgs in a decoding mode.
+// decodeComplete is DecodeCompleteArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CompleteArgs)
 	d := wire.Start(data, mode)
@@ -503,8 +493,7 @@ func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runComplete runs a call of the tasks_complete tool with impl: the executor's
-// Complete method.
+// runComplete runs a call of the tasks_complete tool with impl.
 func runComplete(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*CompleteArgs)
 	if !ok || a == nil {
@@ -541,10 +530,8 @@ type DeleteArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDeleteArgs(data []byte) (*DeleteArgs, error) {
-	x := new(DeleteArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeDelete(data, 0)
+	return v.(*DeleteArgs), err
 }
 
 // deleteArgsFields are the properties of DeleteArgs, in the order of its
@@ -571,8 +558,8 @@ func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Object(deleteArgsFields, &x.ID)
 }
 
-// deleteTool is the tasks_delete tool of Module but for its Execute, the
-// executor's Delete method (runDelete), which Module sets on a copy (bind).
+// deleteTool is the tasks_delete tool but for its Execute (runDelete), which
+// Module sets on a copy.
 var deleteTool = runtime.Tool{
 	Name:        ToolDelete,
 	Description: "Delete a task for good.",
@@ -583,8 +570,7 @@ var deleteTool = runtime.Tool{
 	Label:       deleteLabel,
 }
 
-// decodeDelete is the DecodeWith of the tasks_delete tool: DecodeDeleteArgs in
-// a decoding mode.
+// decodeDelete is DecodeDeleteArgs in a decoding mode: the tool's DecodeWith.
 func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteArgs)
 	d := wire.Start(data, mode)
@@ -592,8 +578,7 @@ func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runDelete runs a call of the tasks_delete tool with impl: the executor's
-// Delete method.
+// runDelete runs a call of the tasks_delete tool with impl.
 func runDelete(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*DeleteArgs)
 	if !ok || a == nil {

@@ -83,10 +83,8 @@ type WaitForApprovalArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeWaitForApprovalArgs(data []byte) (*WaitForApprovalArgs, error) {
-	x := new(WaitForApprovalArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeWaitForApproval(data, 0)
+	return v.(*WaitForApprovalArgs), err
 }
 
 // waitForApprovalArgsFields are the properties of WaitForApprovalArgs, in the
@@ -183,9 +181,8 @@ func checkWaitForApprovalRisk(c *wire.Checker, v WaitForApprovalRisk) {
 	}
 }
 
-// waitForApprovalTool is the wait_for_approval tool of Module but for its
-// Execute, the executor's WaitForApproval method (runWaitForApproval), which
-// Module sets on a copy (bind).
+// waitForApprovalTool is the wait_for_approval tool but for its Execute
+// (runWaitForApproval), which Module sets on a copy.
 var waitForApprovalTool = runtime.Tool{
 	Name:        ToolWaitForApproval,
 	Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
@@ -196,8 +193,8 @@ var waitForApprovalTool = runtime.Tool{
 	Label:       waitForApprovalLabel,
 }
 
-// decodeWaitForApproval is the DecodeWith of the wait_for_approval tool:
-// DecodeWaitForApprovalArgs in a decoding mode.
+// decodeWaitForApproval is DecodeWaitForApprovalArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(WaitForApprovalArgs)
 	d := wire.Start(data, mode)
@@ -205,8 +202,7 @@ func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runWaitForApproval runs a call of the wait_for_approval tool with impl: the
-// executor's WaitForApproval method.
+// runWaitForApproval runs a call of the wait_for_approval tool with impl.
 func runWaitForApproval(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*WaitForApprovalArgs)
 	if !ok || a == nil {

@@ -112,10 +112,8 @@ type ListCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListCustomersArgs(data []byte) (*ListCustomersArgs, error) {
-	x := new(ListCustomersArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeListCustomers(data, 0)
+	return v.(*ListCustomersArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -171,9 +169,8 @@ func (x *ListCustomersArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// listCustomersTool is the stripe_list_customers tool of Module but for its
-// Execute, the executor's ListCustomers method (runListCustomers), which Module
-// sets on a copy (bind).
+// listCustomersTool is the stripe_list_customers tool but for its Execute
+// (runListCustomers), which Module sets on a copy.
 var listCustomersTool = runtime.Tool{
 	Name:        ToolListCustomers,
 	Description: "List recent customers, newest first; filter by exact email.",
@@ -192,8 +189,8 @@ var listCustomersTool = runtime.Tool{
 	Label:      listCustomersLabel,
 }
 
-// decodeListCustomers is the DecodeWith of the stripe_list_customers tool:
-// DecodeListCustomersArgs in a decoding mode.
+// decodeListCustomers is DecodeListCustomersArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeListCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListCustomersArgs)
 	d := wire.Start(data, mode)
@@ -201,8 +198,7 @@ func decodeListCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runListCustomers runs a call of the stripe_list_customers tool with impl: the
-// executor's ListCustomers method.
+// runListCustomers runs a call of the stripe_list_customers tool with impl.
 func runListCustomers(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*ListCustomersArgs)
 	if !ok || a == nil {
@@ -246,10 +242,8 @@ type ListPaymentsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListPaymentsArgs(data []byte) (*ListPaymentsArgs, error) {
-	x := new(ListPaymentsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeListPayments(data, 0)
+	return v.(*ListPaymentsArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -316,9 +310,8 @@ func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	}
 }
 
-// listPaymentsTool is the stripe_list_payments tool of Module but for its
-// Execute, the executor's ListPayments method (runListPayments), which Module
-// sets on a copy (bind).
+// listPaymentsTool is the stripe_list_payments tool but for its Execute
+// (runListPayments), which Module sets on a copy.
 var listPaymentsTool = runtime.Tool{
 	Name:        ToolListPayments,
 	Description: "List recent payments (charges), newest first, with status and refunds.",
@@ -337,8 +330,8 @@ var listPaymentsTool = runtime.Tool{
 	Label:      listPaymentsLabel,
 }
 
-// decodeListPayments is the DecodeWith of the stripe_list_payments tool:
-// DecodeListPaymentsArgs in a decoding mode.
+// decodeListPayments is DecodeListPaymentsArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeListPayments(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListPaymentsArgs)
 	d := wire.Start(data, mode)
@@ -346,8 +339,7 @@ func decodeListPayments(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runListPayments runs a call of the stripe_list_payments tool with impl: the
-// executor's ListPayments method.
+// runListPayments runs a call of the stripe_list_payments tool with impl.
 func runListPayments(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*ListPaymentsArgs)
 	if !ok || a == nil {
@@ -398,10 +390,8 @@ type ListSubscriptionsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeListSubscriptionsArgs(data []byte) (*ListSubscriptionsArgs, error) {
-	x := new(ListSubscriptionsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeListSubscriptions(data, 0)
+	return v.(*ListSubscriptionsArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -542,9 +532,8 @@ func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 	}
 }
 
-// listSubscriptionsTool is the stripe_list_subscriptions tool of Module but for
-// its Execute, the executor's ListSubscriptions method (runListSubscriptions),
-// which Module sets on a copy (bind).
+// listSubscriptionsTool is the stripe_list_subscriptions tool but for its
+// Execute (runListSubscriptions), which Module sets on a copy.
 var listSubscriptionsTool = runtime.Tool{
 	Name:        ToolListSubscriptions,
 	Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
@@ -563,8 +552,8 @@ var listSubscriptionsTool = runtime.Tool{
 	Label:      listSubscriptionsLabel,
 }
 
-// decodeListSubscriptions is the DecodeWith of the stripe_list_subscriptions
-// tool: DecodeListSubscriptionsArgs in a decoding mode.
+// decodeListSubscriptions is DecodeListSubscriptionsArgs in a decoding mode:
+// the tool's DecodeWith.
 func decodeListSubscriptions(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListSubscriptionsArgs)
 	d := wire.Start(data, mode)
@@ -573,7 +562,7 @@ func decodeListSubscriptions(data []byte, mode runtime.DecodeMode) (any, error) 
 }
 
 // runListSubscriptions runs a call of the stripe_list_subscriptions tool with
-// impl: the executor's ListSubscriptions method.
+// impl.
 func runListSubscriptions(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*ListSubscriptionsArgs)
 	if !ok || a == nil {
@@ -616,10 +605,8 @@ type CreatePaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreatePaymentLinkArgs(data []byte) (*CreatePaymentLinkArgs, error) {
-	x := new(CreatePaymentLinkArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeCreatePaymentLink(data, 0)
+	return v.(*CreatePaymentLinkArgs), err
 }
 
 // createPaymentLinkArgsFields are the properties of CreatePaymentLinkArgs, in
@@ -671,9 +658,8 @@ func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 	}
 }
 
-// createPaymentLinkTool is the stripe_create_payment_link tool of Module but
-// for its Execute, the executor's CreatePaymentLink method
-// (runCreatePaymentLink), which Module sets on a copy (bind).
+// createPaymentLinkTool is the stripe_create_payment_link tool but for its
+// Execute (runCreatePaymentLink), which Module sets on a copy.
 var createPaymentLinkTool = runtime.Tool{
 	Name:        ToolCreatePaymentLink,
 	Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
@@ -692,8 +678,8 @@ var createPaymentLinkTool = runtime.Tool{
 	Label:      createPaymentLinkLabel,
 }
 
-// decodeCreatePaymentLink is the DecodeWith of the stripe_create_payment_link
-// tool: DecodeCreatePaymentLinkArgs in a decoding mode.
+// decodeCreatePaymentLink is DecodeCreatePaymentLinkArgs in a decoding mode:
+// the tool's DecodeWith.
 func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreatePaymentLinkArgs)
 	d := wire.Start(data, mode)
@@ -702,7 +688,7 @@ func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) 
 }
 
 // runCreatePaymentLink runs a call of the stripe_create_payment_link tool with
-// impl: the executor's CreatePaymentLink method.
+// impl.
 func runCreatePaymentLink(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*CreatePaymentLinkArgs)
 	if !ok || a == nil {
@@ -764,10 +750,8 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	x := new(CreateInvoiceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeCreateInvoice(data, 0)
+	return v.(*CreateInvoiceArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -910,9 +894,8 @@ var createInvoiceDaysUntilDueRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// createInvoiceTool is the stripe_create_invoice tool of Module but for its
-// Execute, the executor's CreateInvoice method (runCreateInvoice), which Module
-// sets on a copy (bind).
+// createInvoiceTool is the stripe_create_invoice tool but for its Execute
+// (runCreateInvoice), which Module sets on a copy.
 var createInvoiceTool = runtime.Tool{
 	Name:        ToolCreateInvoice,
 	Description: "Create an invoice for a customer and email it, due in days_until_due days.",
@@ -930,8 +913,8 @@ var createInvoiceTool = runtime.Tool{
 	Label:      createInvoiceLabel,
 }
 
-// decodeCreateInvoice is the DecodeWith of the stripe_create_invoice tool:
-// DecodeCreateInvoiceArgs in a decoding mode.
+// decodeCreateInvoice is DecodeCreateInvoiceArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -939,8 +922,7 @@ func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runCreateInvoice runs a call of the stripe_create_invoice tool with impl: the
-// executor's CreateInvoice method.
+// runCreateInvoice runs a call of the stripe_create_invoice tool with impl.
 func runCreateInvoice(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*CreateInvoiceArgs)
 	if !ok || a == nil {
@@ -996,10 +978,8 @@ type CreateSubscriptionArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateSubscriptionArgs(data []byte) (*CreateSubscriptionArgs, error) {
-	x := new(CreateSubscriptionArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeCreateSubscription(data, 0)
+	return v.(*CreateSubscriptionArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1142,9 +1122,8 @@ func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscripti
 	}
 }
 
-// createSubscriptionTool is the stripe_create_subscription tool of Module but
-// for its Execute, the executor's CreateSubscription method
-// (runCreateSubscription), which Module sets on a copy (bind).
+// createSubscriptionTool is the stripe_create_subscription tool but for its
+// Execute (runCreateSubscription), which Module sets on a copy.
 var createSubscriptionTool = runtime.Tool{
 	Name:        ToolCreateSubscription,
 	Description: "Start a recurring subscription for a customer on an existing price.",
@@ -1162,8 +1141,8 @@ var createSubscriptionTool = runtime.Tool{
 	Label:      createSubscriptionLabel,
 }
 
-// decodeCreateSubscription is the DecodeWith of the stripe_create_subscription
-// tool: DecodeCreateSubscriptionArgs in a decoding mode.
+// decodeCreateSubscription is DecodeCreateSubscriptionArgs in a decoding mode:
+// the tool's DecodeWith.
 func decodeCreateSubscription(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateSubscriptionArgs)
 	d := wire.Start(data, mode)
@@ -1172,7 +1151,7 @@ func decodeCreateSubscription(data []byte, mode runtime.DecodeMode) (any, error)
 }
 
 // runCreateSubscription runs a call of the stripe_create_subscription tool with
-// impl: the executor's CreateSubscription method.
+// impl.
 func runCreateSubscription(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*CreateSubscriptionArgs)
 	if !ok || a == nil {
@@ -1207,10 +1186,8 @@ type RevenueMetricsArgs struct{}
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeRevenueMetricsArgs(data []byte) (*RevenueMetricsArgs, error) {
-	x := new(RevenueMetricsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeRevenueMetrics(data, 0)
+	return v.(*RevenueMetricsArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1234,9 +1211,8 @@ func (x *RevenueMetricsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *RevenueMetricsArgs) validate(c *wire.Checker) {}
 
-// revenueMetricsTool is the stripe_revenue_metrics tool of Module but for its
-// Execute, the executor's RevenueMetrics method (runRevenueMetrics), which
-// Module sets on a copy (bind).
+// revenueMetricsTool is the stripe_revenue_metrics tool but for its Execute
+// (runRevenueMetrics), which Module sets on a copy.
 var revenueMetricsTool = runtime.Tool{
 	Name:        ToolRevenueMetrics,
 	Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
@@ -1255,8 +1231,8 @@ var revenueMetricsTool = runtime.Tool{
 	Label:      revenueMetricsLabel,
 }
 
-// decodeRevenueMetrics is the DecodeWith of the stripe_revenue_metrics tool:
-// DecodeRevenueMetricsArgs in a decoding mode.
+// decodeRevenueMetrics is DecodeRevenueMetricsArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodeRevenueMetrics(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(RevenueMetricsArgs)
 	d := wire.Start(data, mode)
@@ -1264,8 +1240,7 @@ func decodeRevenueMetrics(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runRevenueMetrics runs a call of the stripe_revenue_metrics tool with impl:
-// the executor's RevenueMetrics method.
+// runRevenueMetrics runs a call of the stripe_revenue_metrics tool with impl.
 func runRevenueMetrics(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*RevenueMetricsArgs)
 	if !ok || a == nil {

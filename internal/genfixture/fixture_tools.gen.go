@@ -117,10 +117,8 @@ type CreateInvoiceArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
-	x := new(CreateInvoiceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeCreateInvoice(data, 0)
+	return v.(*CreateInvoiceArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -554,8 +552,8 @@ var createInvoiceAttachmentsCountRules = wire.NumberRules{
 	ExclusiveMinimum: wire.Dec("0"),
 }
 
-// createInvoiceTool is the fx_create_invoice tool of Module but for what needs
-// Module's arguments, which newCreateInvoiceTool sets on a copy.
+// createInvoiceTool is the fx_create_invoice tool but for what needs Module's
+// arguments, which newCreateInvoiceTool sets on a copy.
 var createInvoiceTool = runtime.Tool{
 	Name:         ToolCreateInvoice,
 	Description:  "Create and send an invoice for a customer.",
@@ -569,8 +567,8 @@ var createInvoiceTool = runtime.Tool{
 	Label:        createInvoiceLabel,
 }
 
-// decodeCreateInvoice is the DecodeWith of the fx_create_invoice tool:
-// DecodeCreateInvoiceArgs in a decoding mode.
+// decodeCreateInvoice is DecodeCreateInvoiceArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -578,8 +576,7 @@ func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runCreateInvoice runs a call of the fx_create_invoice tool with impl: the
-// executor's CreateInvoice method, its result encoded as JSON.
+// runCreateInvoice runs a call of the fx_create_invoice tool with impl.
 func runCreateInvoice(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*CreateInvoiceArgs)
 	if !ok || a == nil {
@@ -671,10 +668,8 @@ type SearchArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeSearchArgs(data []byte) (*SearchArgs, error) {
-	x := new(SearchArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeSearch(data, 0)
+	return v.(*SearchArgs), err
 }
 
 // searchArgsFields are the properties of SearchArgs, in the order of its
@@ -724,8 +719,8 @@ var searchLimitRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// searchTool is the fx_search tool of Module but for what needs Module's
-// arguments, which newSearchTool sets on a copy.
+// searchTool is the fx_search tool but for what needs Module's arguments, which
+// newSearchTool sets on a copy.
 var searchTool = runtime.Tool{
 	Name:        ToolSearch,
 	Description: "Search customer records.",
@@ -738,8 +733,7 @@ var searchTool = runtime.Tool{
 	Label:       searchLabel,
 }
 
-// decodeSearch is the DecodeWith of the fx_search tool: DecodeSearchArgs in a
-// decoding mode.
+// decodeSearch is DecodeSearchArgs in a decoding mode: the tool's DecodeWith.
 func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(SearchArgs)
 	d := wire.Start(data, mode)
@@ -747,8 +741,7 @@ func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runSearch runs a call of the fx_search tool with impl: the executor's Search
-// method.
+// runSearch runs a call of the fx_search tool with impl.
 func runSearch(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*SearchArgs)
 	if !ok || a == nil {
@@ -796,10 +789,8 @@ type PingArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePingArgs(data []byte) (*PingArgs, error) {
-	x := new(PingArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePing(data, 0)
+	return v.(*PingArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -823,8 +814,8 @@ func (x *PingArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PingArgs) validate(c *wire.Checker) {}
 
-// pingTool is the fx_ping tool of Module but for its Execute, the executor's
-// Ping method (runPing), which Module sets on a copy (bind).
+// pingTool is the fx_ping tool but for its Execute (runPing), which Module sets
+// on a copy.
 var pingTool = runtime.Tool{
 	Name:        ToolPing,
 	Description: "Check that the CRM answers.",
@@ -840,8 +831,7 @@ var pingTool = runtime.Tool{
 	Label:      pingLabel,
 }
 
-// decodePing is the DecodeWith of the fx_ping tool: DecodePingArgs in a
-// decoding mode.
+// decodePing is DecodePingArgs in a decoding mode: the tool's DecodeWith.
 func decodePing(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PingArgs)
 	d := wire.Start(data, mode)
@@ -849,8 +839,7 @@ func decodePing(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runPing runs a call of the fx_ping tool with impl: the executor's Ping
-// method.
+// runPing runs a call of the fx_ping tool with impl.
 func runPing(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*PingArgs)
 	if !ok || a == nil {

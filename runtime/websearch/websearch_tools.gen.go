@@ -74,10 +74,8 @@ type WebSearchArgs struct {
 // path, in a *runtime.ValidationError, and returns the value as far as it could
 // decode it even then (never nil).
 func DecodeWebSearchArgs(data []byte) (*WebSearchArgs, error) {
-	x := new(WebSearchArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeWebSearch(data, 0)
+	return v.(*WebSearchArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -135,9 +133,8 @@ func checkWebSearchQuery(c *wire.Checker, v string) {
 	}
 }
 
-// webSearchTool is the web_search tool of Module but for its Execute, the
-// executor's WebSearch method (runWebSearch), which Module sets on a copy
-// (bind).
+// webSearchTool is the web_search tool but for its Execute (runWebSearch),
+// which Module sets on a copy.
 var webSearchTool = runtime.Tool{
 	Name:         ToolWebSearch,
 	Description:  "Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.",
@@ -155,8 +152,8 @@ var webSearchTool = runtime.Tool{
 	Label:      webSearchLabel,
 }
 
-// decodeWebSearch is the DecodeWith of the web_search tool: DecodeWebSearchArgs
-// in a decoding mode.
+// decodeWebSearch is DecodeWebSearchArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeWebSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(WebSearchArgs)
 	d := wire.Start(data, mode)
@@ -164,8 +161,7 @@ func decodeWebSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runWebSearch runs a call of the web_search tool with impl: the executor's
-// WebSearch method, its result encoded as JSON.
+// runWebSearch runs a call of the web_search tool with impl.
 func runWebSearch(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*WebSearchArgs)
 	if !ok || a == nil {

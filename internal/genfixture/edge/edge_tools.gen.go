@@ -114,10 +114,8 @@ type AllArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeAllArgs(data []byte) (*AllArgs, error) {
-	x := new(AllArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeAll(data, 0)
+	return v.(*AllArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -548,8 +546,8 @@ var allBigRules = wire.NumberRules{
 	MultipleOf: wire.Dec("3"),
 }
 
-// allTool is the edge_all tool of Module but for its Execute, the executor's
-// All method (runAll), which Module sets on a copy (bind).
+// allTool is the edge_all tool but for its Execute (runAll), which Module sets
+// on a copy.
 var allTool = runtime.Tool{
 	Name:         ToolAll,
 	Description:  "Every shape the generator supports.",
@@ -561,8 +559,7 @@ var allTool = runtime.Tool{
 	Label:        allLabel,
 }
 
-// decodeAll is the DecodeWith of the edge_all tool: DecodeAllArgs in a decoding
-// mode.
+// decodeAll is DecodeAllArgs in a decoding mode: the tool's DecodeWith.
 func decodeAll(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(AllArgs)
 	d := wire.Start(data, mode)
@@ -570,8 +567,7 @@ func decodeAll(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runAll runs a call of the edge_all tool with impl: the executor's All method,
-// its result encoded as JSON.
+// runAll runs a call of the edge_all tool with impl.
 func runAll(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*AllArgs)
 	if !ok || a == nil {
@@ -616,10 +612,8 @@ type TimeArgs struct{}
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeTimeArgs(data []byte) (*TimeArgs, error) {
-	x := new(TimeArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeTime(data, 0)
+	return v.(*TimeArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -643,8 +637,8 @@ func (x *TimeArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *TimeArgs) validate(c *wire.Checker) {}
 
-// timeTool is the edge_time tool of Module but for its Execute, the executor's
-// Time method (runTime), which Module sets on a copy (bind).
+// timeTool is the edge_time tool but for its Execute (runTime), which Module
+// sets on a copy.
 var timeTool = runtime.Tool{
 	Name:         ToolTime,
 	Description:  "Returns a time.",
@@ -656,8 +650,7 @@ var timeTool = runtime.Tool{
 	Label:        timeLabel,
 }
 
-// decodeTime is the DecodeWith of the edge_time tool: DecodeTimeArgs in a
-// decoding mode.
+// decodeTime is DecodeTimeArgs in a decoding mode: the tool's DecodeWith.
 func decodeTime(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(TimeArgs)
 	d := wire.Start(data, mode)
@@ -665,8 +658,7 @@ func decodeTime(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runTime runs a call of the edge_time tool with impl: the executor's Time
-// method, its result encoded as JSON.
+// runTime runs a call of the edge_time tool with impl.
 func runTime(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*TimeArgs)
 	if !ok || a == nil {
@@ -725,10 +717,8 @@ type TrimArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeTrimArgs(data []byte) (*TrimArgs, error) {
-	x := new(TrimArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeTrim(data, 0)
+	return v.(*TrimArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1069,8 +1059,8 @@ func checkTrimByKeyValue(c *wire.Checker, v string) {
 	}
 }
 
-// trimTool is the edge_trim tool of Module but for its Execute, the executor's
-// Trim method (runTrim), which Module sets on a copy (bind).
+// trimTool is the edge_trim tool but for its Execute (runTrim), which Module
+// sets on a copy.
 var trimTool = runtime.Tool{
 	Name:        ToolTrim,
 	Description: "Trimmed strings wherever a string schema can be.",
@@ -1081,8 +1071,7 @@ var trimTool = runtime.Tool{
 	Label:       trimLabel,
 }
 
-// decodeTrim is the DecodeWith of the edge_trim tool: DecodeTrimArgs in a
-// decoding mode.
+// decodeTrim is DecodeTrimArgs in a decoding mode: the tool's DecodeWith.
 func decodeTrim(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(TrimArgs)
 	d := wire.Start(data, mode)
@@ -1090,8 +1079,7 @@ func decodeTrim(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runTrim runs a call of the edge_trim tool with impl: the executor's Trim
-// method.
+// runTrim runs a call of the edge_trim tool with impl.
 func runTrim(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*TrimArgs)
 	if !ok || a == nil {

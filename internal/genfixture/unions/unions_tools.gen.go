@@ -86,10 +86,8 @@ type DrawArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeDrawArgs(data []byte) (*DrawArgs, error) {
-	x := new(DrawArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeDraw(data, 0)
+	return v.(*DrawArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -259,8 +257,8 @@ func checkDrawStyleStroke(c *wire.Checker, v DrawStyleStroke) {
 	}
 }
 
-// drawTool is the shapes_draw tool of Module but for its Execute, the
-// executor's Draw method (runDraw), which Module sets on a copy (bind).
+// drawTool is the shapes_draw tool but for its Execute (runDraw), which Module
+// sets on a copy.
 var drawTool = runtime.Tool{
 	Name:        ToolDraw,
 	Description: "Draw a circle.",
@@ -276,8 +274,7 @@ var drawTool = runtime.Tool{
 	Label:      drawLabel,
 }
 
-// decodeDraw is the DecodeWith of the shapes_draw tool: DecodeDrawArgs in a
-// decoding mode.
+// decodeDraw is DecodeDrawArgs in a decoding mode: the tool's DecodeWith.
 func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DrawArgs)
 	d := wire.Start(data, mode)
@@ -285,8 +282,7 @@ func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runDraw runs a call of the shapes_draw tool with impl: the executor's Draw
-// method.
+// runDraw runs a call of the shapes_draw tool with impl.
 func runDraw(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*DrawArgs)
 	if !ok || a == nil {
@@ -339,10 +335,8 @@ type PayArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePayArgs(data []byte) (*PayArgs, error) {
-	x := new(PayArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePay(data, 0)
+	return v.(*PayArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -1257,8 +1251,8 @@ var payUnitConst = wire.NewConst(`{"cm":1,"label":"centimetre"}`)
 // tool: the one value allowed, compared by JSON equality.
 var payRatesConst = wire.NewConst(`{"eur":1}`)
 
-// payTool is the shapes_pay tool of Module but for its Execute, the executor's
-// Pay method (runPay), which Module sets on a copy (bind).
+// payTool is the shapes_pay tool but for its Execute (runPay), which Module
+// sets on a copy.
 var payTool = runtime.Tool{
 	Name:        ToolPay,
 	Description: "Pay for a drawing.",
@@ -1269,8 +1263,7 @@ var payTool = runtime.Tool{
 	Label:       payLabel,
 }
 
-// decodePay is the DecodeWith of the shapes_pay tool: DecodePayArgs in a
-// decoding mode.
+// decodePay is DecodePayArgs in a decoding mode: the tool's DecodeWith.
 func decodePay(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PayArgs)
 	d := wire.Start(data, mode)
@@ -1278,8 +1271,7 @@ func decodePay(data []byte, mode runtime.DecodeMode) (any, error) {
 	return x, d.Done()
 }
 
-// runPay runs a call of the shapes_pay tool with impl: the executor's Pay
-// method.
+// runPay runs a call of the shapes_pay tool with impl.
 func runPay(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
 	a, ok := args.(*PayArgs)
 	if !ok || a == nil {

@@ -157,10 +157,8 @@ type GetCustomersArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetCustomersArgs(data []byte) (*GetCustomersArgs, error) {
-	x := new(GetCustomersArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetCustomers(data, 0)
+	return v.(*GetCustomersArgs), err
 }
 
 // getCustomersArgsFields are the properties of GetCustomersArgs, in the order
@@ -240,8 +238,8 @@ var getCustomersMaxPagesRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// getCustomersTool is the stripe_get_customers tool of Module but for what
-// needs Module's arguments, which newGetCustomersTool sets on a copy.
+// getCustomersTool is the stripe_get_customers tool but for what needs Module's
+// arguments, which newGetCustomersTool sets on a copy.
 var getCustomersTool = runtime.Tool{
 	Name:         ToolGetCustomers,
 	Description:  "Returns a list of your customers. The customers are returned sorted by creation date, with the most recent customers appearing first.",
@@ -261,8 +259,8 @@ var getCustomersTool = runtime.Tool{
 	Label:      getCustomersLabel,
 }
 
-// decodeGetCustomers is the DecodeWith of the stripe_get_customers tool:
-// DecodeGetCustomersArgs in a decoding mode.
+// decodeGetCustomers is DecodeGetCustomersArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeGetCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersArgs)
 	d := wire.Start(data, mode)
@@ -422,10 +420,8 @@ type PostCustomersArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostCustomersArgs(data []byte) (*PostCustomersArgs, error) {
-	x := new(PostCustomersArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostCustomers(data, 0)
+	return v.(*PostCustomersArgs), err
 }
 
 // postCustomersArgsFields are the properties of PostCustomersArgs, in the order
@@ -1395,8 +1391,8 @@ func checkPostCustomersTaxIDDataItemType(c *wire.Checker, v PostCustomersTaxIDDa
 	}
 }
 
-// postCustomersTool is the stripe_post_customers tool of Module but for what
-// needs Module's arguments, which newPostCustomersTool sets on a copy.
+// postCustomersTool is the stripe_post_customers tool but for what needs
+// Module's arguments, which newPostCustomersTool sets on a copy.
 var postCustomersTool = runtime.Tool{
 	Name:         ToolPostCustomers,
 	Description:  "Creates a new customer object.",
@@ -1410,8 +1406,8 @@ var postCustomersTool = runtime.Tool{
 	Label:        postCustomersLabel,
 }
 
-// decodePostCustomers is the DecodeWith of the stripe_post_customers tool:
-// DecodePostCustomersArgs in a decoding mode.
+// decodePostCustomers is DecodePostCustomersArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodePostCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersArgs)
 	d := wire.Start(data, mode)
@@ -1500,10 +1496,8 @@ type GetCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetCustomersCustomerArgs(data []byte) (*GetCustomersCustomerArgs, error) {
-	x := new(GetCustomersCustomerArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetCustomersCustomer(data, 0)
+	return v.(*GetCustomersCustomerArgs), err
 }
 
 // getCustomersCustomerArgsFields are the properties of
@@ -1532,9 +1526,9 @@ func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 }
 
-// getCustomersCustomerTool is the stripe_get_customers_customer tool of Module
-// but for what needs Module's arguments, which newGetCustomersCustomerTool sets
-// on a copy.
+// getCustomersCustomerTool is the stripe_get_customers_customer tool but for
+// what needs Module's arguments, which newGetCustomersCustomerTool sets on a
+// copy.
 var getCustomersCustomerTool = runtime.Tool{
 	Name:        ToolGetCustomersCustomer,
 	Description: "Retrieves a Customer object.",
@@ -1553,9 +1547,8 @@ var getCustomersCustomerTool = runtime.Tool{
 	Label:      getCustomersCustomerLabel,
 }
 
-// decodeGetCustomersCustomer is the DecodeWith of the
-// stripe_get_customers_customer tool: DecodeGetCustomersCustomerArgs in a
-// decoding mode.
+// decodeGetCustomersCustomer is DecodeGetCustomersCustomerArgs in a decoding
+// mode: the tool's DecodeWith.
 func decodeGetCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersCustomerArgs)
 	d := wire.Start(data, mode)
@@ -1687,10 +1680,8 @@ type PostCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodePostCustomersCustomerArgs(data []byte) (*PostCustomersCustomerArgs, error) {
-	x := new(PostCustomersCustomerArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostCustomersCustomer(data, 0)
+	return v.(*PostCustomersCustomerArgs), err
 }
 
 // postCustomersCustomerArgsFields are the properties of
@@ -1906,9 +1897,9 @@ const (
 	PostCustomersCustomerTaxExemptReverse PostCustomersCustomerTaxExempt = "reverse"
 )
 
-// postCustomersCustomerTool is the stripe_post_customers_customer tool of
-// Module but for what needs Module's arguments, which
-// newPostCustomersCustomerTool sets on a copy.
+// postCustomersCustomerTool is the stripe_post_customers_customer tool but for
+// what needs Module's arguments, which newPostCustomersCustomerTool sets on a
+// copy.
 var postCustomersCustomerTool = runtime.Tool{
 	Name:         ToolPostCustomersCustomer,
 	Description:  "Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the source parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the source parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the past_due state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the default_source for a customer will not trigger this behavior.\n\nThis request accepts mostly the same arguments as the customer creation call.",
@@ -1922,9 +1913,8 @@ var postCustomersCustomerTool = runtime.Tool{
 	Label:        postCustomersCustomerLabel,
 }
 
-// decodePostCustomersCustomer is the DecodeWith of the
-// stripe_post_customers_customer tool: DecodePostCustomersCustomerArgs in a
-// decoding mode.
+// decodePostCustomersCustomer is DecodePostCustomersCustomerArgs in a decoding
+// mode: the tool's DecodeWith.
 func decodePostCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersCustomerArgs)
 	d := wire.Start(data, mode)
@@ -2013,10 +2003,8 @@ type DeleteCustomersCustomerArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteCustomersCustomerArgs(data []byte) (*DeleteCustomersCustomerArgs, error) {
-	x := new(DeleteCustomersCustomerArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeDeleteCustomersCustomer(data, 0)
+	return v.(*DeleteCustomersCustomerArgs), err
 }
 
 // deleteCustomersCustomerArgsFields are the properties of
@@ -2044,9 +2032,9 @@ func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(deleteCustomersCustomerArgsFields, &x.Customer)
 }
 
-// deleteCustomersCustomerTool is the stripe_delete_customers_customer tool of
-// Module but for what needs Module's arguments, which
-// newDeleteCustomersCustomerTool sets on a copy.
+// deleteCustomersCustomerTool is the stripe_delete_customers_customer tool but
+// for what needs Module's arguments, which newDeleteCustomersCustomerTool sets
+// on a copy.
 var deleteCustomersCustomerTool = runtime.Tool{
 	Name:         ToolDeleteCustomersCustomer,
 	Description:  "Permanently deletes a customer. It cannot be undone. Also immediately cancels any active subscriptions on the customer.",
@@ -2066,9 +2054,8 @@ var deleteCustomersCustomerTool = runtime.Tool{
 	Label:      deleteCustomersCustomerLabel,
 }
 
-// decodeDeleteCustomersCustomer is the DecodeWith of the
-// stripe_delete_customers_customer tool: DecodeDeleteCustomersCustomerArgs in a
-// decoding mode.
+// decodeDeleteCustomersCustomer is DecodeDeleteCustomersCustomerArgs in a
+// decoding mode: the tool's DecodeWith.
 func decodeDeleteCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteCustomersCustomerArgs)
 	d := wire.Start(data, mode)
@@ -2168,10 +2155,8 @@ type GetInvoiceitemsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoiceitemsArgs(data []byte) (*GetInvoiceitemsArgs, error) {
-	x := new(GetInvoiceitemsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetInvoiceitems(data, 0)
+	return v.(*GetInvoiceitemsArgs), err
 }
 
 // getInvoiceitemsArgsFields are the properties of GetInvoiceitemsArgs, in the
@@ -2228,8 +2213,8 @@ func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 	)
 }
 
-// getInvoiceitemsTool is the stripe_get_invoiceitems tool of Module but for
-// what needs Module's arguments, which newGetInvoiceitemsTool sets on a copy.
+// getInvoiceitemsTool is the stripe_get_invoiceitems tool but for what needs
+// Module's arguments, which newGetInvoiceitemsTool sets on a copy.
 var getInvoiceitemsTool = runtime.Tool{
 	Name:         ToolGetInvoiceitems,
 	Description:  "Returns a list of your invoice items. Invoice items are returned sorted by creation date, with the most recently created invoice items appearing first.",
@@ -2249,8 +2234,8 @@ var getInvoiceitemsTool = runtime.Tool{
 	Label:      getInvoiceitemsLabel,
 }
 
-// decodeGetInvoiceitems is the DecodeWith of the stripe_get_invoiceitems tool:
-// DecodeGetInvoiceitemsArgs in a decoding mode.
+// decodeGetInvoiceitems is DecodeGetInvoiceitemsArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodeGetInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoiceitemsArgs)
 	d := wire.Start(data, mode)
@@ -2430,10 +2415,8 @@ type PostInvoiceitemsArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostInvoiceitemsArgs(data []byte) (*PostInvoiceitemsArgs, error) {
-	x := new(PostInvoiceitemsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostInvoiceitems(data, 0)
+	return v.(*PostInvoiceitemsArgs), err
 }
 
 // postInvoiceitemsArgsFields are the properties of PostInvoiceitemsArgs, in the
@@ -2680,8 +2663,8 @@ const (
 	PostInvoiceitemsTaxBehaviorUnspecified PostInvoiceitemsTaxBehavior = "unspecified"
 )
 
-// postInvoiceitemsTool is the stripe_post_invoiceitems tool of Module but for
-// what needs Module's arguments, which newPostInvoiceitemsTool sets on a copy.
+// postInvoiceitemsTool is the stripe_post_invoiceitems tool but for what needs
+// Module's arguments, which newPostInvoiceitemsTool sets on a copy.
 var postInvoiceitemsTool = runtime.Tool{
 	Name:         ToolPostInvoiceitems,
 	Description:  "Creates an item to be added to a draft invoice (up to 250 items per invoice). If no invoice is specified, the item will be on the next invoice created for the customer specified.",
@@ -2695,8 +2678,8 @@ var postInvoiceitemsTool = runtime.Tool{
 	Label:        postInvoiceitemsLabel,
 }
 
-// decodePostInvoiceitems is the DecodeWith of the stripe_post_invoiceitems
-// tool: DecodePostInvoiceitemsArgs in a decoding mode.
+// decodePostInvoiceitems is DecodePostInvoiceitemsArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodePostInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoiceitemsArgs)
 	d := wire.Start(data, mode)
@@ -2815,10 +2798,8 @@ type GetInvoicesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetInvoicesArgs(data []byte) (*GetInvoicesArgs, error) {
-	x := new(GetInvoicesArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetInvoices(data, 0)
+	return v.(*GetInvoicesArgs), err
 }
 
 // getInvoicesArgsFields are the properties of GetInvoicesArgs, in the order of
@@ -2906,8 +2887,8 @@ const (
 	GetInvoicesStatusVoid          GetInvoicesStatus = "void"
 )
 
-// getInvoicesTool is the stripe_get_invoices tool of Module but for what needs
-// Module's arguments, which newGetInvoicesTool sets on a copy.
+// getInvoicesTool is the stripe_get_invoices tool but for what needs Module's
+// arguments, which newGetInvoicesTool sets on a copy.
 var getInvoicesTool = runtime.Tool{
 	Name:         ToolGetInvoices,
 	Description:  "You can list all invoices, or list the invoices for a specific customer. The invoices are returned sorted by creation date, with the most recently created invoices appearing first.",
@@ -2927,8 +2908,8 @@ var getInvoicesTool = runtime.Tool{
 	Label:      getInvoicesLabel,
 }
 
-// decodeGetInvoices is the DecodeWith of the stripe_get_invoices tool:
-// DecodeGetInvoicesArgs in a decoding mode.
+// decodeGetInvoices is DecodeGetInvoicesArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeGetInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesArgs)
 	d := wire.Start(data, mode)
@@ -3152,10 +3133,8 @@ type PostInvoicesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostInvoicesArgs(data []byte) (*PostInvoicesArgs, error) {
-	x := new(PostInvoicesArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostInvoices(data, 0)
+	return v.(*PostInvoicesArgs), err
 }
 
 // postInvoicesArgsFields are the properties of PostInvoicesArgs, in the order
@@ -4998,8 +4977,8 @@ func (x *PostInvoicesTransferData) validate(c *wire.Checker) {
 	c.Object(postInvoicesTransferDataFields, &x.Amount, &x.Destination)
 }
 
-// postInvoicesTool is the stripe_post_invoices tool of Module but for what
-// needs Module's arguments, which newPostInvoicesTool sets on a copy.
+// postInvoicesTool is the stripe_post_invoices tool but for what needs Module's
+// arguments, which newPostInvoicesTool sets on a copy.
 var postInvoicesTool = runtime.Tool{
 	Name:         ToolPostInvoices,
 	Description:  "This endpoint creates a draft invoice for a given customer. The invoice remains a draft until you finalize the invoice, which allows you to pay or send the invoice to your customers.",
@@ -5013,8 +4992,8 @@ var postInvoicesTool = runtime.Tool{
 	Label:        postInvoicesLabel,
 }
 
-// decodePostInvoices is the DecodeWith of the stripe_post_invoices tool:
-// DecodePostInvoicesArgs in a decoding mode.
+// decodePostInvoices is DecodePostInvoicesArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodePostInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesArgs)
 	d := wire.Start(data, mode)
@@ -5109,10 +5088,8 @@ type GetInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodeGetInvoicesInvoiceArgs(data []byte) (*GetInvoicesInvoiceArgs, error) {
-	x := new(GetInvoicesInvoiceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetInvoicesInvoice(data, 0)
+	return v.(*GetInvoicesInvoiceArgs), err
 }
 
 // getInvoicesInvoiceArgsFields are the properties of GetInvoicesInvoiceArgs, in
@@ -5141,9 +5118,8 @@ func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 }
 
-// getInvoicesInvoiceTool is the stripe_get_invoices_invoice tool of Module but
-// for what needs Module's arguments, which newGetInvoicesInvoiceTool sets on a
-// copy.
+// getInvoicesInvoiceTool is the stripe_get_invoices_invoice tool but for what
+// needs Module's arguments, which newGetInvoicesInvoiceTool sets on a copy.
 var getInvoicesInvoiceTool = runtime.Tool{
 	Name:         ToolGetInvoicesInvoice,
 	Description:  "Retrieves the invoice with the given ID.",
@@ -5163,8 +5139,8 @@ var getInvoicesInvoiceTool = runtime.Tool{
 	Label:      getInvoicesInvoiceLabel,
 }
 
-// decodeGetInvoicesInvoice is the DecodeWith of the stripe_get_invoices_invoice
-// tool: DecodeGetInvoicesInvoiceArgs in a decoding mode.
+// decodeGetInvoicesInvoice is DecodeGetInvoicesInvoiceArgs in a decoding mode:
+// the tool's DecodeWith.
 func decodeGetInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -5309,10 +5285,8 @@ type PostInvoicesInvoiceArgs struct {
 // each with its JSON path, in a *runtime.ValidationError, and returns the value
 // as far as it could decode it even then (never nil).
 func DecodePostInvoicesInvoiceArgs(data []byte) (*PostInvoicesInvoiceArgs, error) {
-	x := new(PostInvoicesInvoiceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostInvoicesInvoice(data, 0)
+	return v.(*PostInvoicesInvoiceArgs), err
 }
 
 // postInvoicesInvoiceArgsFields are the properties of PostInvoicesInvoiceArgs,
@@ -5890,9 +5864,8 @@ type PostInvoicesInvoiceShippingDetailsAddress = PostCustomersAddress
 // PostInvoicesTransferData, which has the same shape.
 type PostInvoicesInvoiceTransferData = PostInvoicesTransferData
 
-// postInvoicesInvoiceTool is the stripe_post_invoices_invoice tool of Module
-// but for what needs Module's arguments, which newPostInvoicesInvoiceTool sets
-// on a copy.
+// postInvoicesInvoiceTool is the stripe_post_invoices_invoice tool but for what
+// needs Module's arguments, which newPostInvoicesInvoiceTool sets on a copy.
 var postInvoicesInvoiceTool = runtime.Tool{
 	Name:         ToolPostInvoicesInvoice,
 	Description:  "Draft invoices are fully editable. Once an invoice is finalized,\nmonetary values, as well as collection_method, become uneditable.\n\nIf you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or automatically reconciling invoices, pass\nauto_advance=false.",
@@ -5906,9 +5879,8 @@ var postInvoicesInvoiceTool = runtime.Tool{
 	Label:        postInvoicesInvoiceLabel,
 }
 
-// decodePostInvoicesInvoice is the DecodeWith of the
-// stripe_post_invoices_invoice tool: DecodePostInvoicesInvoiceArgs in a
-// decoding mode.
+// decodePostInvoicesInvoice is DecodePostInvoicesInvoiceArgs in a decoding
+// mode: the tool's DecodeWith.
 func decodePostInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -5998,10 +5970,8 @@ type DeleteInvoicesInvoiceArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeDeleteInvoicesInvoiceArgs(data []byte) (*DeleteInvoicesInvoiceArgs, error) {
-	x := new(DeleteInvoicesInvoiceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeDeleteInvoicesInvoice(data, 0)
+	return v.(*DeleteInvoicesInvoiceArgs), err
 }
 
 // deleteInvoicesInvoiceArgsFields are the properties of
@@ -6029,9 +5999,9 @@ func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 }
 
-// deleteInvoicesInvoiceTool is the stripe_delete_invoices_invoice tool of
-// Module but for what needs Module's arguments, which
-// newDeleteInvoicesInvoiceTool sets on a copy.
+// deleteInvoicesInvoiceTool is the stripe_delete_invoices_invoice tool but for
+// what needs Module's arguments, which newDeleteInvoicesInvoiceTool sets on a
+// copy.
 var deleteInvoicesInvoiceTool = runtime.Tool{
 	Name:         ToolDeleteInvoicesInvoice,
 	Description:  "Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be voided.",
@@ -6051,9 +6021,8 @@ var deleteInvoicesInvoiceTool = runtime.Tool{
 	Label:      deleteInvoicesInvoiceLabel,
 }
 
-// decodeDeleteInvoicesInvoice is the DecodeWith of the
-// stripe_delete_invoices_invoice tool: DecodeDeleteInvoicesInvoiceArgs in a
-// decoding mode.
+// decodeDeleteInvoicesInvoice is DecodeDeleteInvoicesInvoiceArgs in a decoding
+// mode: the tool's DecodeWith.
 func decodeDeleteInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -6128,10 +6097,8 @@ type PostInvoicesInvoiceFinalizeArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostInvoicesInvoiceFinalizeArgs(data []byte) (*PostInvoicesInvoiceFinalizeArgs, error) {
-	x := new(PostInvoicesInvoiceFinalizeArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostInvoicesInvoiceFinalize(data, 0)
+	return v.(*PostInvoicesInvoiceFinalizeArgs), err
 }
 
 // postInvoicesInvoiceFinalizeArgsFields are the properties of
@@ -6162,7 +6129,7 @@ func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 }
 
 // postInvoicesInvoiceFinalizeTool is the stripe_post_invoices_invoice_finalize
-// tool of Module but for what needs Module's arguments, which
+// tool but for what needs Module's arguments, which
 // newPostInvoicesInvoiceFinalizeTool sets on a copy.
 var postInvoicesInvoiceFinalizeTool = runtime.Tool{
 	Name:         ToolPostInvoicesInvoiceFinalize,
@@ -6177,9 +6144,8 @@ var postInvoicesInvoiceFinalizeTool = runtime.Tool{
 	Label:        postInvoicesInvoiceFinalizeLabel,
 }
 
-// decodePostInvoicesInvoiceFinalize is the DecodeWith of the
-// stripe_post_invoices_invoice_finalize tool:
-// DecodePostInvoicesInvoiceFinalizeArgs in a decoding mode.
+// decodePostInvoicesInvoiceFinalize is DecodePostInvoicesInvoiceFinalizeArgs in
+// a decoding mode: the tool's DecodeWith.
 func decodePostInvoicesInvoiceFinalize(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceFinalizeArgs)
 	d := wire.Start(data, mode)
@@ -6272,10 +6238,8 @@ type GetPaymentLinksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPaymentLinksArgs(data []byte) (*GetPaymentLinksArgs, error) {
-	x := new(GetPaymentLinksArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetPaymentLinks(data, 0)
+	return v.(*GetPaymentLinksArgs), err
 }
 
 // getPaymentLinksArgsFields are the properties of GetPaymentLinksArgs, in the
@@ -6326,8 +6290,8 @@ func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 	)
 }
 
-// getPaymentLinksTool is the stripe_get_payment_links tool of Module but for
-// what needs Module's arguments, which newGetPaymentLinksTool sets on a copy.
+// getPaymentLinksTool is the stripe_get_payment_links tool but for what needs
+// Module's arguments, which newGetPaymentLinksTool sets on a copy.
 var getPaymentLinksTool = runtime.Tool{
 	Name:         ToolGetPaymentLinks,
 	Description:  "Returns a list of your payment links.",
@@ -6347,8 +6311,8 @@ var getPaymentLinksTool = runtime.Tool{
 	Label:      getPaymentLinksLabel,
 }
 
-// decodeGetPaymentLinks is the DecodeWith of the stripe_get_payment_links tool:
-// DecodeGetPaymentLinksArgs in a decoding mode.
+// decodeGetPaymentLinks is DecodeGetPaymentLinksArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodeGetPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksArgs)
 	d := wire.Start(data, mode)
@@ -6567,10 +6531,8 @@ type PostPaymentLinksArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPaymentLinksArgs(data []byte) (*PostPaymentLinksArgs, error) {
-	x := new(PostPaymentLinksArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostPaymentLinks(data, 0)
+	return v.(*PostPaymentLinksArgs), err
 }
 
 // postPaymentLinksArgsFields are the properties of PostPaymentLinksArgs, in the
@@ -8277,8 +8239,8 @@ type PostPaymentLinksTaxIDCollection = PostInvoicesAutomaticTax
 // same shape.
 type PostPaymentLinksTransferData = PostInvoicesTransferData
 
-// postPaymentLinksTool is the stripe_post_payment_links tool of Module but for
-// what needs Module's arguments, which newPostPaymentLinksTool sets on a copy.
+// postPaymentLinksTool is the stripe_post_payment_links tool but for what needs
+// Module's arguments, which newPostPaymentLinksTool sets on a copy.
 var postPaymentLinksTool = runtime.Tool{
 	Name:         ToolPostPaymentLinks,
 	Description:  "Creates a payment link.",
@@ -8292,8 +8254,8 @@ var postPaymentLinksTool = runtime.Tool{
 	Label:        postPaymentLinksLabel,
 }
 
-// decodePostPaymentLinks is the DecodeWith of the stripe_post_payment_links
-// tool: DecodePostPaymentLinksArgs in a decoding mode.
+// decodePostPaymentLinks is DecodePostPaymentLinksArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodePostPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksArgs)
 	d := wire.Start(data, mode)
@@ -8388,10 +8350,8 @@ type GetPaymentLinksPaymentLinkArgs struct {
 // every violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkArgs(data []byte) (*GetPaymentLinksPaymentLinkArgs, error) {
-	x := new(GetPaymentLinksPaymentLinkArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetPaymentLinksPaymentLink(data, 0)
+	return v.(*GetPaymentLinksPaymentLinkArgs), err
 }
 
 // getPaymentLinksPaymentLinkArgsFields are the properties of
@@ -8421,7 +8381,7 @@ func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 }
 
 // getPaymentLinksPaymentLinkTool is the stripe_get_payment_links_payment_link
-// tool of Module but for what needs Module's arguments, which
+// tool but for what needs Module's arguments, which
 // newGetPaymentLinksPaymentLinkTool sets on a copy.
 var getPaymentLinksPaymentLinkTool = runtime.Tool{
 	Name:         ToolGetPaymentLinksPaymentLink,
@@ -8442,9 +8402,8 @@ var getPaymentLinksPaymentLinkTool = runtime.Tool{
 	Label:      getPaymentLinksPaymentLinkLabel,
 }
 
-// decodeGetPaymentLinksPaymentLink is the DecodeWith of the
-// stripe_get_payment_links_payment_link tool:
-// DecodeGetPaymentLinksPaymentLinkArgs in a decoding mode.
+// decodeGetPaymentLinksPaymentLink is DecodeGetPaymentLinksPaymentLinkArgs in a
+// decoding mode: the tool's DecodeWith.
 func decodeGetPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkArgs)
 	d := wire.Start(data, mode)
@@ -8577,10 +8536,8 @@ type PostPaymentLinksPaymentLinkArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodePostPaymentLinksPaymentLinkArgs(data []byte) (*PostPaymentLinksPaymentLinkArgs, error) {
-	x := new(PostPaymentLinksPaymentLinkArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostPaymentLinksPaymentLink(data, 0)
+	return v.(*PostPaymentLinksPaymentLinkArgs), err
 }
 
 // postPaymentLinksPaymentLinkArgsFields are the properties of
@@ -9368,7 +9325,7 @@ const (
 )
 
 // postPaymentLinksPaymentLinkTool is the stripe_post_payment_links_payment_link
-// tool of Module but for what needs Module's arguments, which
+// tool but for what needs Module's arguments, which
 // newPostPaymentLinksPaymentLinkTool sets on a copy.
 var postPaymentLinksPaymentLinkTool = runtime.Tool{
 	Name:         ToolPostPaymentLinksPaymentLink,
@@ -9383,9 +9340,8 @@ var postPaymentLinksPaymentLinkTool = runtime.Tool{
 	Label:        postPaymentLinksPaymentLinkLabel,
 }
 
-// decodePostPaymentLinksPaymentLink is the DecodeWith of the
-// stripe_post_payment_links_payment_link tool:
-// DecodePostPaymentLinksPaymentLinkArgs in a decoding mode.
+// decodePostPaymentLinksPaymentLink is DecodePostPaymentLinksPaymentLinkArgs in
+// a decoding mode: the tool's DecodeWith.
 func decodePostPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksPaymentLinkArgs)
 	d := wire.Start(data, mode)
@@ -9495,10 +9451,8 @@ type GetPaymentLinksPaymentLinkLineItemsArgs struct {
 // violation, each with its JSON path, in a *runtime.ValidationError, and
 // returns the value as far as it could decode it even then (never nil).
 func DecodeGetPaymentLinksPaymentLinkLineItemsArgs(data []byte) (*GetPaymentLinksPaymentLinkLineItemsArgs, error) {
-	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetPaymentLinksPaymentLinkLineItems(data, 0)
+	return v.(*GetPaymentLinksPaymentLinkLineItemsArgs), err
 }
 
 // getPaymentLinksPaymentLinkLineItemsArgsFields are the properties of
@@ -9551,9 +9505,9 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 }
 
 // getPaymentLinksPaymentLinkLineItemsTool is the
-// stripe_get_payment_links_payment_link_line_items tool of Module but for what
-// needs Module's arguments, which newGetPaymentLinksPaymentLinkLineItemsTool
-// sets on a copy.
+// stripe_get_payment_links_payment_link_line_items tool but for what needs
+// Module's arguments, which newGetPaymentLinksPaymentLinkLineItemsTool sets on
+// a copy.
 var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
 	Name:         ToolGetPaymentLinksPaymentLinkLineItems,
 	Description:  "When retrieving a payment link, there is an includable line_items property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.",
@@ -9573,9 +9527,9 @@ var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
 	Label:      getPaymentLinksPaymentLinkLineItemsLabel,
 }
 
-// decodeGetPaymentLinksPaymentLinkLineItems is the DecodeWith of the
-// stripe_get_payment_links_payment_link_line_items tool:
-// DecodeGetPaymentLinksPaymentLinkLineItemsArgs in a decoding mode.
+// decodeGetPaymentLinksPaymentLinkLineItems is
+// DecodeGetPaymentLinksPaymentLinkLineItemsArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeGetPaymentLinksPaymentLinkLineItems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
 	d := wire.Start(data, mode)
@@ -9718,10 +9672,8 @@ type GetPricesArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetPricesArgs(data []byte) (*GetPricesArgs, error) {
-	x := new(GetPricesArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetPrices(data, 0)
+	return v.(*GetPricesArgs), err
 }
 
 // getPricesArgsFields are the properties of GetPricesArgs, in the order of its
@@ -9856,8 +9808,8 @@ const (
 	GetPricesTypeRecurring GetPricesType = "recurring"
 )
 
-// getPricesTool is the stripe_get_prices tool of Module but for what needs
-// Module's arguments, which newGetPricesTool sets on a copy.
+// getPricesTool is the stripe_get_prices tool but for what needs Module's
+// arguments, which newGetPricesTool sets on a copy.
 var getPricesTool = runtime.Tool{
 	Name:         ToolGetPrices,
 	Description:  "Returns a list of your active prices, excluding inline prices. For the list of inactive prices, set active to false.",
@@ -9877,8 +9829,8 @@ var getPricesTool = runtime.Tool{
 	Label:      getPricesLabel,
 }
 
-// decodeGetPrices is the DecodeWith of the stripe_get_prices tool:
-// DecodeGetPricesArgs in a decoding mode.
+// decodeGetPrices is DecodeGetPricesArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeGetPrices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesArgs)
 	d := wire.Start(data, mode)
@@ -10063,10 +10015,8 @@ type PostPricesArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostPricesArgs(data []byte) (*PostPricesArgs, error) {
-	x := new(PostPricesArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostPrices(data, 0)
+	return v.(*PostPricesArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -10922,8 +10872,8 @@ const (
 	PostPricesTransformQuantityRoundUp   PostPricesTransformQuantityRound = "up"
 )
 
-// postPricesTool is the stripe_post_prices tool of Module but for what needs
-// Module's arguments, which newPostPricesTool sets on a copy.
+// postPricesTool is the stripe_post_prices tool but for what needs Module's
+// arguments, which newPostPricesTool sets on a copy.
 var postPricesTool = runtime.Tool{
 	Name:         ToolPostPrices,
 	Description:  "Creates a new price for an existing product. The price can be recurring or one-time.",
@@ -10937,8 +10887,8 @@ var postPricesTool = runtime.Tool{
 	Label:        postPricesLabel,
 }
 
-// decodePostPrices is the DecodeWith of the stripe_post_prices tool:
-// DecodePostPricesArgs in a decoding mode.
+// decodePostPrices is DecodePostPricesArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodePostPrices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPricesArgs)
 	d := wire.Start(data, mode)
@@ -11022,10 +10972,8 @@ type GetPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodeGetPricesPriceArgs(data []byte) (*GetPricesPriceArgs, error) {
-	x := new(GetPricesPriceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetPricesPrice(data, 0)
+	return v.(*GetPricesPriceArgs), err
 }
 
 // getPricesPriceArgsFields are the properties of GetPricesPriceArgs, in the
@@ -11053,8 +11001,8 @@ func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 	c.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
 }
 
-// getPricesPriceTool is the stripe_get_prices_price tool of Module but for what
-// needs Module's arguments, which newGetPricesPriceTool sets on a copy.
+// getPricesPriceTool is the stripe_get_prices_price tool but for what needs
+// Module's arguments, which newGetPricesPriceTool sets on a copy.
 var getPricesPriceTool = runtime.Tool{
 	Name:         ToolGetPricesPrice,
 	Description:  "Retrieves the price with the given ID.",
@@ -11074,8 +11022,8 @@ var getPricesPriceTool = runtime.Tool{
 	Label:      getPricesPriceLabel,
 }
 
-// decodeGetPricesPrice is the DecodeWith of the stripe_get_prices_price tool:
-// DecodeGetPricesPriceArgs in a decoding mode.
+// decodeGetPricesPrice is DecodeGetPricesPriceArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodeGetPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesPriceArgs)
 	d := wire.Start(data, mode)
@@ -11166,10 +11114,8 @@ type PostPricesPriceArgs struct {
 // with its JSON path, in a *runtime.ValidationError, and returns the value as
 // far as it could decode it even then (never nil).
 func DecodePostPricesPriceArgs(data []byte) (*PostPricesPriceArgs, error) {
-	x := new(PostPricesPriceArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostPricesPrice(data, 0)
+	return v.(*PostPricesPriceArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -11521,8 +11467,8 @@ const (
 	PostPricesPriceTaxBehaviorUnspecified PostPricesPriceTaxBehavior = "unspecified"
 )
 
-// postPricesPriceTool is the stripe_post_prices_price tool of Module but for
-// what needs Module's arguments, which newPostPricesPriceTool sets on a copy.
+// postPricesPriceTool is the stripe_post_prices_price tool but for what needs
+// Module's arguments, which newPostPricesPriceTool sets on a copy.
 var postPricesPriceTool = runtime.Tool{
 	Name:         ToolPostPricesPrice,
 	Description:  "Updates the specified price by setting the values of the parameters passed. Any parameters not provided are left unchanged.",
@@ -11536,8 +11482,8 @@ var postPricesPriceTool = runtime.Tool{
 	Label:        postPricesPriceLabel,
 }
 
-// decodePostPricesPrice is the DecodeWith of the stripe_post_prices_price tool:
-// DecodePostPricesPriceArgs in a decoding mode.
+// decodePostPricesPrice is DecodePostPricesPriceArgs in a decoding mode: the
+// tool's DecodeWith.
 func decodePostPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPricesPriceArgs)
 	d := wire.Start(data, mode)
@@ -11646,10 +11592,8 @@ type GetProductsArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetProductsArgs(data []byte) (*GetProductsArgs, error) {
-	x := new(GetProductsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetProducts(data, 0)
+	return v.(*GetProductsArgs), err
 }
 
 // getProductsArgsFields are the properties of GetProductsArgs, in the order of
@@ -11709,8 +11653,8 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 	)
 }
 
-// getProductsTool is the stripe_get_products tool of Module but for what needs
-// Module's arguments, which newGetProductsTool sets on a copy.
+// getProductsTool is the stripe_get_products tool but for what needs Module's
+// arguments, which newGetProductsTool sets on a copy.
 var getProductsTool = runtime.Tool{
 	Name:         ToolGetProducts,
 	Description:  "Returns a list of your products. The products are returned sorted by creation date, with the most recently created products appearing first.",
@@ -11730,8 +11674,8 @@ var getProductsTool = runtime.Tool{
 	Label:      getProductsLabel,
 }
 
-// decodeGetProducts is the DecodeWith of the stripe_get_products tool:
-// DecodeGetProductsArgs in a decoding mode.
+// decodeGetProducts is DecodeGetProductsArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeGetProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetProductsArgs)
 	d := wire.Start(data, mode)
@@ -11890,10 +11834,8 @@ type PostProductsArgs struct {
 // its JSON path, in a *runtime.ValidationError, and returns the value as far as
 // it could decode it even then (never nil).
 func DecodePostProductsArgs(data []byte) (*PostProductsArgs, error) {
-	x := new(PostProductsArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodePostProducts(data, 0)
+	return v.(*PostProductsArgs), err
 }
 
 // postProductsArgsFields are the properties of PostProductsArgs, in the order
@@ -12432,8 +12374,8 @@ func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {
 	c.Object(postProductsPackageDimensionsFields, &x.Height, &x.Length, &x.Weight, &x.Width)
 }
 
-// postProductsTool is the stripe_post_products tool of Module but for what
-// needs Module's arguments, which newPostProductsTool sets on a copy.
+// postProductsTool is the stripe_post_products tool but for what needs Module's
+// arguments, which newPostProductsTool sets on a copy.
 var postProductsTool = runtime.Tool{
 	Name:         ToolPostProducts,
 	Description:  "Creates a new product object.",
@@ -12447,8 +12389,8 @@ var postProductsTool = runtime.Tool{
 	Label:        postProductsLabel,
 }
 
-// decodePostProducts is the DecodeWith of the stripe_post_products tool:
-// DecodePostProductsArgs in a decoding mode.
+// decodePostProducts is DecodePostProductsArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodePostProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostProductsArgs)
 	d := wire.Start(data, mode)

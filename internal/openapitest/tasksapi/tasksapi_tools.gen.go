@@ -102,10 +102,8 @@ type GetTasksArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeGetTasksArgs(data []byte) (*GetTasksArgs, error) {
-	x := new(GetTasksArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetTasks(data, 0)
+	return v.(*GetTasksArgs), err
 }
 
 // decode reads the JSON object of x from d, checking each value as it is read
@@ -174,8 +172,8 @@ var getTasksMaxPagesRules = wire.NumberRules{
 	Minimum: wire.Dec("1"),
 }
 
-// getTasksTool is the tasks_get_tasks tool of Module but for what needs
-// Module's arguments, which newGetTasksTool sets on a copy.
+// getTasksTool is the tasks_get_tasks tool but for what needs Module's
+// arguments, which newGetTasksTool sets on a copy.
 var getTasksTool = runtime.Tool{
 	Name:         ToolGetTasks,
 	Description:  "Get active tasks",
@@ -195,8 +193,8 @@ var getTasksTool = runtime.Tool{
 	Label:      getTasksLabel,
 }
 
-// decodeGetTasks is the DecodeWith of the tasks_get_tasks tool:
-// DecodeGetTasksArgs in a decoding mode.
+// decodeGetTasks is DecodeGetTasksArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeGetTasks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTasksArgs)
 	d := wire.Start(data, mode)
@@ -280,10 +278,8 @@ type CreateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeCreateTaskArgs(data []byte) (*CreateTaskArgs, error) {
-	x := new(CreateTaskArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeCreateTask(data, 0)
+	return v.(*CreateTaskArgs), err
 }
 
 // createTaskArgsFields are the properties of CreateTaskArgs, in the order of
@@ -365,8 +361,8 @@ var createTaskWeightRules = wire.NumberRules{
 	ExclusiveMinimum: wire.Dec("0"),
 }
 
-// createTaskTool is the tasks_create_task tool of Module but for what needs
-// Module's arguments, which newCreateTaskTool sets on a copy.
+// createTaskTool is the tasks_create_task tool but for what needs Module's
+// arguments, which newCreateTaskTool sets on a copy.
 var createTaskTool = runtime.Tool{
 	Name:         ToolCreateTask,
 	Description:  "Create a task",
@@ -380,8 +376,8 @@ var createTaskTool = runtime.Tool{
 	Label:        createTaskLabel,
 }
 
-// decodeCreateTask is the DecodeWith of the tasks_create_task tool:
-// DecodeCreateTaskArgs in a decoding mode.
+// decodeCreateTask is DecodeCreateTaskArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeCreateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateTaskArgs)
 	d := wire.Start(data, mode)
@@ -449,10 +445,8 @@ type GetTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeGetTaskArgs(data []byte) (*GetTaskArgs, error) {
-	x := new(GetTaskArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeGetTask(data, 0)
+	return v.(*GetTaskArgs), err
 }
 
 // getTaskArgsFields are the properties of GetTaskArgs, in the order of its
@@ -479,8 +473,8 @@ func (x *GetTaskArgs) validate(c *wire.Checker) {
 	c.Object(getTaskArgsFields, &x.TaskID)
 }
 
-// getTaskTool is the tasks_get_task tool of Module but for what needs Module's
-// arguments, which newGetTaskTool sets on a copy.
+// getTaskTool is the tasks_get_task tool but for what needs Module's arguments,
+// which newGetTaskTool sets on a copy.
 var getTaskTool = runtime.Tool{
 	Name:         ToolGetTask,
 	Description:  "Get a task",
@@ -500,8 +494,7 @@ var getTaskTool = runtime.Tool{
 	Label:      getTaskLabel,
 }
 
-// decodeGetTask is the DecodeWith of the tasks_get_task tool: DecodeGetTaskArgs
-// in a decoding mode.
+// decodeGetTask is DecodeGetTaskArgs in a decoding mode: the tool's DecodeWith.
 func decodeGetTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTaskArgs)
 	d := wire.Start(data, mode)
@@ -577,10 +570,8 @@ type UpdateTaskArgs struct {
 // *runtime.ValidationError, and returns the value as far as it could decode it
 // even then (never nil).
 func DecodeUpdateTaskArgs(data []byte) (*UpdateTaskArgs, error) {
-	x := new(UpdateTaskArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeUpdateTask(data, 0)
+	return v.(*UpdateTaskArgs), err
 }
 
 // updateTaskArgsFields are the properties of UpdateTaskArgs, in the order of
@@ -637,8 +628,8 @@ func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 	)
 }
 
-// updateTaskTool is the tasks_update_task tool of Module but for what needs
-// Module's arguments, which newUpdateTaskTool sets on a copy.
+// updateTaskTool is the tasks_update_task tool but for what needs Module's
+// arguments, which newUpdateTaskTool sets on a copy.
 var updateTaskTool = runtime.Tool{
 	Name:         ToolUpdateTask,
 	Description:  "Update a task",
@@ -652,8 +643,8 @@ var updateTaskTool = runtime.Tool{
 	Label:        updateTaskLabel,
 }
 
-// decodeUpdateTask is the DecodeWith of the tasks_update_task tool:
-// DecodeUpdateTaskArgs in a decoding mode.
+// decodeUpdateTask is DecodeUpdateTaskArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeUpdateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(UpdateTaskArgs)
 	d := wire.Start(data, mode)
@@ -722,10 +713,8 @@ type DeleteTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeDeleteTaskArgs(data []byte) (*DeleteTaskArgs, error) {
-	x := new(DeleteTaskArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeDeleteTask(data, 0)
+	return v.(*DeleteTaskArgs), err
 }
 
 // deleteTaskArgsFields are the properties of DeleteTaskArgs, in the order of
@@ -752,8 +741,8 @@ func (x *DeleteTaskArgs) validate(c *wire.Checker) {
 	c.Object(deleteTaskArgsFields, &x.TaskID)
 }
 
-// deleteTaskTool is the tasks_delete_task tool of Module but for what needs
-// Module's arguments, which newDeleteTaskTool sets on a copy.
+// deleteTaskTool is the tasks_delete_task tool but for what needs Module's
+// arguments, which newDeleteTaskTool sets on a copy.
 var deleteTaskTool = runtime.Tool{
 	Name:        ToolDeleteTask,
 	Description: "Delete a task",
@@ -772,8 +761,8 @@ var deleteTaskTool = runtime.Tool{
 	Label:      deleteTaskLabel,
 }
 
-// decodeDeleteTask is the DecodeWith of the tasks_delete_task tool:
-// DecodeDeleteTaskArgs in a decoding mode.
+// decodeDeleteTask is DecodeDeleteTaskArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeDeleteTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteTaskArgs)
 	d := wire.Start(data, mode)
@@ -827,10 +816,8 @@ type CloseTaskArgs struct {
 // JSON path, in a *runtime.ValidationError, and returns the value as far as it
 // could decode it even then (never nil).
 func DecodeCloseTaskArgs(data []byte) (*CloseTaskArgs, error) {
-	x := new(CloseTaskArgs)
-	d := wire.Start(data, 0)
-	x.decode(d)
-	return x, d.Done()
+	v, err := decodeCloseTask(data, 0)
+	return v.(*CloseTaskArgs), err
 }
 
 // closeTaskArgsFields are the properties of CloseTaskArgs, in the order of its
@@ -857,8 +844,8 @@ func (x *CloseTaskArgs) validate(c *wire.Checker) {
 	c.Object(closeTaskArgsFields, &x.TaskID)
 }
 
-// closeTaskTool is the tasks_close_task tool of Module but for what needs
-// Module's arguments, which newCloseTaskTool sets on a copy.
+// closeTaskTool is the tasks_close_task tool but for what needs Module's
+// arguments, which newCloseTaskTool sets on a copy.
 var closeTaskTool = runtime.Tool{
 	Name:        ToolCloseTask,
 	Description: "Close a task",
@@ -871,8 +858,8 @@ var closeTaskTool = runtime.Tool{
 	Label:       closeTaskLabel,
 }
 
-// decodeCloseTask is the DecodeWith of the tasks_close_task tool:
-// DecodeCloseTaskArgs in a decoding mode.
+// decodeCloseTask is DecodeCloseTaskArgs in a decoding mode: the tool's
+// DecodeWith.
 func decodeCloseTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CloseTaskArgs)
 	d := wire.Start(data, mode)
