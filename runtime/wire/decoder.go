@@ -934,9 +934,14 @@ func (d *Decoder) shortInt() (int64, bool) {
 		i++
 	}
 	start := i
+	end := min(len(data), start+18)
 	var u uint64
-	for i < len(data) && data[i]-'0' <= 9 && i-start < 18 {
-		u = u*10 + uint64(data[i]-'0')
+	for i < end {
+		c := data[i] - '0'
+		if c > 9 {
+			break
+		}
+		u = u*10 + uint64(c)
 		i++
 	}
 	switch {
