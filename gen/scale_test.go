@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,6 +35,41 @@ func BenchmarkCode(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tool")
 		})
 	}
+}
+
+// BenchmarkGenerate is what `toolgen generate` does for a new package of
+// 1,000 tools (internal/scale): load the spec, then Generate the code,
+// stubs, catalog and target check. Generate writes nothing, so every run
+// computes a new stubs file, as for a new package. Profile it with
+//
+//	go test ./gen -run '^$' -bench Generate -benchtime 3x -cpuprofile cpu.out
+func BenchmarkGenerate(b *testing.B) {
+	const n = 1000
+	dir := filepath.Join(b.TempDir(), scale.Provider)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, scale.Provider+SpecSuffix)
+	if err := os.WriteFile(path, scale.Spec(n), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			f, err := spec.Load(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, err := Generate(f, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(out.Files) < 3 {
+				b.Fatalf("Generate wrote %d files, want the code, stubs and catalog", len(out.Files))
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tool")
+	})
 }
 
 // TestRenderChunked: rendering a file in chunks, in parallel, gives the bytes
