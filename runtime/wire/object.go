@@ -140,7 +140,10 @@ func (d *Decoder) unknownField(fields []Field) {
 
 // Object checks the struct described by fields whose fields are at ptrs
 // (in the table's order), for values built in Go, as a generated validate
-// method does.
+// method does. (Not inlined: each generated validate method would carry a
+// copy of the loop.)
+//
+//go:noinline
 func (c *Checker) Object(fields []Field, ptrs ...any) {
 	for i := range fields {
 		fields[i].Value.check(c, fields[i].Name, fields[i].Required, ptrs[i])
