@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/runtime/wire"
@@ -134,27 +136,26 @@ func (g *generator) tableDecl(t *goType) []jen.Code {
 	}
 }
 
-// tableAddrs are the addresses of t's fields, in the table's order.
-func tableAddrs(t *goType) []jen.Code {
-	var out []jen.Code
-	for _, f := range t.fields {
-		out = append(out, jen.Op("&").Id("x").Dot(f.name))
-	}
-	return out
-}
-
-// tableCall is recv.Object(xFields, &x.A, …), wrapped one address per
-// line when long.
+// tableCall is recv.Object(xFields, &x.A, …): the addresses of t's fields
+// in the table's order, packed into lines of about 100 columns as a person
+// would wrap a long call (gofmt indents the lines after the first).
 func tableCall(recv string, t *goType) *jen.Statement {
-	args := append([]jen.Code{jen.Id(tableName(t))}, tableAddrs(t)...)
-	n := len(tableName(t))
+	const width = 100
+	var b strings.Builder
+	b.WriteString(recv + ".Object(" + tableName(t))
+	col := 8 + b.Len() // a tab, and "seen := "
 	for _, f := range t.fields {
-		n += len(f.name) + 5
+		arg := "&x." + f.name
+		if col+len(arg)+3 > width {
+			b.WriteString(",\n" + arg)
+			col = 16 + len(arg)
+			continue
+		}
+		b.WriteString(", " + arg)
+		col += len(arg) + 2
 	}
-	if n > 80 {
-		return jen.Id(recv).Dot("Object").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
-	}
-	return jen.Id(recv).Dot("Object").Call(args...)
+	b.WriteString(")")
+	return jen.Id(b.String())
 }
 
 // tableDecode is the decode method of a tabled struct: the table's read,

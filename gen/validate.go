@@ -427,10 +427,12 @@ func (g *generator) stringChecks(t *goType, str func() *jen.Statement) []jen.Cod
 func (g *generator) numberRules(t *goType) []jen.Code {
 	s := t.schema
 	fields := jen.Dict{}
+	var line []jen.Code // the same, on one line when there is no enum
 	dec := func(d *wire.Decimal) jen.Code { return jen.Qual(wirePkg, "Dec").Call(jen.Lit(d.String())) }
 	set := func(key string, d *wire.Decimal) {
 		if d != nil {
 			fields[jen.Id(key)] = dec(d)
+			line = append(line, jen.Id(key).Op(":").Add(dec(d)))
 		}
 	}
 	r := s.NumberRules()
@@ -446,13 +448,17 @@ func (g *generator) numberRules(t *goType) []jen.Code {
 		}
 		fields[jen.Id("Enum")] = jen.Index().Op("*").Qual(wirePkg, "Decimal").Values(vals...)
 	}
+	values := jen.Values(line...)
+	if len(r.Enum) > 0 {
+		values = jen.Values(fields)
+	}
 	doc := t.check + " are the numeric constraints of " + t.where + ", checked exactly by decoding and by Validate."
 	if g.checkUses[t.check] > 1 {
 		doc += " Every schema with these constraints shares them."
 	}
 	return []jen.Code{
 		comment(doc),
-		jen.Var().Id(t.check).Op("=").Qual(wirePkg, "NumberRules").Values(fields),
+		jen.Var().Id(t.check).Op("=").Qual(wirePkg, "NumberRules").Add(values),
 		jen.Line(),
 	}
 }

@@ -173,10 +173,7 @@ func checkListStatus(c *wire.Checker, v ListStatus) {
 
 // listLimitRules are the numeric constraints of $.limit in the arguments of the
 // tasks_list tool, checked exactly by decoding and by Validate.
-var listLimitRules = wire.NumberRules{
-	Maximum: wire.Dec("50"),
-	Minimum: wire.Dec("1"),
-}
+var listLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("50")}
 
 // listTool is the tasks_list tool but for its Execute (runList), which Module
 // sets on a copy.

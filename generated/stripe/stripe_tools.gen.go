@@ -889,10 +889,7 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 // $.days_until_due in the arguments of the stripe_create_invoice tool, checked
 // exactly by decoding and by Validate. Every schema with these constraints
 // shares them.
-var createInvoiceDaysUntilDueRules = wire.NumberRules{
-	Maximum: wire.Dec("365"),
-	Minimum: wire.Dec("1"),
-}
+var createInvoiceDaysUntilDueRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("365")}
 
 // createInvoiceTool is the stripe_create_invoice tool but for its Execute
 // (runCreateInvoice), which Module sets on a copy.
@@ -1067,18 +1064,12 @@ func (x *CreateSubscriptionArgs) validate(c *wire.Checker) {
 // paymentLinkItemQuantityRules are the numeric constraints of $.quantity in the
 // arguments of the stripe_create_subscription tool, checked exactly by decoding
 // and by Validate. Every schema with these constraints shares them.
-var paymentLinkItemQuantityRules = wire.NumberRules{
-	Maximum: wire.Dec("10000"),
-	Minimum: wire.Dec("1"),
-}
+var paymentLinkItemQuantityRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("10000")}
 
 // createSubscriptionTrialPeriodDaysRules are the numeric constraints of
 // $.trial_period_days in the arguments of the stripe_create_subscription tool,
 // checked exactly by decoding and by Validate.
-var createSubscriptionTrialPeriodDaysRules = wire.NumberRules{
-	Maximum: wire.Dec("730"),
-	Minimum: wire.Dec("1"),
-}
+var createSubscriptionTrialPeriodDaysRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("730")}
 
 // CreateSubscriptionCollectionMethod is the type of $.collection_method in the
 // arguments of the stripe_create_subscription tool: Charge the saved payment
@@ -1326,10 +1317,7 @@ type ListLimit int64
 
 // listLimitRules are the numeric constraints of $ in the named type ListLimit,
 // checked exactly by decoding and by Validate.
-var listLimitRules = wire.NumberRules{
-	Maximum: wire.Dec("100"),
-	Minimum: wire.Dec("1"),
-}
+var listLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("100")}
 
 // PaymentLinkItem is a type shared by the stripe tools: One line of a payment
 // link; give price, or amount_minor with currency and name.
@@ -1417,10 +1405,7 @@ func (x *PaymentLinkItem) validate(c *wire.Checker) {
 // paymentLinkItemAmountMinorRules are the numeric constraints of $.amount_minor
 // in the named type PaymentLinkItem, checked exactly by decoding and by
 // Validate. Every schema with these constraints shares them.
-var paymentLinkItemAmountMinorRules = wire.NumberRules{
-	Maximum: wire.Dec("99999999"),
-	Minimum: wire.Dec("1"),
-}
+var paymentLinkItemAmountMinorRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("99999999")}
 
 // checkPaymentLinkItemName records the violations of the constraints of v in c.
 func checkPaymentLinkItemName(c *wire.Checker, v string) {

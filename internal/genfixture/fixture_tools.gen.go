@@ -328,11 +328,7 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 // createInvoiceDiscountPercentRules are the numeric constraints of
 // $.discount_percent in the arguments of the fx_create_invoice tool, checked
 // exactly by decoding and by Validate.
-var createInvoiceDiscountPercentRules = wire.NumberRules{
-	Maximum:    wire.Dec("100"),
-	Minimum:    wire.Dec("0"),
-	MultipleOf: wire.Dec("0.5"),
-}
+var createInvoiceDiscountPercentRules = wire.NumberRules{Minimum: wire.Dec("0"), Maximum: wire.Dec("100"), MultipleOf: wire.Dec("0.5")}
 
 // checkCreateInvoiceItems records the violations of the constraints of v in c.
 func checkCreateInvoiceItems(c *wire.Checker, v []CreateInvoiceItem) {
@@ -447,10 +443,7 @@ func checkCreateInvoiceItemDescription(c *wire.Checker, v string) {
 // createInvoiceItemQuantityRules are the numeric constraints of
 // $.items[*].quantity in the arguments of the fx_create_invoice tool, checked
 // exactly by decoding and by Validate.
-var createInvoiceItemQuantityRules = wire.NumberRules{
-	Maximum: wire.Dec("1000"),
-	Minimum: wire.Dec("1"),
-}
+var createInvoiceItemQuantityRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("1000")}
 
 // checkCreateInvoiceItemTags records the violations of the constraints of v in
 // c.
@@ -547,10 +540,7 @@ func (x *CreateInvoiceAttachments) validate(c *wire.Checker) {
 // createInvoiceAttachmentsCountRules are the numeric constraints of
 // $.attachments.count in the arguments of the fx_create_invoice tool, checked
 // exactly by decoding and by Validate.
-var createInvoiceAttachmentsCountRules = wire.NumberRules{
-	ExclusiveMaximum: wire.Dec("10"),
-	ExclusiveMinimum: wire.Dec("0"),
-}
+var createInvoiceAttachmentsCountRules = wire.NumberRules{ExclusiveMinimum: wire.Dec("0"), ExclusiveMaximum: wire.Dec("10")}
 
 // createInvoiceTool is the fx_create_invoice tool but for what needs Module's
 // arguments, which newCreateInvoiceTool sets on a copy.
@@ -714,10 +704,7 @@ func checkSearchQuery(c *wire.Checker, v string) {
 
 // searchLimitRules are the numeric constraints of $.limit in the arguments of
 // the fx_search tool, checked exactly by decoding and by Validate.
-var searchLimitRules = wire.NumberRules{
-	Maximum: wire.Dec("50"),
-	Minimum: wire.Dec("1"),
-}
+var searchLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("50")}
 
 // searchTool is the fx_search tool but for what needs Module's arguments, which
 // newSearchTool sets on a copy.

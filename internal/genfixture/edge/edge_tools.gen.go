@@ -541,10 +541,7 @@ func (x *AllNothing) validate(c *wire.Checker) {}
 
 // allBigRules are the numeric constraints of $.big in the arguments of the
 // edge_all tool, checked exactly by decoding and by Validate.
-var allBigRules = wire.NumberRules{
-	Maximum:    wire.Dec("9007199254740993"),
-	MultipleOf: wire.Dec("3"),
-}
+var allBigRules = wire.NumberRules{Maximum: wire.Dec("9007199254740993"), MultipleOf: wire.Dec("3")}
 
 // allTool is the edge_all tool but for its Execute (runAll), which Module sets
 // on a copy.

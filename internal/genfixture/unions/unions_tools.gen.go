@@ -214,10 +214,7 @@ func (x *DrawStyle) validate(c *wire.Checker) {
 // drawStyleOpacityRules are the numeric constraints of $.style.opacity in the
 // arguments of the shapes_draw tool, checked exactly by decoding and by
 // Validate.
-var drawStyleOpacityRules = wire.NumberRules{
-	Maximum: wire.Dec("1"),
-	Minimum: wire.Dec("0"),
-}
+var drawStyleOpacityRules = wire.NumberRules{Minimum: wire.Dec("0"), Maximum: wire.Dec("1")}
 
 // DrawStyleStroke is the type of $.style.stroke in the arguments of the
 // shapes_draw tool.
@@ -677,10 +674,7 @@ func (x *PayAmountPercent) validate(c *wire.Checker) {
 // payAmountPercentPercentRules are the numeric constraints of
 // $.amount.oneOf[1].percent in the arguments of the shapes_pay tool, checked
 // exactly by decoding and by Validate.
-var payAmountPercentPercentRules = wire.NumberRules{
-	ExclusiveMinimum: wire.Dec("0"),
-	Maximum:          wire.Dec("100"),
-}
+var payAmountPercentPercentRules = wire.NumberRules{ExclusiveMinimum: wire.Dec("0"), Maximum: wire.Dec("100")}
 
 // PayReference is the type of $.reference in the arguments of the shapes_pay
 // tool: An order number or a free-form reference.

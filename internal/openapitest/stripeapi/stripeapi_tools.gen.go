@@ -176,16 +176,8 @@ var getCustomersArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetCustomersArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getCustomersArgsFields,
-		&x.Email,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.TestClock,
-		&x.MaxPages,
-	)
+	seen := d.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.StartingAfter, &x.TestClock, &x.MaxPages)
 	if seen.Absent(6) {
 		x.MaxPages = 1
 	}
@@ -200,16 +192,8 @@ func (x *GetCustomersArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetCustomersArgs) validate(c *wire.Checker) {
-	c.Object(
-		getCustomersArgsFields,
-		&x.Email,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.TestClock,
-		&x.MaxPages,
-	)
+	c.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.StartingAfter, &x.TestClock, &x.MaxPages)
 }
 
 // checkGetCustomersEmail records the violations of the constraints of v in c.
@@ -233,10 +217,7 @@ func checkAddressCity(c *wire.Checker, v string) {
 // getCustomersMaxPagesRules are the numeric constraints of $.max_pages in the
 // arguments of the stripe_get_customers tool, checked exactly by decoding and
 // by Validate. Every schema with these constraints shares them.
-var getCustomersMaxPagesRules = wire.NumberRules{
-	Maximum: wire.Dec("10"),
-	Minimum: wire.Dec("1"),
-}
+var getCustomersMaxPagesRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("10")}
 
 // getCustomersTool is the stripe_get_customers tool but for what needs Module's
 // arguments, which newGetCustomersTool sets on a copy.
@@ -454,31 +435,11 @@ var postCustomersArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postCustomersArgsFields,
-		&x.Address,
-		&x.Balance,
-		&x.CashBalance,
-		&x.Coupon,
-		&x.Description,
-		&x.Email,
-		&x.Expand,
-		&x.InvoicePrefix,
-		&x.InvoiceSettings,
-		&x.Metadata,
-		&x.Name,
-		&x.NextInvoiceSequence,
-		&x.PaymentMethod,
-		&x.Phone,
-		&x.PreferredLocales,
-		&x.PromotionCode,
-		&x.Shipping,
-		&x.Source,
-		&x.Tax,
-		&x.TaxExempt,
-		&x.TaxIDData,
-		&x.TestClock,
-	)
+	d.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
+		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
+		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
+		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
+		&x.TaxIDData, &x.TestClock)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -490,31 +451,11 @@ func (x *PostCustomersArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersArgs) validate(c *wire.Checker) {
-	c.Object(
-		postCustomersArgsFields,
-		&x.Address,
-		&x.Balance,
-		&x.CashBalance,
-		&x.Coupon,
-		&x.Description,
-		&x.Email,
-		&x.Expand,
-		&x.InvoicePrefix,
-		&x.InvoiceSettings,
-		&x.Metadata,
-		&x.Name,
-		&x.NextInvoiceSequence,
-		&x.PaymentMethod,
-		&x.Phone,
-		&x.PreferredLocales,
-		&x.PromotionCode,
-		&x.Shipping,
-		&x.Source,
-		&x.Tax,
-		&x.TaxExempt,
-		&x.TaxIDData,
-		&x.TestClock,
-	)
+	c.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
+		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
+		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
+		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
+		&x.TaxIDData, &x.TestClock)
 }
 
 // PostCustomersAddress is the type of $.address in the arguments of the
@@ -548,15 +489,8 @@ var postCustomersAddressFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersAddress) decode(d *wire.Decoder) {
-	d.Object(
-		postCustomersAddressFields,
-		&x.City,
-		&x.Country,
-		&x.Line1,
-		&x.Line2,
-		&x.PostalCode,
-		&x.State,
-	)
+	d.Object(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2, &x.PostalCode,
+		&x.State)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -568,15 +502,8 @@ func (x *PostCustomersAddress) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersAddress) validate(c *wire.Checker) {
-	c.Object(
-		postCustomersAddressFields,
-		&x.City,
-		&x.Country,
-		&x.Line1,
-		&x.Line2,
-		&x.PostalCode,
-		&x.State,
-	)
+	c.Object(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2, &x.PostalCode,
+		&x.State)
 }
 
 // PostCustomersCashBalance is the type of $.cash_balance in the arguments of
@@ -718,13 +645,8 @@ var postCustomersInvoiceSettingsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
-	d.Object(
-		postCustomersInvoiceSettingsFields,
-		&x.CustomFields,
-		&x.DefaultPaymentMethod,
-		&x.Footer,
-		&x.RenderingOptions,
-	)
+	d.Object(postCustomersInvoiceSettingsFields, &x.CustomFields, &x.DefaultPaymentMethod,
+		&x.Footer, &x.RenderingOptions)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -736,13 +658,8 @@ func (x *PostCustomersInvoiceSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersInvoiceSettings) validate(c *wire.Checker) {
-	c.Object(
-		postCustomersInvoiceSettingsFields,
-		&x.CustomFields,
-		&x.DefaultPaymentMethod,
-		&x.Footer,
-		&x.RenderingOptions,
-	)
+	c.Object(postCustomersInvoiceSettingsFields, &x.CustomFields, &x.DefaultPaymentMethod,
+		&x.Footer, &x.RenderingOptions)
 }
 
 // PostCustomersInvoiceSettingsCustomField is the type of
@@ -1717,33 +1634,12 @@ var postCustomersCustomerArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postCustomersCustomerArgsFields,
-		&x.Customer,
-		&x.Address,
-		&x.Balance,
-		&x.CashBalance,
-		&x.Coupon,
-		&x.DefaultAlipayAccount,
-		&x.DefaultBankAccount,
-		&x.DefaultCard,
-		&x.DefaultSource,
-		&x.Description,
-		&x.Email,
-		&x.Expand,
-		&x.InvoicePrefix,
-		&x.InvoiceSettings,
-		&x.Metadata,
-		&x.Name,
-		&x.NextInvoiceSequence,
-		&x.Phone,
-		&x.PreferredLocales,
-		&x.PromotionCode,
-		&x.Shipping,
-		&x.Source,
-		&x.Tax,
-		&x.TaxExempt,
-	)
+	d.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
+		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
+		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
+		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
+		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
+		&x.TaxExempt)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -1755,33 +1651,12 @@ func (x *PostCustomersCustomerArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
-	c.Object(
-		postCustomersCustomerArgsFields,
-		&x.Customer,
-		&x.Address,
-		&x.Balance,
-		&x.CashBalance,
-		&x.Coupon,
-		&x.DefaultAlipayAccount,
-		&x.DefaultBankAccount,
-		&x.DefaultCard,
-		&x.DefaultSource,
-		&x.Description,
-		&x.Email,
-		&x.Expand,
-		&x.InvoicePrefix,
-		&x.InvoiceSettings,
-		&x.Metadata,
-		&x.Name,
-		&x.NextInvoiceSequence,
-		&x.Phone,
-		&x.PreferredLocales,
-		&x.PromotionCode,
-		&x.Shipping,
-		&x.Source,
-		&x.Tax,
-		&x.TaxExempt,
-	)
+	c.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
+		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
+		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
+		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
+		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
+		&x.TaxExempt)
 }
 
 // PostCustomersCustomerAddress is the type of $.address in the arguments of the
@@ -2175,17 +2050,8 @@ var getInvoiceitemsArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getInvoiceitemsArgsFields,
-		&x.Customer,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Invoice,
-		&x.Limit,
-		&x.Pending,
-		&x.StartingAfter,
-		&x.MaxPages,
-	)
+	seen := d.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
+		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
 	if seen.Absent(7) {
 		x.MaxPages = 1
 	}
@@ -2200,17 +2066,8 @@ func (x *GetInvoiceitemsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
-	c.Object(
-		getInvoiceitemsArgsFields,
-		&x.Customer,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Invoice,
-		&x.Limit,
-		&x.Pending,
-		&x.StartingAfter,
-		&x.MaxPages,
-	)
+	c.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
+		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
 }
 
 // getInvoiceitemsTool is the stripe_get_invoiceitems tool but for what needs
@@ -2446,28 +2303,10 @@ var postInvoiceitemsArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoiceitemsArgsFields,
-		&x.Amount,
-		&x.Currency,
-		&x.Customer,
-		&x.Description,
-		&x.Discountable,
-		&x.Discounts,
-		&x.Expand,
-		&x.Invoice,
-		&x.Metadata,
-		&x.Period,
-		&x.Price,
-		&x.PriceData,
-		&x.Quantity,
-		&x.Subscription,
-		&x.TaxBehavior,
-		&x.TaxCode,
-		&x.TaxRates,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	d.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
+		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
+		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
+		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2479,28 +2318,10 @@ func (x *PostInvoiceitemsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
-	c.Object(
-		postInvoiceitemsArgsFields,
-		&x.Amount,
-		&x.Currency,
-		&x.Customer,
-		&x.Description,
-		&x.Discountable,
-		&x.Discounts,
-		&x.Expand,
-		&x.Invoice,
-		&x.Metadata,
-		&x.Period,
-		&x.Price,
-		&x.PriceData,
-		&x.Quantity,
-		&x.Subscription,
-		&x.TaxBehavior,
-		&x.TaxCode,
-		&x.TaxRates,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	c.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
+		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
+		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
+		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // PostInvoiceitemsDiscount is the type of $.discounts[*] in the arguments of
@@ -2607,14 +2428,8 @@ var postInvoiceitemsPriceDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoiceitemsPriceDataFields,
-		&x.Currency,
-		&x.Product,
-		&x.TaxBehavior,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	d.Object(postInvoiceitemsPriceDataFields, &x.Currency, &x.Product, &x.TaxBehavior,
+		&x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -2626,14 +2441,8 @@ func (x *PostInvoiceitemsPriceData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoiceitemsPriceData) validate(c *wire.Checker) {
-	c.Object(
-		postInvoiceitemsPriceDataFields,
-		&x.Currency,
-		&x.Product,
-		&x.TaxBehavior,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	c.Object(postInvoiceitemsPriceDataFields, &x.Currency, &x.Product, &x.TaxBehavior,
+		&x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // PostInvoiceitemsPriceDataTaxBehavior is the type of $.price_data.tax_behavior
@@ -2819,18 +2628,8 @@ var getInvoicesArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getInvoicesArgsFields,
-		&x.CollectionMethod,
-		&x.Customer,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.Status,
-		&x.Subscription,
-		&x.MaxPages,
-	)
+	seen := d.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
 	if seen.Absent(8) {
 		x.MaxPages = 1
 	}
@@ -2845,18 +2644,8 @@ func (x *GetInvoicesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetInvoicesArgs) validate(c *wire.Checker) {
-	c.Object(
-		getInvoicesArgsFields,
-		&x.CollectionMethod,
-		&x.Customer,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.Status,
-		&x.Subscription,
-		&x.MaxPages,
-	)
+	c.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
 }
 
 // GetInvoicesCollectionMethod is the type of $.collection_method in the
@@ -3174,38 +2963,13 @@ var postInvoicesArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesArgsFields,
-		&x.AccountTaxIDs,
-		&x.ApplicationFeeAmount,
-		&x.AutoAdvance,
-		&x.AutomaticTax,
-		&x.CollectionMethod,
-		&x.Currency,
-		&x.CustomFields,
-		&x.Customer,
-		&x.DaysUntilDue,
-		&x.DefaultPaymentMethod,
-		&x.DefaultSource,
-		&x.DefaultTaxRates,
-		&x.Description,
-		&x.Discounts,
-		&x.DueDate,
-		&x.EffectiveAt,
-		&x.Expand,
-		&x.Footer,
-		&x.FromInvoice,
-		&x.Metadata,
-		&x.OnBehalfOf,
-		&x.PaymentSettings,
-		&x.PendingInvoiceItemsBehavior,
-		&x.Rendering,
-		&x.ShippingCost,
-		&x.ShippingDetails,
-		&x.StatementDescriptor,
-		&x.Subscription,
-		&x.TransferData,
-	)
+	d.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
+		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
+		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
+		&x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt, &x.Expand, &x.Footer,
+		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
+		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
+		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3217,38 +2981,13 @@ func (x *PostInvoicesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesArgs) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesArgsFields,
-		&x.AccountTaxIDs,
-		&x.ApplicationFeeAmount,
-		&x.AutoAdvance,
-		&x.AutomaticTax,
-		&x.CollectionMethod,
-		&x.Currency,
-		&x.CustomFields,
-		&x.Customer,
-		&x.DaysUntilDue,
-		&x.DefaultPaymentMethod,
-		&x.DefaultSource,
-		&x.DefaultTaxRates,
-		&x.Description,
-		&x.Discounts,
-		&x.DueDate,
-		&x.EffectiveAt,
-		&x.Expand,
-		&x.Footer,
-		&x.FromInvoice,
-		&x.Metadata,
-		&x.OnBehalfOf,
-		&x.PaymentSettings,
-		&x.PendingInvoiceItemsBehavior,
-		&x.Rendering,
-		&x.ShippingCost,
-		&x.ShippingDetails,
-		&x.StatementDescriptor,
-		&x.Subscription,
-		&x.TransferData,
-	)
+	c.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
+		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
+		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
+		&x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt, &x.Expand, &x.Footer,
+		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
+		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
+		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
 }
 
 // PostInvoicesAutomaticTax is the type of $.automatic_tax in the arguments of
@@ -3421,12 +3160,8 @@ var postInvoicesPaymentSettingsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsFields,
-		&x.DefaultMandate,
-		&x.PaymentMethodOptions,
-		&x.PaymentMethodTypes,
-	)
+	d.Object(postInvoicesPaymentSettingsFields, &x.DefaultMandate, &x.PaymentMethodOptions,
+		&x.PaymentMethodTypes)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3438,12 +3173,8 @@ func (x *PostInvoicesPaymentSettings) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettings) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsFields,
-		&x.DefaultMandate,
-		&x.PaymentMethodOptions,
-		&x.PaymentMethodTypes,
-	)
+	c.Object(postInvoicesPaymentSettingsFields, &x.DefaultMandate, &x.PaymentMethodOptions,
+		&x.PaymentMethodTypes)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptions is the type of
@@ -3560,11 +3291,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields = []wire.Fiel
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields,
-		&x.MandateOptions,
-		&x.VerificationMethod,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields, &x.MandateOptions,
+		&x.VerificationMethod)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3576,11 +3304,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields,
-		&x.MandateOptions,
-		&x.VerificationMethod,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields, &x.MandateOptions,
+		&x.VerificationMethod)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions is the
@@ -3603,10 +3328,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
-		&x.TransactionType,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
+		&x.TransactionType)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3618,10 +3341,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
-		&x.TransactionType,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
+		&x.TransactionType)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsTransactionType
@@ -3674,10 +3395,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields = []wire.Fie
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
-		&x.PreferredLanguage,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
+		&x.PreferredLanguage)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3689,10 +3408,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) Validate() e
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
-		&x.PreferredLanguage,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
+		&x.PreferredLanguage)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsBancontactPreferredLanguage is
@@ -3733,11 +3450,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsCardFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCardFields,
-		&x.Installments,
-		&x.RequestThreeDSecure,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCardFields, &x.Installments,
+		&x.RequestThreeDSecure)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3749,11 +3463,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCardFields,
-		&x.Installments,
-		&x.RequestThreeDSecure,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCardFields, &x.Installments,
+		&x.RequestThreeDSecure)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments is the type
@@ -3778,11 +3489,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields = []wi
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields,
-		&x.Enabled,
-		&x.Plan,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields, &x.Enabled,
+		&x.Plan)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3794,11 +3502,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) Valida
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields,
-		&x.Enabled,
-		&x.Plan,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields, &x.Enabled,
+		&x.Plan)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan is the
@@ -3826,12 +3531,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields = 
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
-		&x.Count,
-		&x.Interval,
-		&x.Type,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
+		&x.Count, &x.Interval, &x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3843,12 +3544,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) Va
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
-		&x.Count,
-		&x.Interval,
-		&x.Type,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
+		&x.Count, &x.Interval, &x.Type)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanInterval
@@ -3971,11 +3668,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields = []wir
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
-		&x.BankTransfer,
-		&x.FundingType,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
+		&x.BankTransfer, &x.FundingType)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -3987,11 +3681,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) Validat
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
-		&x.BankTransfer,
-		&x.FundingType,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
+		&x.BankTransfer, &x.FundingType)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer is
@@ -4018,11 +3709,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFi
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
-		&x.EuBankTransfer,
-		&x.Type,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
+		&x.EuBankTransfer, &x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4034,11 +3722,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
-		&x.EuBankTransfer,
-		&x.Type,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
+		&x.EuBankTransfer, &x.Type)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer
@@ -4062,10 +3747,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEu
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
-		&x.Country,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
+		&x.Country)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4077,10 +3760,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
-		&x.Country,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
+		&x.Country)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount is the type of
@@ -4105,11 +3786,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields = []wire.
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
-		&x.FinancialConnections,
-		&x.VerificationMethod,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
+		&x.FinancialConnections, &x.VerificationMethod)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4121,11 +3799,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) Validate(
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
-		&x.FinancialConnections,
-		&x.VerificationMethod,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
+		&x.FinancialConnections, &x.VerificationMethod)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections
@@ -4152,11 +3827,8 @@ var postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnect
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
-		&x.Permissions,
-		&x.Prefetch,
-	)
+	d.Object(postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
+		&x.Permissions, &x.Prefetch)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4168,11 +3840,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 
 // validate records the violations of x in c.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
-		&x.Permissions,
-		&x.Prefetch,
-	)
+	c.Object(postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
+		&x.Permissions, &x.Prefetch)
 }
 
 // PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsPermission
@@ -4518,16 +4187,8 @@ var postInvoicesShippingCostShippingRateDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesShippingCostShippingRateDataFields,
-		&x.DeliveryEstimate,
-		&x.DisplayName,
-		&x.FixedAmount,
-		&x.Metadata,
-		&x.TaxBehavior,
-		&x.TaxCode,
-		&x.Type,
-	)
+	d.Object(postInvoicesShippingCostShippingRateDataFields, &x.DeliveryEstimate,
+		&x.DisplayName, &x.FixedAmount, &x.Metadata, &x.TaxBehavior, &x.TaxCode, &x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4539,16 +4200,8 @@ func (x *PostInvoicesShippingCostShippingRateData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateData) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesShippingCostShippingRateDataFields,
-		&x.DeliveryEstimate,
-		&x.DisplayName,
-		&x.FixedAmount,
-		&x.Metadata,
-		&x.TaxBehavior,
-		&x.TaxCode,
-		&x.Type,
-	)
+	c.Object(postInvoicesShippingCostShippingRateDataFields, &x.DeliveryEstimate,
+		&x.DisplayName, &x.FixedAmount, &x.Metadata, &x.TaxBehavior, &x.TaxCode, &x.Type)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimate is the type of
@@ -4573,11 +4226,8 @@ var postInvoicesShippingCostShippingRateDataDeliveryEstimateFields = []wire.Fiel
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesShippingCostShippingRateDataDeliveryEstimateFields,
-		&x.Maximum,
-		&x.Minimum,
-	)
+	d.Object(postInvoicesShippingCostShippingRateDataDeliveryEstimateFields, &x.Maximum,
+		&x.Minimum)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4589,11 +4239,8 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesShippingCostShippingRateDataDeliveryEstimateFields,
-		&x.Maximum,
-		&x.Minimum,
-	)
+	c.Object(postInvoicesShippingCostShippingRateDataDeliveryEstimateFields, &x.Maximum,
+		&x.Minimum)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum is the type
@@ -4618,11 +4265,8 @@ var postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields = []wi
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields,
-		&x.Unit,
-		&x.Value,
-	)
+	d.Object(postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields, &x.Unit,
+		&x.Value)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4634,11 +4278,8 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) Valida
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields,
-		&x.Unit,
-		&x.Value,
-	)
+	c.Object(postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields, &x.Unit,
+		&x.Value)
 }
 
 // PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumUnit is the
@@ -4829,11 +4470,8 @@ var postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueField
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
-		&x.Amount,
-		&x.TaxBehavior,
-	)
+	d.Object(postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
+		&x.Amount, &x.TaxBehavior)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -4845,11 +4483,8 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 
 // validate records the violations of x in c.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
-		&x.Amount,
-		&x.TaxBehavior,
-	)
+	c.Object(postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
+		&x.Amount, &x.TaxBehavior)
 }
 
 // PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueTaxBehavior
@@ -5323,34 +4958,12 @@ var postInvoicesInvoiceArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postInvoicesInvoiceArgsFields,
-		&x.Invoice,
-		&x.AccountTaxIDs,
-		&x.ApplicationFeeAmount,
-		&x.AutoAdvance,
-		&x.AutomaticTax,
-		&x.CollectionMethod,
-		&x.CustomFields,
-		&x.DaysUntilDue,
-		&x.DefaultPaymentMethod,
-		&x.DefaultSource,
-		&x.DefaultTaxRates,
-		&x.Description,
-		&x.Discounts,
-		&x.DueDate,
-		&x.EffectiveAt,
-		&x.Expand,
-		&x.Footer,
-		&x.Metadata,
-		&x.OnBehalfOf,
-		&x.PaymentSettings,
-		&x.Rendering,
-		&x.ShippingCost,
-		&x.ShippingDetails,
-		&x.StatementDescriptor,
-		&x.TransferData,
-	)
+	d.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
+		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
+		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
+		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
+		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
+		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -5362,34 +4975,12 @@ func (x *PostInvoicesInvoiceArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
-	c.Object(
-		postInvoicesInvoiceArgsFields,
-		&x.Invoice,
-		&x.AccountTaxIDs,
-		&x.ApplicationFeeAmount,
-		&x.AutoAdvance,
-		&x.AutomaticTax,
-		&x.CollectionMethod,
-		&x.CustomFields,
-		&x.DaysUntilDue,
-		&x.DefaultPaymentMethod,
-		&x.DefaultSource,
-		&x.DefaultTaxRates,
-		&x.Description,
-		&x.Discounts,
-		&x.DueDate,
-		&x.EffectiveAt,
-		&x.Expand,
-		&x.Footer,
-		&x.Metadata,
-		&x.OnBehalfOf,
-		&x.PaymentSettings,
-		&x.Rendering,
-		&x.ShippingCost,
-		&x.ShippingDetails,
-		&x.StatementDescriptor,
-		&x.TransferData,
-	)
+	c.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
+		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
+		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
+		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
+		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
+		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
 }
 
 // PostInvoicesInvoiceAutomaticTax is the type of $.automatic_tax in the
@@ -6256,15 +5847,8 @@ var getPaymentLinksArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getPaymentLinksArgsFields,
-		&x.Active,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.MaxPages,
-	)
+	seen := d.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.StartingAfter, &x.MaxPages)
 	if seen.Absent(5) {
 		x.MaxPages = 1
 	}
@@ -6279,15 +5863,8 @@ func (x *GetPaymentLinksArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
-	c.Object(
-		getPaymentLinksArgsFields,
-		&x.Active,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.MaxPages,
-	)
+	c.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.StartingAfter, &x.MaxPages)
 }
 
 // getPaymentLinksTool is the stripe_get_payment_links tool but for what needs
@@ -6571,37 +6148,14 @@ var postPaymentLinksArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksArgsFields,
-		&x.AfterCompletion,
-		&x.AllowPromotionCodes,
-		&x.ApplicationFeeAmount,
-		&x.ApplicationFeePercent,
-		&x.AutomaticTax,
-		&x.BillingAddressCollection,
-		&x.ConsentCollection,
-		&x.Currency,
-		&x.CustomFields,
-		&x.CustomText,
-		&x.CustomerCreation,
-		&x.Expand,
-		&x.InactiveMessage,
-		&x.InvoiceCreation,
-		&x.LineItems,
-		&x.Metadata,
-		&x.OnBehalfOf,
-		&x.PaymentIntentData,
-		&x.PaymentMethodCollection,
-		&x.PaymentMethodTypes,
-		&x.PhoneNumberCollection,
-		&x.Restrictions,
-		&x.ShippingAddressCollection,
-		&x.ShippingOptions,
-		&x.SubmitType,
-		&x.SubscriptionData,
-		&x.TaxIDCollection,
-		&x.TransferData,
-	)
+	d.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
+		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
+		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
+		&x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
+		&x.InvoiceCreation, &x.LineItems, &x.Metadata, &x.OnBehalfOf, &x.PaymentIntentData,
+		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
+		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
+		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6613,37 +6167,14 @@ func (x *PostPaymentLinksArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksArgsFields,
-		&x.AfterCompletion,
-		&x.AllowPromotionCodes,
-		&x.ApplicationFeeAmount,
-		&x.ApplicationFeePercent,
-		&x.AutomaticTax,
-		&x.BillingAddressCollection,
-		&x.ConsentCollection,
-		&x.Currency,
-		&x.CustomFields,
-		&x.CustomText,
-		&x.CustomerCreation,
-		&x.Expand,
-		&x.InactiveMessage,
-		&x.InvoiceCreation,
-		&x.LineItems,
-		&x.Metadata,
-		&x.OnBehalfOf,
-		&x.PaymentIntentData,
-		&x.PaymentMethodCollection,
-		&x.PaymentMethodTypes,
-		&x.PhoneNumberCollection,
-		&x.Restrictions,
-		&x.ShippingAddressCollection,
-		&x.ShippingOptions,
-		&x.SubmitType,
-		&x.SubscriptionData,
-		&x.TaxIDCollection,
-		&x.TransferData,
-	)
+	c.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
+		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
+		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
+		&x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
+		&x.InvoiceCreation, &x.LineItems, &x.Metadata, &x.OnBehalfOf, &x.PaymentIntentData,
+		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
+		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
+		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
 }
 
 // PostPaymentLinksAfterCompletion is the type of $.after_completion in the
@@ -6670,12 +6201,7 @@ var postPaymentLinksAfterCompletionFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksAfterCompletionFields,
-		&x.HostedConfirmation,
-		&x.Redirect,
-		&x.Type,
-	)
+	d.Object(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation, &x.Redirect, &x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6687,12 +6213,7 @@ func (x *PostPaymentLinksAfterCompletion) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletion) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksAfterCompletionFields,
-		&x.HostedConfirmation,
-		&x.Redirect,
-		&x.Type,
-	)
+	c.Object(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation, &x.Redirect, &x.Type)
 }
 
 // PostPaymentLinksAfterCompletionHostedConfirmation is the type of
@@ -6824,12 +6345,8 @@ var postPaymentLinksConsentCollectionFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksConsentCollectionFields,
-		&x.PaymentMethodReuseAgreement,
-		&x.Promotions,
-		&x.TermsOfService,
-	)
+	d.Object(postPaymentLinksConsentCollectionFields, &x.PaymentMethodReuseAgreement,
+		&x.Promotions, &x.TermsOfService)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6841,12 +6358,8 @@ func (x *PostPaymentLinksConsentCollection) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksConsentCollection) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksConsentCollectionFields,
-		&x.PaymentMethodReuseAgreement,
-		&x.Promotions,
-		&x.TermsOfService,
-	)
+	c.Object(postPaymentLinksConsentCollectionFields, &x.PaymentMethodReuseAgreement,
+		&x.Promotions, &x.TermsOfService)
 }
 
 // PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement is the type of
@@ -6957,16 +6470,8 @@ var postPaymentLinksCustomFieldFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksCustomFieldFields,
-		&x.Dropdown,
-		&x.Key,
-		&x.Label,
-		&x.Numeric,
-		&x.Optional,
-		&x.Text,
-		&x.Type,
-	)
+	d.Object(postPaymentLinksCustomFieldFields, &x.Dropdown, &x.Key, &x.Label, &x.Numeric,
+		&x.Optional, &x.Text, &x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6978,16 +6483,8 @@ func (x *PostPaymentLinksCustomField) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomField) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksCustomFieldFields,
-		&x.Dropdown,
-		&x.Key,
-		&x.Label,
-		&x.Numeric,
-		&x.Optional,
-		&x.Text,
-		&x.Type,
-	)
+	c.Object(postPaymentLinksCustomFieldFields, &x.Dropdown, &x.Key, &x.Label, &x.Numeric,
+		&x.Optional, &x.Text, &x.Type)
 }
 
 // PostPaymentLinksCustomFieldDropdown is the type of
@@ -7203,13 +6700,8 @@ var postPaymentLinksCustomTextFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksCustomTextFields,
-		&x.AfterSubmit,
-		&x.ShippingAddress,
-		&x.Submit,
-		&x.TermsOfServiceAcceptance,
-	)
+	d.Object(postPaymentLinksCustomTextFields, &x.AfterSubmit, &x.ShippingAddress, &x.Submit,
+		&x.TermsOfServiceAcceptance)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7221,13 +6713,8 @@ func (x *PostPaymentLinksCustomText) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksCustomText) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksCustomTextFields,
-		&x.AfterSubmit,
-		&x.ShippingAddress,
-		&x.Submit,
-		&x.TermsOfServiceAcceptance,
-	)
+	c.Object(postPaymentLinksCustomTextFields, &x.AfterSubmit, &x.ShippingAddress, &x.Submit,
+		&x.TermsOfServiceAcceptance)
 }
 
 // PostPaymentLinksCustomTextAfterSubmit is the type of
@@ -7371,15 +6858,8 @@ var postPaymentLinksInvoiceCreationInvoiceDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksInvoiceCreationInvoiceDataFields,
-		&x.AccountTaxIDs,
-		&x.CustomFields,
-		&x.Description,
-		&x.Footer,
-		&x.Metadata,
-		&x.RenderingOptions,
-	)
+	d.Object(postPaymentLinksInvoiceCreationInvoiceDataFields, &x.AccountTaxIDs,
+		&x.CustomFields, &x.Description, &x.Footer, &x.Metadata, &x.RenderingOptions)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7391,15 +6871,8 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksInvoiceCreationInvoiceDataFields,
-		&x.AccountTaxIDs,
-		&x.CustomFields,
-		&x.Description,
-		&x.Footer,
-		&x.Metadata,
-		&x.RenderingOptions,
-	)
+	c.Object(postPaymentLinksInvoiceCreationInvoiceDataFields, &x.AccountTaxIDs,
+		&x.CustomFields, &x.Description, &x.Footer, &x.Metadata, &x.RenderingOptions)
 }
 
 // PostPaymentLinksInvoiceCreationInvoiceDataCustomField is the type of
@@ -7492,12 +6965,8 @@ var postPaymentLinksLineItemAdjustableQuantityFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksLineItemAdjustableQuantity) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksLineItemAdjustableQuantityFields,
-		&x.Enabled,
-		&x.Maximum,
-		&x.Minimum,
-	)
+	d.Object(postPaymentLinksLineItemAdjustableQuantityFields, &x.Enabled, &x.Maximum,
+		&x.Minimum)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7509,12 +6978,8 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksLineItemAdjustableQuantity) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksLineItemAdjustableQuantityFields,
-		&x.Enabled,
-		&x.Maximum,
-		&x.Minimum,
-	)
+	c.Object(postPaymentLinksLineItemAdjustableQuantityFields, &x.Enabled, &x.Maximum,
+		&x.Minimum)
 }
 
 // PostPaymentLinksPaymentIntentData is the type of $.payment_intent_data in the
@@ -7553,16 +7018,9 @@ var postPaymentLinksPaymentIntentDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksPaymentIntentDataFields,
-		&x.CaptureMethod,
-		&x.Description,
-		&x.Metadata,
-		&x.SetupFutureUsage,
-		&x.StatementDescriptor,
-		&x.StatementDescriptorSuffix,
-		&x.TransferGroup,
-	)
+	d.Object(postPaymentLinksPaymentIntentDataFields, &x.CaptureMethod, &x.Description,
+		&x.Metadata, &x.SetupFutureUsage, &x.StatementDescriptor,
+		&x.StatementDescriptorSuffix, &x.TransferGroup)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -7574,16 +7032,9 @@ func (x *PostPaymentLinksPaymentIntentData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentIntentData) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksPaymentIntentDataFields,
-		&x.CaptureMethod,
-		&x.Description,
-		&x.Metadata,
-		&x.SetupFutureUsage,
-		&x.StatementDescriptor,
-		&x.StatementDescriptorSuffix,
-		&x.TransferGroup,
-	)
+	c.Object(postPaymentLinksPaymentIntentDataFields, &x.CaptureMethod, &x.Description,
+		&x.Metadata, &x.SetupFutureUsage, &x.StatementDescriptor,
+		&x.StatementDescriptorSuffix, &x.TransferGroup)
 }
 
 // PostPaymentLinksPaymentIntentDataCaptureMethod is the type of
@@ -8110,13 +7561,8 @@ var postPaymentLinksSubscriptionDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksSubscriptionDataFields,
-		&x.Description,
-		&x.Metadata,
-		&x.TrialPeriodDays,
-		&x.TrialSettings,
-	)
+	d.Object(postPaymentLinksSubscriptionDataFields, &x.Description, &x.Metadata,
+		&x.TrialPeriodDays, &x.TrialSettings)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8128,13 +7574,8 @@ func (x *PostPaymentLinksSubscriptionData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionData) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksSubscriptionDataFields,
-		&x.Description,
-		&x.Metadata,
-		&x.TrialPeriodDays,
-		&x.TrialSettings,
-	)
+	c.Object(postPaymentLinksSubscriptionDataFields, &x.Description, &x.Metadata,
+		&x.TrialPeriodDays, &x.TrialSettings)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettings is the type of
@@ -8189,10 +7630,8 @@ var postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields = []wire.Fiel
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
-		&x.MissingPaymentMethod,
-	)
+	d.Object(postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
+		&x.MissingPaymentMethod)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8204,10 +7643,8 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) Validate() er
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
-		&x.MissingPaymentMethod,
-	)
+	c.Object(postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
+		&x.MissingPaymentMethod)
 }
 
 // PostPaymentLinksSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod
@@ -8569,29 +8006,12 @@ var postPaymentLinksPaymentLinkArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksPaymentLinkArgsFields,
-		&x.PaymentLink,
-		&x.Active,
-		&x.AfterCompletion,
-		&x.AllowPromotionCodes,
-		&x.AutomaticTax,
-		&x.BillingAddressCollection,
-		&x.CustomFields,
-		&x.CustomText,
-		&x.CustomerCreation,
-		&x.Expand,
-		&x.InactiveMessage,
-		&x.InvoiceCreation,
-		&x.LineItems,
-		&x.Metadata,
-		&x.PaymentIntentData,
-		&x.PaymentMethodCollection,
-		&x.PaymentMethodTypes,
-		&x.Restrictions,
-		&x.ShippingAddressCollection,
-		&x.SubscriptionData,
-	)
+	d.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
+		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
+		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
+		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
+		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
+		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8603,29 +8023,12 @@ func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksPaymentLinkArgsFields,
-		&x.PaymentLink,
-		&x.Active,
-		&x.AfterCompletion,
-		&x.AllowPromotionCodes,
-		&x.AutomaticTax,
-		&x.BillingAddressCollection,
-		&x.CustomFields,
-		&x.CustomText,
-		&x.CustomerCreation,
-		&x.Expand,
-		&x.InactiveMessage,
-		&x.InvoiceCreation,
-		&x.LineItems,
-		&x.Metadata,
-		&x.PaymentIntentData,
-		&x.PaymentMethodCollection,
-		&x.PaymentMethodTypes,
-		&x.Restrictions,
-		&x.ShippingAddressCollection,
-		&x.SubscriptionData,
-	)
+	c.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
+		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
+		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
+		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
+		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
+		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
 }
 
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
@@ -8843,12 +8246,8 @@ var postPaymentLinksPaymentLinkLineItemFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkLineItem) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksPaymentLinkLineItemFields,
-		&x.AdjustableQuantity,
-		&x.ID,
-		&x.Quantity,
-	)
+	d.Object(postPaymentLinksPaymentLinkLineItemFields, &x.AdjustableQuantity, &x.ID,
+		&x.Quantity)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8860,12 +8259,8 @@ func (x *PostPaymentLinksPaymentLinkLineItem) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkLineItem) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksPaymentLinkLineItemFields,
-		&x.AdjustableQuantity,
-		&x.ID,
-		&x.Quantity,
-	)
+	c.Object(postPaymentLinksPaymentLinkLineItemFields, &x.AdjustableQuantity, &x.ID,
+		&x.Quantity)
 }
 
 // PostPaymentLinksPaymentLinkLineItemAdjustableQuantity is the type of
@@ -8905,14 +8300,8 @@ var postPaymentLinksPaymentLinkPaymentIntentDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
-	d.Object(
-		postPaymentLinksPaymentLinkPaymentIntentDataFields,
-		&x.Description,
-		&x.Metadata,
-		&x.StatementDescriptor,
-		&x.StatementDescriptorSuffix,
-		&x.TransferGroup,
-	)
+	d.Object(postPaymentLinksPaymentLinkPaymentIntentDataFields, &x.Description, &x.Metadata,
+		&x.StatementDescriptor, &x.StatementDescriptorSuffix, &x.TransferGroup)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -8924,14 +8313,8 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) validate(c *wire.Checker) {
-	c.Object(
-		postPaymentLinksPaymentLinkPaymentIntentDataFields,
-		&x.Description,
-		&x.Metadata,
-		&x.StatementDescriptor,
-		&x.StatementDescriptorSuffix,
-		&x.TransferGroup,
-	)
+	c.Object(postPaymentLinksPaymentLinkPaymentIntentDataFields, &x.Description, &x.Metadata,
+		&x.StatementDescriptor, &x.StatementDescriptorSuffix, &x.TransferGroup)
 }
 
 // PostPaymentLinksPaymentLinkPaymentMethodCollection is the type of
@@ -9470,15 +8853,8 @@ var getPaymentLinksPaymentLinkLineItemsArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getPaymentLinksPaymentLinkLineItemsArgsFields,
-		&x.PaymentLink,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.MaxPages,
-	)
+	seen := d.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
 	if seen.Absent(5) {
 		x.MaxPages = 1
 	}
@@ -9493,15 +8869,8 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
-	c.Object(
-		getPaymentLinksPaymentLinkLineItemsArgsFields,
-		&x.PaymentLink,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.StartingAfter,
-		&x.MaxPages,
-	)
+	c.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
 }
 
 // getPaymentLinksPaymentLinkLineItemsTool is the
@@ -9695,20 +9064,8 @@ var getPricesArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetPricesArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getPricesArgsFields,
-		&x.Active,
-		&x.Currency,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.LookupKeys,
-		&x.Product,
-		&x.Recurring,
-		&x.StartingAfter,
-		&x.Type,
-		&x.MaxPages,
-	)
+	seen := d.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
 	if seen.Absent(10) {
 		x.MaxPages = 1
 	}
@@ -9723,20 +9080,8 @@ func (x *GetPricesArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetPricesArgs) validate(c *wire.Checker) {
-	c.Object(
-		getPricesArgsFields,
-		&x.Active,
-		&x.Currency,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.Limit,
-		&x.LookupKeys,
-		&x.Product,
-		&x.Recurring,
-		&x.StartingAfter,
-		&x.Type,
-		&x.MaxPages,
-	)
+	c.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
 }
 
 // GetPricesRecurring is the type of $.recurring in the arguments of the
@@ -10209,14 +9554,8 @@ var postPricesCurrencyOptionsValueFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
-	d.Object(
-		postPricesCurrencyOptionsValueFields,
-		&x.CustomUnitAmount,
-		&x.TaxBehavior,
-		&x.Tiers,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	d.Object(postPricesCurrencyOptionsValueFields, &x.CustomUnitAmount, &x.TaxBehavior,
+		&x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10228,14 +9567,8 @@ func (x *PostPricesCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesCurrencyOptionsValue) validate(c *wire.Checker) {
-	c.Object(
-		postPricesCurrencyOptionsValueFields,
-		&x.CustomUnitAmount,
-		&x.TaxBehavior,
-		&x.Tiers,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	c.Object(postPricesCurrencyOptionsValueFields, &x.CustomUnitAmount, &x.TaxBehavior,
+		&x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // PostPricesCurrencyOptionsValueCustomUnitAmount is the type of
@@ -10265,13 +9598,8 @@ var postPricesCurrencyOptionsValueCustomUnitAmountFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder) {
-	d.Object(
-		postPricesCurrencyOptionsValueCustomUnitAmountFields,
-		&x.Enabled,
-		&x.Maximum,
-		&x.Minimum,
-		&x.Preset,
-	)
+	d.Object(postPricesCurrencyOptionsValueCustomUnitAmountFields, &x.Enabled, &x.Maximum,
+		&x.Minimum, &x.Preset)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10283,13 +9611,8 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) validate(c *wire.Checker) {
-	c.Object(
-		postPricesCurrencyOptionsValueCustomUnitAmountFields,
-		&x.Enabled,
-		&x.Maximum,
-		&x.Minimum,
-		&x.Preset,
-	)
+	c.Object(postPricesCurrencyOptionsValueCustomUnitAmountFields, &x.Enabled, &x.Maximum,
+		&x.Minimum, &x.Preset)
 }
 
 // PostPricesCurrencyOptionsValueTaxBehavior is the type of
@@ -10524,16 +9847,8 @@ var postPricesProductDataFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesProductData) decode(d *wire.Decoder) {
-	d.Object(
-		postPricesProductDataFields,
-		&x.Active,
-		&x.ID,
-		&x.Metadata,
-		&x.Name,
-		&x.StatementDescriptor,
-		&x.TaxCode,
-		&x.UnitLabel,
-	)
+	d.Object(postPricesProductDataFields, &x.Active, &x.ID, &x.Metadata, &x.Name,
+		&x.StatementDescriptor, &x.TaxCode, &x.UnitLabel)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10545,16 +9860,8 @@ func (x *PostPricesProductData) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesProductData) validate(c *wire.Checker) {
-	c.Object(
-		postPricesProductDataFields,
-		&x.Active,
-		&x.ID,
-		&x.Metadata,
-		&x.Name,
-		&x.StatementDescriptor,
-		&x.TaxCode,
-		&x.UnitLabel,
-	)
+	c.Object(postPricesProductDataFields, &x.Active, &x.ID, &x.Metadata, &x.Name,
+		&x.StatementDescriptor, &x.TaxCode, &x.UnitLabel)
 }
 
 // checkPostPricesProductDataUnitLabel records the violations of the constraints
@@ -10592,13 +9899,8 @@ var postPricesRecurringFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesRecurring) decode(d *wire.Decoder) {
-	d.Object(
-		postPricesRecurringFields,
-		&x.AggregateUsage,
-		&x.Interval,
-		&x.IntervalCount,
-		&x.UsageType,
-	)
+	d.Object(postPricesRecurringFields, &x.AggregateUsage, &x.Interval, &x.IntervalCount,
+		&x.UsageType)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -10610,13 +9912,8 @@ func (x *PostPricesRecurring) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesRecurring) validate(c *wire.Checker) {
-	c.Object(
-		postPricesRecurringFields,
-		&x.AggregateUsage,
-		&x.Interval,
-		&x.IntervalCount,
-		&x.UsageType,
-	)
+	c.Object(postPricesRecurringFields, &x.AggregateUsage, &x.Interval, &x.IntervalCount,
+		&x.UsageType)
 }
 
 // PostPricesRecurringAggregateUsage is the type of $.recurring.aggregate_usage
@@ -11256,14 +10553,8 @@ var postPricesPriceCurrencyOptionsValueFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPricesPriceCurrencyOptionsValue) decode(d *wire.Decoder) {
-	d.Object(
-		postPricesPriceCurrencyOptionsValueFields,
-		&x.CustomUnitAmount,
-		&x.TaxBehavior,
-		&x.Tiers,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	d.Object(postPricesPriceCurrencyOptionsValueFields, &x.CustomUnitAmount, &x.TaxBehavior,
+		&x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11275,14 +10566,8 @@ func (x *PostPricesPriceCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostPricesPriceCurrencyOptionsValue) validate(c *wire.Checker) {
-	c.Object(
-		postPricesPriceCurrencyOptionsValueFields,
-		&x.CustomUnitAmount,
-		&x.TaxBehavior,
-		&x.Tiers,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	c.Object(postPricesPriceCurrencyOptionsValueFields, &x.CustomUnitAmount, &x.TaxBehavior,
+		&x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // PostPricesPriceCurrencyOptionsValueCustomUnitAmount is the type of
@@ -11613,18 +10898,8 @@ var getProductsArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetProductsArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		getProductsArgsFields,
-		&x.Active,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.IDs,
-		&x.Limit,
-		&x.Shippable,
-		&x.StartingAfter,
-		&x.URL,
-		&x.MaxPages,
-	)
+	seen := d.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
+		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
 	if seen.Absent(8) {
 		x.MaxPages = 1
 	}
@@ -11639,18 +10914,8 @@ func (x *GetProductsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetProductsArgs) validate(c *wire.Checker) {
-	c.Object(
-		getProductsArgsFields,
-		&x.Active,
-		&x.EndingBefore,
-		&x.Expand,
-		&x.IDs,
-		&x.Limit,
-		&x.Shippable,
-		&x.StartingAfter,
-		&x.URL,
-		&x.MaxPages,
-	)
+	c.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
+		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
 }
 
 // getProductsTool is the stripe_get_products tool but for what needs Module's
@@ -11861,24 +11126,9 @@ var postProductsArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsArgs) decode(d *wire.Decoder) {
-	d.Object(
-		postProductsArgsFields,
-		&x.Active,
-		&x.DefaultPriceData,
-		&x.Description,
-		&x.Expand,
-		&x.Features,
-		&x.ID,
-		&x.Images,
-		&x.Metadata,
-		&x.Name,
-		&x.PackageDimensions,
-		&x.Shippable,
-		&x.StatementDescriptor,
-		&x.TaxCode,
-		&x.UnitLabel,
-		&x.URL,
-	)
+	d.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
+		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
+		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -11890,24 +11140,9 @@ func (x *PostProductsArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsArgs) validate(c *wire.Checker) {
-	c.Object(
-		postProductsArgsFields,
-		&x.Active,
-		&x.DefaultPriceData,
-		&x.Description,
-		&x.Expand,
-		&x.Features,
-		&x.ID,
-		&x.Images,
-		&x.Metadata,
-		&x.Name,
-		&x.PackageDimensions,
-		&x.Shippable,
-		&x.StatementDescriptor,
-		&x.TaxCode,
-		&x.UnitLabel,
-		&x.URL,
-	)
+	c.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
+		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
+		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
 }
 
 // PostProductsDefaultPriceData is the type of $.default_price_data in the
@@ -12032,14 +11267,8 @@ var postProductsDefaultPriceDataCurrencyOptionsValueFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) decode(d *wire.Decoder) {
-	d.Object(
-		postProductsDefaultPriceDataCurrencyOptionsValueFields,
-		&x.CustomUnitAmount,
-		&x.TaxBehavior,
-		&x.Tiers,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	d.Object(postProductsDefaultPriceDataCurrencyOptionsValueFields, &x.CustomUnitAmount,
+		&x.TaxBehavior, &x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -12051,14 +11280,8 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) Validate() error {
 
 // validate records the violations of x in c.
 func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) validate(c *wire.Checker) {
-	c.Object(
-		postProductsDefaultPriceDataCurrencyOptionsValueFields,
-		&x.CustomUnitAmount,
-		&x.TaxBehavior,
-		&x.Tiers,
-		&x.UnitAmount,
-		&x.UnitAmountDecimal,
-	)
+	c.Object(postProductsDefaultPriceDataCurrencyOptionsValueFields, &x.CustomUnitAmount,
+		&x.TaxBehavior, &x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // PostProductsDefaultPriceDataCurrencyOptionsValueCustomUnitAmount is the type

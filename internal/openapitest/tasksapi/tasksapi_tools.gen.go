@@ -159,18 +159,12 @@ func (x *GetTasksArgs) validate(c *wire.Checker) {
 
 // getTasksLimitRules are the numeric constraints of $.limit in the arguments of
 // the tasks_get_tasks tool, checked exactly by decoding and by Validate.
-var getTasksLimitRules = wire.NumberRules{
-	Maximum: wire.Dec("200"),
-	Minimum: wire.Dec("1"),
-}
+var getTasksLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("200")}
 
 // getTasksMaxPagesRules are the numeric constraints of $.max_pages in the
 // arguments of the tasks_get_tasks tool, checked exactly by decoding and by
 // Validate.
-var getTasksMaxPagesRules = wire.NumberRules{
-	Maximum: wire.Dec("10"),
-	Minimum: wire.Dec("1"),
-}
+var getTasksMaxPagesRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("10")}
 
 // getTasksTool is the tasks_get_tasks tool but for what needs Module's
 // arguments, which newGetTasksTool sets on a copy.
@@ -297,16 +291,8 @@ var createTaskArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateTaskArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		createTaskArgsFields,
-		&x.Content,
-		&x.Description,
-		&x.DueString,
-		&x.Labels,
-		&x.Priority,
-		&x.ProjectID,
-		&x.Weight,
-	)
+	seen := d.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
+		&x.Priority, &x.ProjectID, &x.Weight)
 	if seen.Absent(4) {
 		x.Priority = 1
 	}
@@ -321,16 +307,8 @@ func (x *CreateTaskArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CreateTaskArgs) validate(c *wire.Checker) {
-	c.Object(
-		createTaskArgsFields,
-		&x.Content,
-		&x.Description,
-		&x.DueString,
-		&x.Labels,
-		&x.Priority,
-		&x.ProjectID,
-		&x.Weight,
-	)
+	c.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
+		&x.Priority, &x.ProjectID, &x.Weight)
 }
 
 // checkTaskContent records the violations of the constraints of v in c. Every
@@ -348,18 +326,12 @@ func checkTaskContent(c *wire.Checker, v string) {
 // taskPriorityRules are the numeric constraints of $.priority in the arguments
 // of the tasks_create_task tool, checked exactly by decoding and by Validate.
 // Every schema with these constraints shares them.
-var taskPriorityRules = wire.NumberRules{
-	Maximum: wire.Dec("4"),
-	Minimum: wire.Dec("1"),
-}
+var taskPriorityRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("4")}
 
 // createTaskWeightRules are the numeric constraints of $.weight in the
 // arguments of the tasks_create_task tool, checked exactly by decoding and by
 // Validate. Every schema with these constraints shares them.
-var createTaskWeightRules = wire.NumberRules{
-	ExclusiveMaximum: wire.Dec("10"),
-	ExclusiveMinimum: wire.Dec("0"),
-}
+var createTaskWeightRules = wire.NumberRules{ExclusiveMinimum: wire.Dec("0"), ExclusiveMaximum: wire.Dec("10")}
 
 // createTaskTool is the tasks_create_task tool but for what needs Module's
 // arguments, which newCreateTaskTool sets on a copy.
@@ -590,17 +562,8 @@ var updateTaskArgsFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
-	seen := d.Object(
-		updateTaskArgsFields,
-		&x.TaskID,
-		&x.Content,
-		&x.Description,
-		&x.DueString,
-		&x.Labels,
-		&x.Priority,
-		&x.ProjectID,
-		&x.Weight,
-	)
+	seen := d.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
+		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 	if seen.Absent(5) {
 		x.Priority = 1
 	}
@@ -615,17 +578,8 @@ func (x *UpdateTaskArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *UpdateTaskArgs) validate(c *wire.Checker) {
-	c.Object(
-		updateTaskArgsFields,
-		&x.TaskID,
-		&x.Content,
-		&x.Description,
-		&x.DueString,
-		&x.Labels,
-		&x.Priority,
-		&x.ProjectID,
-		&x.Weight,
-	)
+	c.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
+		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 }
 
 // updateTaskTool is the tasks_update_task tool but for what needs Module's
