@@ -450,7 +450,8 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 	var rendered []byte
 	var newImports []stubsImport
 	for attempt := 0; ; attempt++ {
-		rendered, err = stubsRender(f, pkg, sc, missing, hints)
+		// A new file is formatted once, whole, below: render it unformatted.
+		rendered, err = stubsRender(f, pkg, sc, missing, hints, existing == nil)
 		if err != nil {
 			return nil, err
 		}
@@ -484,24 +485,9 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 	}
 
 	if existing == nil {
-		t, err := templates.Parse(templates.StubsHeader, nil)
-		if err != nil {
+		if res.content, err = newStubsFile(f, sc, rendered); err != nil {
 			return nil, err
 		}
-		var buf bytes.Buffer
-		err = t.Execute(&buf, map[string]string{
-			"Spec": filepath.Base(f.Path), "Impl": sc.impl, "Interface": InterfaceName,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("gen: rendering the stubs header: %w", err)
-		}
-		buf.WriteByte('\n')
-		buf.Write(stubsGroupImports(rendered))
-		out, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("gen: formatting stubs: %w", err)
-		}
-		res.content = out
 		return res, nil
 	}
 
@@ -521,6 +507,29 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 	}
 	res.content = out
 	return res, nil
+}
+
+// newStubsFile is a new stubs file: the header, then the declarations
+// stubsRender rendered, gofmt'd (once: rendered may be unformatted).
+func newStubsFile(f *spec.File, sc *pkgScan, rendered []byte) ([]byte, error) {
+	t, err := templates.Parse(templates.StubsHeader, nil)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err = t.Execute(&buf, map[string]string{
+		"Spec": filepath.Base(f.Path), "Impl": sc.impl, "Interface": InterfaceName,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gen: rendering the stubs header: %w", err)
+	}
+	buf.WriteByte('\n')
+	buf.Write(stubsGroupImports(rendered))
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("gen: formatting stubs: %w", err)
+	}
+	return out, nil
 }
 
 // stubsImport is an import of a Go file: its path and the name it is used by.
@@ -565,9 +574,11 @@ func stubsUniqueName(name string, taken []stubsImport) string {
 
 // stubsRender renders, as a complete Go file, the declarations a stubs file
 // lacks: the implementation type, its interface assertion and the stubs of
-// the missing methods. hints maps import paths to the names to use.
-func stubsRender(f *spec.File, pkg string, sc *pkgScan, missing []Method, hints map[string]string) ([]byte, error) {
+// the missing methods. hints maps import paths to the names to use. The
+// file is gofmt'd unless raw.
+func stubsRender(f *spec.File, pkg string, sc *pkgScan, missing []Method, hints map[string]string, raw bool) ([]byte, error) {
 	jf := jen.NewFile(pkg)
+	jf.NoFormat = raw
 	jf.ImportName(runtimePkg, "runtime")
 	for p, name := range hints {
 		jf.ImportAlias(p, name)

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"errors"
 	"go/ast"
 	"go/format"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/scale"
 	"github.com/toolgen/toolgen/spec"
 )
 
@@ -424,5 +426,44 @@ func TestStubsAgentTool(t *testing.T) {
 	}
 	if len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], ": method Tools.Add is no longer part of the Executor interface") {
 		t.Errorf("warnings = %q, want one about Tools.Add", out.Warnings)
+	}
+}
+
+// TestStubsFormattedOnce: a new stubs file, rendered unformatted and
+// gofmt'd once with its header, has the bytes of the stubs rendered
+// gofmt'd and formatted again with the header, for every golden case, the
+// fixtures and a spec of 40 tools, with pointer and value receivers and an
+// import under another name.
+func TestStubsFormattedOnce(t *testing.T) {
+	files := map[string]*spec.File{}
+	for _, c := range goldenCases {
+		files[c] = loadSpec(t, filepath.Join("testdata", "golden", c, c+".tools.yaml"))
+	}
+	for _, fx := range fixtures {
+		files[fx[1]] = loadSpec(t, filepath.Join(fx[0], fx[1]+".tools.yaml"))
+	}
+	big, err := spec.Parse("big.tools.yaml", scale.Spec(40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["big"] = big
+	for name, f := range files {
+		for _, value := range []bool{false, true} {
+			sc := &pkgScan{impl: DefaultImplName, recv: "t", valueRecv: value, methods: map[string]scannedMethod{}, declared: map[string]bool{}}
+			hints := map[string]string{"context": "stdctx"}
+			var got [2][]byte
+			for i, raw := range []bool{true, false} {
+				rendered, err := stubsRender(f, name, sc, ExecutorMethods(f), hints, raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got[i], err = newStubsFile(f, sc, rendered); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(got[0], got[1]) {
+				t.Errorf("%s (value receivers %v): the stubs formatted once differ:\n%s", name, value, firstDiff(got[0], got[1]))
+			}
+		}
 	}
 }
