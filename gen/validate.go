@@ -83,8 +83,13 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 	body = append(body, constCheck(t, jen.Id("x"))...)
 	return []jen.Code{
 		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
+		// Written out rather than a generic wire call: one instantiation
+		// per struct would be one more function to compile.
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
-			jen.Return(jen.Qual(wirePkg, "Validate").Call(jen.Id("x"), jen.Parens(jen.Op("*").Id(t.name)).Dot("validate"))),
+			jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "NilObject").Call())),
+			jen.Var().Id("c").Qual(wirePkg, "Checker"),
+			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c")),
+			jen.Return(jen.Id("c").Dot("Err").Call()),
 		),
 		jen.Line(),
 		comment("validate records the violations of x in c."),

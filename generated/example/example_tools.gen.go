@@ -114,7 +114,12 @@ func (x *ListArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *ListArgs) Validate() error {
-	return wire.Validate(x, (*ListArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -281,7 +286,12 @@ func (x *AddArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AddArgs) Validate() error {
-	return wire.Validate(x, (*AddArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -456,7 +466,12 @@ func (x *CompleteArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CompleteArgs) Validate() error {
-	return wire.Validate(x, (*CompleteArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -547,7 +562,12 @@ func (x *DeleteArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteArgs) Validate() error {
-	return wire.Validate(x, (*DeleteArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.

@@ -225,7 +225,12 @@ func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceArgs) Validate() error {
-	return wire.Validate(x, (*CreateInvoiceArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -408,7 +413,12 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceItem) Validate() error {
-	return wire.Validate(x, (*CreateInvoiceItem).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -529,7 +539,12 @@ func (x *CreateInvoiceAttachments) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *CreateInvoiceAttachments) Validate() error {
-	return wire.Validate(x, (*CreateInvoiceAttachments).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -683,7 +698,12 @@ func (x *SearchArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *SearchArgs) Validate() error {
-	return wire.Validate(x, (*SearchArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -795,7 +815,12 @@ func (x *PingArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PingArgs) Validate() error {
-	return wire.Validate(x, (*PingArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -875,7 +900,12 @@ func (x *Money) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *Money) Validate() error {
-	return wire.Validate(x, (*Money).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.

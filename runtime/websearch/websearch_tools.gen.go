@@ -108,7 +108,12 @@ func (x *WebSearchArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *WebSearchArgs) Validate() error {
-	return wire.Validate(x, (*WebSearchArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.

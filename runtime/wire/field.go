@@ -48,11 +48,17 @@ func (d *Decoder) OptionalField(seen *bool, name string) bool {
 func Validate[P any](x P, validate func(x P, c *Checker)) error {
 	var zero P
 	if any(x) == any(zero) { // P is a pointer: zero is nil
-		return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
+		return NilObject()
 	}
 	var c Checker
 	validate(x, &c)
 	return c.Err()
+}
+
+// NilObject is what Validate reports for a nil pointer to a generated
+// struct: one violation at "$". Generated Validate methods return it.
+func NilObject() error {
+	return &runtime.ValidationError{Violations: []runtime.Violation{{Path: "$", Message: "expected object, got nil"}}}
 }
 
 // CheckAt runs check on the value v of the property name: its violations

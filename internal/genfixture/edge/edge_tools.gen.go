@@ -363,7 +363,12 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllArgs) Validate() error {
-	return wire.Validate(x, (*AllArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -493,7 +498,12 @@ func (x *AllOpen) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllOpen) Validate() error {
-	return wire.Validate(x, (*AllOpen).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -533,7 +543,12 @@ func (x *AllNothing) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *AllNothing) Validate() error {
-	return wire.Validate(x, (*AllNothing).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -628,7 +643,12 @@ func (x *TimeArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TimeArgs) Validate() error {
-	return wire.Validate(x, (*TimeArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -863,7 +883,12 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TrimArgs) Validate() error {
-	return wire.Validate(x, (*TrimArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -1012,7 +1037,12 @@ func (x *TrimNested) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *TrimNested) Validate() error {
-	return wire.Validate(x, (*TrimNested).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -1170,7 +1200,12 @@ func (x *Point) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *Point) Validate() error {
-	return wire.Validate(x, (*Point).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.

@@ -187,7 +187,12 @@ func (x *GetCustomersArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetCustomersArgs) Validate() error {
-	return wire.Validate(x, (*GetCustomersArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -446,7 +451,12 @@ func (x *PostCustomersArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersArgs) Validate() error {
-	return wire.Validate(x, (*PostCustomersArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -497,7 +507,12 @@ func (x *PostCustomersAddress) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersAddress) Validate() error {
-	return wire.Validate(x, (*PostCustomersAddress).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -531,7 +546,12 @@ func (x *PostCustomersCashBalance) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersCashBalance) Validate() error {
-	return wire.Validate(x, (*PostCustomersCashBalance).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -563,7 +583,12 @@ func (x *PostCustomersCashBalanceSettings) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersCashBalanceSettings) Validate() error {
-	return wire.Validate(x, (*PostCustomersCashBalanceSettings).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -653,7 +678,12 @@ func (x *PostCustomersInvoiceSettings) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersInvoiceSettings) Validate() error {
-	return wire.Validate(x, (*PostCustomersInvoiceSettings).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -690,7 +720,12 @@ func (x *PostCustomersInvoiceSettingsCustomField) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersInvoiceSettingsCustomField) Validate() error {
-	return wire.Validate(x, (*PostCustomersInvoiceSettingsCustomField).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -732,7 +767,12 @@ func (x *PostCustomersInvoiceSettingsRenderingOptions) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersInvoiceSettingsRenderingOptions) Validate() error {
-	return wire.Validate(x, (*PostCustomersInvoiceSettingsRenderingOptions).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -835,7 +875,12 @@ func (x *PostCustomersShipping) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersShipping) Validate() error {
-	return wire.Validate(x, (*PostCustomersShipping).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -874,7 +919,12 @@ func (x *PostCustomersTax) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersTax) Validate() error {
-	return wire.Validate(x, (*PostCustomersTax).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -999,7 +1049,12 @@ func (x *PostCustomersTaxIDDataItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersTaxIDDataItem) Validate() error {
-	return wire.Validate(x, (*PostCustomersTaxIDDataItem).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -1435,7 +1490,12 @@ func (x *GetCustomersCustomerArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetCustomersCustomerArgs) Validate() error {
-	return wire.Validate(x, (*GetCustomersCustomerArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -1646,7 +1706,12 @@ func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostCustomersCustomerArgs) Validate() error {
-	return wire.Validate(x, (*PostCustomersCustomerArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -1899,7 +1964,12 @@ func (x *DeleteCustomersCustomerArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteCustomersCustomerArgs) Validate() error {
-	return wire.Validate(x, (*DeleteCustomersCustomerArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2061,7 +2131,12 @@ func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetInvoiceitemsArgs) Validate() error {
-	return wire.Validate(x, (*GetInvoiceitemsArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2313,7 +2388,12 @@ func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsArgs) Validate() error {
-	return wire.Validate(x, (*PostInvoiceitemsArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2351,7 +2431,12 @@ func (x *PostInvoiceitemsDiscount) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsDiscount) Validate() error {
-	return wire.Validate(x, (*PostInvoiceitemsDiscount).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2390,7 +2475,12 @@ func (x *PostInvoiceitemsPeriod) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsPeriod) Validate() error {
-	return wire.Validate(x, (*PostInvoiceitemsPeriod).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2436,7 +2526,12 @@ func (x *PostInvoiceitemsPriceData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoiceitemsPriceData) Validate() error {
-	return wire.Validate(x, (*PostInvoiceitemsPriceData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2639,7 +2734,12 @@ func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetInvoicesArgs) Validate() error {
-	return wire.Validate(x, (*GetInvoicesArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -2976,7 +3076,12 @@ func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesArgs) Validate() error {
-	return wire.Validate(x, (*PostInvoicesArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3015,7 +3120,12 @@ func (x *PostInvoicesAutomaticTax) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesAutomaticTax) Validate() error {
-	return wire.Validate(x, (*PostInvoicesAutomaticTax).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3087,7 +3197,12 @@ func (x *PostInvoicesFromInvoice) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesFromInvoice) Validate() error {
-	return wire.Validate(x, (*PostInvoicesFromInvoice).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3168,7 +3283,12 @@ func (x *PostInvoicesPaymentSettings) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettings) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettings).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3257,7 +3377,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) decode(d *wire.Decoder
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptions) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptions).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3299,7 +3424,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) decode(d *wir
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3336,7 +3466,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3403,7 +3538,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) decode(d *wi
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3458,7 +3598,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) decode(d *wire.Dec
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCard).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3497,7 +3642,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) decode
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3539,7 +3689,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) de
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3676,7 +3831,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) decode(
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3717,7 +3877,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransfer).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3755,7 +3920,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3794,7 +3964,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) decode(d 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -3835,7 +4010,12 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections) Validate() error {
-	return wire.Validate(x, (*PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4049,7 +4229,12 @@ func (x *PostInvoicesRendering) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesRendering) Validate() error {
-	return wire.Validate(x, (*PostInvoicesRendering).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4095,7 +4280,12 @@ func (x *PostInvoicesRenderingPDF) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesRenderingPDF) Validate() error {
-	return wire.Validate(x, (*PostInvoicesRenderingPDF).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4143,7 +4333,12 @@ func (x *PostInvoicesShippingCost) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCost) Validate() error {
-	return wire.Validate(x, (*PostInvoicesShippingCost).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4195,7 +4390,12 @@ func (x *PostInvoicesShippingCostShippingRateData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateData) Validate() error {
-	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4234,7 +4434,12 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) decode(d *wir
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) Validate() error {
-	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimate).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4273,7 +4478,12 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) decode
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) Validate() error {
-	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4438,7 +4648,12 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) decode(d *wire.Dec
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmount) Validate() error {
-	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataFixedAmount).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4478,7 +4693,12 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue) Validate() error {
-	return wire.Validate(x, (*PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4604,7 +4824,12 @@ func (x *PostInvoicesTransferData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesTransferData) Validate() error {
-	return wire.Validate(x, (*PostInvoicesTransferData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4745,7 +4970,12 @@ func (x *GetInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetInvoicesInvoiceArgs) Validate() error {
-	return wire.Validate(x, (*GetInvoicesInvoiceArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -4970,7 +5200,12 @@ func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesInvoiceArgs) Validate() error {
-	return wire.Validate(x, (*PostInvoicesInvoiceArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -5582,7 +5817,12 @@ func (x *DeleteInvoicesInvoiceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *DeleteInvoicesInvoiceArgs) Validate() error {
-	return wire.Validate(x, (*DeleteInvoicesInvoiceArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -5711,7 +5951,12 @@ func (x *PostInvoicesInvoiceFinalizeArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
-	return wire.Validate(x, (*PostInvoicesInvoiceFinalizeArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -5858,7 +6103,12 @@ func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPaymentLinksArgs) Validate() error {
-	return wire.Validate(x, (*GetPaymentLinksArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6162,7 +6412,12 @@ func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksArgs) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6208,7 +6463,12 @@ func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksAfterCompletion) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksAfterCompletion).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6241,7 +6501,12 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) decode(d *wire.Decod
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksAfterCompletionHostedConfirmation) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksAfterCompletionHostedConfirmation).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6274,7 +6539,12 @@ func (x *PostPaymentLinksAfterCompletionRedirect) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksAfterCompletionRedirect) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksAfterCompletionRedirect).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6353,7 +6623,12 @@ func (x *PostPaymentLinksConsentCollection) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksConsentCollection) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksConsentCollection).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6388,7 +6663,12 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) decode(d 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6478,7 +6758,12 @@ func (x *PostPaymentLinksCustomField) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomField) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomField).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6512,7 +6797,12 @@ func (x *PostPaymentLinksCustomFieldDropdown) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldDropdown) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomFieldDropdown).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6548,7 +6838,12 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldDropdownOption) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomFieldDropdownOption).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6593,7 +6888,12 @@ func (x *PostPaymentLinksCustomFieldLabel) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldLabel) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomFieldLabel).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6648,7 +6948,12 @@ func (x *PostPaymentLinksCustomFieldNumeric) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomFieldNumeric) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomFieldNumeric).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6708,7 +7013,12 @@ func (x *PostPaymentLinksCustomText) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomText) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomText).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6742,7 +7052,12 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksCustomTextAfterSubmit) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksCustomTextAfterSubmit).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6817,7 +7132,12 @@ func (x *PostPaymentLinksInvoiceCreation) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksInvoiceCreation) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksInvoiceCreation).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6866,7 +7186,12 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksInvoiceCreationInvoiceData) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksInvoiceCreationInvoiceData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6933,7 +7258,12 @@ func (x *PostPaymentLinksLineItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksLineItem) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksLineItem).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -6973,7 +7303,12 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksLineItemAdjustableQuantity) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksLineItemAdjustableQuantity).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7027,7 +7362,12 @@ func (x *PostPaymentLinksPaymentIntentData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentIntentData) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksPaymentIntentData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7161,7 +7501,12 @@ func (x *PostPaymentLinksRestrictions) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksRestrictions) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksRestrictions).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7194,7 +7539,12 @@ func (x *PostPaymentLinksRestrictionsCompletedSessions) decode(d *wire.Decoder) 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksRestrictionsCompletedSessions) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksRestrictionsCompletedSessions).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7228,7 +7578,12 @@ func (x *PostPaymentLinksShippingAddressCollection) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksShippingAddressCollection) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksShippingAddressCollection).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7508,7 +7863,12 @@ func (x *PostPaymentLinksShippingOption) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksShippingOption) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksShippingOption).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7569,7 +7929,12 @@ func (x *PostPaymentLinksSubscriptionData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksSubscriptionData) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksSubscriptionData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7603,7 +7968,12 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) decode(d *wire.Decoder) 
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksSubscriptionDataTrialSettings) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksSubscriptionDataTrialSettings).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7638,7 +8008,12 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) decode(d *wir
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -7809,7 +8184,12 @@ func (x *GetPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
-	return wire.Validate(x, (*GetPaymentLinksPaymentLinkArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -8018,7 +8398,12 @@ func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksPaymentLinkArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -8254,7 +8639,12 @@ func (x *PostPaymentLinksPaymentLinkLineItem) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkLineItem) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksPaymentLinkLineItem).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -8308,7 +8698,12 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkPaymentIntentData) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksPaymentLinkPaymentIntentData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -8670,7 +9065,12 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPaymentLinksPaymentLinkSubscriptionData) Validate() error {
-	return wire.Validate(x, (*PostPaymentLinksPaymentLinkSubscriptionData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -8864,7 +9264,12 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
-	return wire.Validate(x, (*GetPaymentLinksPaymentLinkLineItemsArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9075,7 +9480,12 @@ func (x *GetPricesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPricesArgs) Validate() error {
-	return wire.Validate(x, (*GetPricesArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9110,7 +9520,12 @@ func (x *GetPricesRecurring) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPricesRecurring) Validate() error {
-	return wire.Validate(x, (*GetPricesRecurring).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9490,7 +9905,12 @@ func (x *PostPricesArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesArgs) Validate() error {
-	return wire.Validate(x, (*PostPricesArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9562,7 +9982,12 @@ func (x *PostPricesCurrencyOptionsValue) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesCurrencyOptionsValue) Validate() error {
-	return wire.Validate(x, (*PostPricesCurrencyOptionsValue).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9606,7 +10031,12 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) decode(d *wire.Decoder)
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) Validate() error {
-	return wire.Validate(x, (*PostPricesCurrencyOptionsValueCustomUnitAmount).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9684,7 +10114,12 @@ func (x *PostPricesCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesCurrencyOptionsValueTier) Validate() error {
-	return wire.Validate(x, (*PostPricesCurrencyOptionsValueTier).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9855,7 +10290,12 @@ func (x *PostPricesProductData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesProductData) Validate() error {
-	return wire.Validate(x, (*PostPricesProductData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -9907,7 +10347,12 @@ func (x *PostPricesRecurring) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesRecurring) Validate() error {
-	return wire.Validate(x, (*PostPricesRecurring).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10024,7 +10469,12 @@ func (x *PostPricesTier) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesTier) Validate() error {
-	return wire.Validate(x, (*PostPricesTier).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10150,7 +10600,12 @@ func (x *PostPricesTransformQuantity) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesTransformQuantity) Validate() error {
-	return wire.Validate(x, (*PostPricesTransformQuantity).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10290,7 +10745,12 @@ func (x *GetPricesPriceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetPricesPriceArgs) Validate() error {
-	return wire.Validate(x, (*GetPricesPriceArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10511,7 +10971,12 @@ func (x *PostPricesPriceArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesPriceArgs) Validate() error {
-	return wire.Validate(x, (*PostPricesPriceArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10561,7 +11026,12 @@ func (x *PostPricesPriceCurrencyOptionsValue) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesPriceCurrencyOptionsValue) Validate() error {
-	return wire.Validate(x, (*PostPricesPriceCurrencyOptionsValue).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10646,7 +11116,12 @@ func (x *PostPricesPriceCurrencyOptionsValueTier) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostPricesPriceCurrencyOptionsValueTier) Validate() error {
-	return wire.Validate(x, (*PostPricesPriceCurrencyOptionsValueTier).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -10909,7 +11384,12 @@ func (x *GetProductsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *GetProductsArgs) Validate() error {
-	return wire.Validate(x, (*GetProductsArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11135,7 +11615,12 @@ func (x *PostProductsArgs) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsArgs) Validate() error {
-	return wire.Validate(x, (*PostProductsArgs).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11227,7 +11712,12 @@ func (x *PostProductsDefaultPriceData) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsDefaultPriceData) Validate() error {
-	return wire.Validate(x, (*PostProductsDefaultPriceData).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11275,7 +11765,12 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) decode(d *wire.Decode
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) Validate() error {
-	return wire.Validate(x, (*PostProductsDefaultPriceDataCurrencyOptionsValue).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11360,7 +11855,12 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) decode(d *wire.De
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsDefaultPriceDataCurrencyOptionsValueTier) Validate() error {
-	return wire.Validate(x, (*PostProductsDefaultPriceDataCurrencyOptionsValueTier).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11480,7 +11980,12 @@ func (x *PostProductsDefaultPriceDataRecurring) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsDefaultPriceDataRecurring) Validate() error {
-	return wire.Validate(x, (*PostProductsDefaultPriceDataRecurring).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11547,7 +12052,12 @@ func (x *PostProductsFeature) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsFeature) Validate() error {
-	return wire.Validate(x, (*PostProductsFeature).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
@@ -11589,7 +12099,12 @@ func (x *PostProductsPackageDimensions) decode(d *wire.Decoder) {
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
 func (x *PostProductsPackageDimensions) Validate() error {
-	return wire.Validate(x, (*PostProductsPackageDimensions).validate)
+	if x == nil {
+		return wire.NilObject()
+	}
+	var c wire.Checker
+	x.validate(&c)
+	return c.Err()
 }
 
 // validate records the violations of x in c.
