@@ -25,7 +25,7 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 	if fallback == "" {
 		fallback = tool.Name
 	}
-	head := comment(name + " renders the status label of one call of the " + tool.Name + " tool from its (possibly partial or nil) arguments. It cannot fail.")
+	head := comment(name + " renders the status label of a call from its arguments (possibly partial or nil). It cannot fail.")
 	sig := jen.Func().Id(name).Params(jen.Id("args").Any()).String()
 
 	hasParam := false

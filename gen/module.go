@@ -185,11 +185,11 @@ func runDecl(t *toolIR) []jen.Code {
 			jen.Id("call").Op("*").Qual(runtimePkg, "Call"),
 			jen.Id("args").Any(),
 		).Params(jen.Qual(runtimePkg, "Result"), jen.Error()).Block(
-			jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(args)),
-			jen.If(jen.Op("!").Id("ok").Op("||").Id("a").Op("==").Nil()).Block(
-				jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Qual(wirePkg, "ArgsError").Call(jen.Id("args"), jen.Id("a"))),
-			),
-			jen.Return(call),
+			jen.If(
+				jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(args)),
+				jen.Id("ok").Op("&&").Id("a").Op("!=").Nil(),
+			).Block(jen.Return(call)),
+			jen.Return(jen.Qual(runtimePkg, "Result").Values(), jen.Qual(wirePkg, "ArgsError").Call(jen.Id("args"), jen.Parens(jen.Op("*").Id(args)).Parens(jen.Nil()))),
 		),
 		jen.Line(),
 	}
@@ -247,17 +247,16 @@ func (g *generator) moduleArgs() []jen.Code {
 // function and, for a tool that bindsMore, toolFunc(t).
 func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 	static, bound := g.toolLiteral(t)
-	doc := toolStatic(t) + " is the " + t.tool.Name + " tool but for its Execute (" + toolRun(t) + "), which Module sets on a copy."
+	doc := toolStatic(t) + " is the tool less its Execute, set by Module (" + toolRun(t) + ")."
 	if bindsMore(t.tool) {
-		doc = toolStatic(t) + " is the " + t.tool.Name + " tool but for what needs Module's arguments, which " +
-			toolFunc(t) + " sets on a copy."
+		doc = toolStatic(t) + " is the tool less what needs Module's arguments, set by " + toolFunc(t) + "."
 	}
 	args := t.args.name
 	out := []jen.Code{
 		comment(doc),
 		jen.Var().Id(toolStatic(t)).Op("=").Qual(runtimePkg, "Tool").Add(multi(static...)),
 		jen.Line(),
-		comment(toolDecode(t) + " is Decode" + args + " in a decoding mode: the tool's DecodeWith."),
+		comment(toolDecode(t) + " is the tool's DecodeWith: Decode" + args + " with a mode."),
 		jen.Func().Id(toolDecode(t)).Params(jen.Id("data").Index().Byte(), jen.Id("mode").Qual(runtimePkg, "DecodeMode")).Params(jen.Any(), jen.Error()).Block(
 			decodeBody(args, jen.Id("mode"))...,
 		),
@@ -497,7 +496,7 @@ func flagsValue(fl spec.Flags) jen.Code {
 			set = append(set, jen.Id(f.name).Op(":").True())
 		}
 	}
-	if len(set) > 3 {
+	if len(set) > 4 {
 		return jen.Qual(runtimePkg, "Flags").Add(multi(set...))
 	}
 	return jen.Qual(runtimePkg, "Flags").Values(set...)

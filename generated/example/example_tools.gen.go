@@ -180,8 +180,7 @@ func checkListStatus(c *wire.Checker, v ListStatus) {
 // tasks_list tool, checked exactly by decoding and by Validate.
 var listLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("50")}
 
-// listTool is the tasks_list tool but for its Execute (runList), which Module
-// sets on a copy.
+// listTool is the tool less its Execute, set by Module (runList).
 var listTool = runtime.Tool{
 	Name:        ToolList,
 	Description: "List tasks, newest first. Optionally only those whose title contains a text, or with a given status.",
@@ -190,17 +189,12 @@ var listTool = runtime.Tool{
 	Icons:       []runtime.Icon{{Src: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHJlY3QgeD0iMSIgeT0iMSIgd2lkdGg9IjE0IiBoZWlnaHQ9IjE0IiByeD0iMiIgZmlsbD0ibm9uZSIgc3Ryb2tlPSIjMzMzIi8+PHBhdGggZD0iTTQgOGwzIDMgNS02IiBmaWxsPSJub25lIiBzdHJva2U9IiMzMzMiLz48L3N2Zz4=", Sizes: []string{"any"}}},
 	Schema:      json.RawMessage(listSchema),
 	Examples:    listExamples(),
-	Flags: runtime.Flags{
-		Enabled:         true,
-		ReadOnly:        true,
-		Idempotent:      true,
-		ConcurrencySafe: true,
-	},
-	DecodeWith: decodeList,
-	Label:      listLabel,
+	Flags:       runtime.Flags{Enabled: true, ReadOnly: true, Idempotent: true, ConcurrencySafe: true},
+	DecodeWith:  decodeList,
+	Label:       listLabel,
 }
 
-// decodeList is DecodeListArgs in a decoding mode: the tool's DecodeWith.
+// decodeList is the tool's DecodeWith: DecodeListArgs with a mode.
 func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListArgs)
 	d := wire.Start(data, mode)
@@ -210,15 +204,14 @@ func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runList runs a call of the tasks_list tool with impl.
 func runList(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*ListArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*ListArgs); ok && a != nil {
+		return impl.List(ctx, call, a)
 	}
-	return impl.List(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*ListArgs)(nil))
 }
 
-// listLabel renders the status label of one call of the tasks_list tool from
-// its (possibly partial or nil) arguments. It cannot fail.
+// listLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func listLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*ListArgs)
@@ -379,8 +372,7 @@ func checkAddTag(c *wire.Checker, v string) {
 	}
 }
 
-// addTool is the tasks_add tool but for its Execute (runAdd), which Module sets
-// on a copy.
+// addTool is the tool less its Execute, set by Module (runAdd).
 var addTool = runtime.Tool{
 	Name:        ToolAdd,
 	Description: "Add a task to the list and return it with its id.",
@@ -392,7 +384,7 @@ var addTool = runtime.Tool{
 	Label:       addLabel,
 }
 
-// decodeAdd is DecodeAddArgs in a decoding mode: the tool's DecodeWith.
+// decodeAdd is the tool's DecodeWith: DecodeAddArgs with a mode.
 func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(AddArgs)
 	d := wire.Start(data, mode)
@@ -402,15 +394,14 @@ func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runAdd runs a call of the tasks_add tool with impl.
 func runAdd(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*AddArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*AddArgs); ok && a != nil {
+		return impl.Add(ctx, call, a)
 	}
-	return impl.Add(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*AddArgs)(nil))
 }
 
-// addLabel renders the status label of one call of the tasks_add tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// addLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func addLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*AddArgs)
@@ -484,8 +475,7 @@ func (x *CompleteArgs) validate(c *wire.Checker) {
 // schema with these constraints shares them.
 var completeIDRules = wire.NumberRules{Minimum: wire.Dec("1")}
 
-// completeTool is the tasks_complete tool but for its Execute (runComplete),
-// which Module sets on a copy.
+// completeTool is the tool less its Execute, set by Module (runComplete).
 var completeTool = runtime.Tool{
 	Name:        ToolComplete,
 	Description: "Mark a task as done.",
@@ -496,8 +486,7 @@ var completeTool = runtime.Tool{
 	Label:       completeLabel,
 }
 
-// decodeComplete is DecodeCompleteArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeComplete is the tool's DecodeWith: DecodeCompleteArgs with a mode.
 func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CompleteArgs)
 	d := wire.Start(data, mode)
@@ -507,15 +496,14 @@ func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runComplete runs a call of the tasks_complete tool with impl.
 func runComplete(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*CompleteArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*CompleteArgs); ok && a != nil {
+		return impl.Complete(ctx, call, a)
 	}
-	return impl.Complete(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*CompleteArgs)(nil))
 }
 
-// completeLabel renders the status label of one call of the tasks_complete tool
-// from its (possibly partial or nil) arguments. It cannot fail.
+// completeLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func completeLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*CompleteArgs)
@@ -575,8 +563,7 @@ func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Object(deleteArgsFields, &x.ID)
 }
 
-// deleteTool is the tasks_delete tool but for its Execute (runDelete), which
-// Module sets on a copy.
+// deleteTool is the tool less its Execute, set by Module (runDelete).
 var deleteTool = runtime.Tool{
 	Name:        ToolDelete,
 	Description: "Delete a task for good.",
@@ -587,7 +574,7 @@ var deleteTool = runtime.Tool{
 	Label:       deleteLabel,
 }
 
-// decodeDelete is DecodeDeleteArgs in a decoding mode: the tool's DecodeWith.
+// decodeDelete is the tool's DecodeWith: DecodeDeleteArgs with a mode.
 func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteArgs)
 	d := wire.Start(data, mode)
@@ -597,15 +584,14 @@ func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runDelete runs a call of the tasks_delete tool with impl.
 func runDelete(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*DeleteArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*DeleteArgs); ok && a != nil {
+		return impl.Delete(ctx, call, a)
 	}
-	return impl.Delete(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*DeleteArgs)(nil))
 }
 
-// deleteLabel renders the status label of one call of the tasks_delete tool
-// from its (possibly partial or nil) arguments. It cannot fail.
+// deleteLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func deleteLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*DeleteArgs)

@@ -186,8 +186,8 @@ func checkWaitForApprovalRisk(c *wire.Checker, v WaitForApprovalRisk) {
 	}
 }
 
-// waitForApprovalTool is the wait_for_approval tool but for its Execute
-// (runWaitForApproval), which Module sets on a copy.
+// waitForApprovalTool is the tool less its Execute, set by Module
+// (runWaitForApproval).
 var waitForApprovalTool = runtime.Tool{
 	Name:        ToolWaitForApproval,
 	Description: "Ask the user to approve an action before you take it. The turn pauses until they approve or deny; you then get their decision and note.",
@@ -198,8 +198,8 @@ var waitForApprovalTool = runtime.Tool{
 	Label:       waitForApprovalLabel,
 }
 
-// decodeWaitForApproval is DecodeWaitForApprovalArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodeWaitForApproval is the tool's DecodeWith: DecodeWaitForApprovalArgs
+// with a mode.
 func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(WaitForApprovalArgs)
 	d := wire.Start(data, mode)
@@ -209,16 +209,14 @@ func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runWaitForApproval runs a call of the wait_for_approval tool with impl.
 func runWaitForApproval(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*WaitForApprovalArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*WaitForApprovalArgs); ok && a != nil {
+		return impl.WaitForApproval(ctx, call, a)
 	}
-	return impl.WaitForApproval(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*WaitForApprovalArgs)(nil))
 }
 
-// waitForApprovalLabel renders the status label of one call of the
-// wait_for_approval tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// waitForApprovalLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func waitForApprovalLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*WaitForApprovalArgs)

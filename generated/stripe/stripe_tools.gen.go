@@ -174,8 +174,8 @@ func (x *ListCustomersArgs) validate(c *wire.Checker) {
 	c.Leave()
 }
 
-// listCustomersTool is the stripe_list_customers tool but for its Execute
-// (runListCustomers), which Module sets on a copy.
+// listCustomersTool is the tool less its Execute, set by Module
+// (runListCustomers).
 var listCustomersTool = runtime.Tool{
 	Name:        ToolListCustomers,
 	Description: "List recent customers, newest first; filter by exact email.",
@@ -194,8 +194,8 @@ var listCustomersTool = runtime.Tool{
 	Label:      listCustomersLabel,
 }
 
-// decodeListCustomers is DecodeListCustomersArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeListCustomers is the tool's DecodeWith: DecodeListCustomersArgs with a
+// mode.
 func decodeListCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListCustomersArgs)
 	d := wire.Start(data, mode)
@@ -205,16 +205,14 @@ func decodeListCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runListCustomers runs a call of the stripe_list_customers tool with impl.
 func runListCustomers(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*ListCustomersArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*ListCustomersArgs); ok && a != nil {
+		return impl.ListCustomers(ctx, call, a)
 	}
-	return impl.ListCustomers(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*ListCustomersArgs)(nil))
 }
 
-// listCustomersLabel renders the status label of one call of the
-// stripe_list_customers tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// listCustomersLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func listCustomersLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*ListCustomersArgs)
@@ -320,8 +318,8 @@ func checkListPaymentsCreatedAfter(c *wire.Checker, v string) {
 	}
 }
 
-// listPaymentsTool is the stripe_list_payments tool but for its Execute
-// (runListPayments), which Module sets on a copy.
+// listPaymentsTool is the tool less its Execute, set by Module
+// (runListPayments).
 var listPaymentsTool = runtime.Tool{
 	Name:        ToolListPayments,
 	Description: "List recent payments (charges), newest first, with status and refunds.",
@@ -340,8 +338,8 @@ var listPaymentsTool = runtime.Tool{
 	Label:      listPaymentsLabel,
 }
 
-// decodeListPayments is DecodeListPaymentsArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeListPayments is the tool's DecodeWith: DecodeListPaymentsArgs with a
+// mode.
 func decodeListPayments(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListPaymentsArgs)
 	d := wire.Start(data, mode)
@@ -351,16 +349,14 @@ func decodeListPayments(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runListPayments runs a call of the stripe_list_payments tool with impl.
 func runListPayments(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*ListPaymentsArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*ListPaymentsArgs); ok && a != nil {
+		return impl.ListPayments(ctx, call, a)
 	}
-	return impl.ListPayments(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*ListPaymentsArgs)(nil))
 }
 
-// listPaymentsLabel renders the status label of one call of the
-// stripe_list_payments tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// listPaymentsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func listPaymentsLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*ListPaymentsArgs)
@@ -547,8 +543,8 @@ func checkListSubscriptionsStatus(c *wire.Checker, v ListSubscriptionsStatus) {
 	}
 }
 
-// listSubscriptionsTool is the stripe_list_subscriptions tool but for its
-// Execute (runListSubscriptions), which Module sets on a copy.
+// listSubscriptionsTool is the tool less its Execute, set by Module
+// (runListSubscriptions).
 var listSubscriptionsTool = runtime.Tool{
 	Name:        ToolListSubscriptions,
 	Description: "List subscriptions with their prices and renewal dates; filter by status or customer.",
@@ -567,8 +563,8 @@ var listSubscriptionsTool = runtime.Tool{
 	Label:      listSubscriptionsLabel,
 }
 
-// decodeListSubscriptions is DecodeListSubscriptionsArgs in a decoding mode:
-// the tool's DecodeWith.
+// decodeListSubscriptions is the tool's DecodeWith: DecodeListSubscriptionsArgs
+// with a mode.
 func decodeListSubscriptions(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListSubscriptionsArgs)
 	d := wire.Start(data, mode)
@@ -579,16 +575,14 @@ func decodeListSubscriptions(data []byte, mode runtime.DecodeMode) (any, error) 
 // runListSubscriptions runs a call of the stripe_list_subscriptions tool with
 // impl.
 func runListSubscriptions(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*ListSubscriptionsArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*ListSubscriptionsArgs); ok && a != nil {
+		return impl.ListSubscriptions(ctx, call, a)
 	}
-	return impl.ListSubscriptions(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*ListSubscriptionsArgs)(nil))
 }
 
-// listSubscriptionsLabel renders the status label of one call of the
-// stripe_list_subscriptions tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// listSubscriptionsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func listSubscriptionsLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*ListSubscriptionsArgs)
@@ -678,8 +672,8 @@ func checkCreatePaymentLinkAfterCompletionURL(c *wire.Checker, v string) {
 	}
 }
 
-// createPaymentLinkTool is the stripe_create_payment_link tool but for its
-// Execute (runCreatePaymentLink), which Module sets on a copy.
+// createPaymentLinkTool is the tool less its Execute, set by Module
+// (runCreatePaymentLink).
 var createPaymentLinkTool = runtime.Tool{
 	Name:        ToolCreatePaymentLink,
 	Description: "Create a shareable checkout link for existing prices or ad-hoc items.",
@@ -688,18 +682,13 @@ var createPaymentLinkTool = runtime.Tool{
 	Examples:    createPaymentLinkExamples(),
 	Gate:        Gate,
 	GateMessage: gateMessage,
-	Flags: runtime.Flags{
-		Enabled:          true,
-		Destructive:      true,
-		OpenWorld:        true,
-		RequiresApproval: true,
-	},
-	DecodeWith: decodeCreatePaymentLink,
-	Label:      createPaymentLinkLabel,
+	Flags:       runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:  decodeCreatePaymentLink,
+	Label:       createPaymentLinkLabel,
 }
 
-// decodeCreatePaymentLink is DecodeCreatePaymentLinkArgs in a decoding mode:
-// the tool's DecodeWith.
+// decodeCreatePaymentLink is the tool's DecodeWith: DecodeCreatePaymentLinkArgs
+// with a mode.
 func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreatePaymentLinkArgs)
 	d := wire.Start(data, mode)
@@ -710,16 +699,14 @@ func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) 
 // runCreatePaymentLink runs a call of the stripe_create_payment_link tool with
 // impl.
 func runCreatePaymentLink(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*CreatePaymentLinkArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*CreatePaymentLinkArgs); ok && a != nil {
+		return impl.CreatePaymentLink(ctx, call, a)
 	}
-	return impl.CreatePaymentLink(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*CreatePaymentLinkArgs)(nil))
 }
 
-// createPaymentLinkLabel renders the status label of one call of the
-// stripe_create_payment_link tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// createPaymentLinkLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func createPaymentLinkLabel(args any) string {
 	return "Creating a Stripe payment link"
 }
@@ -916,8 +903,8 @@ func checkCreateInvoiceMemo(c *wire.Checker, v string) {
 // shares them.
 var createInvoiceDaysUntilDueRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("365")}
 
-// createInvoiceTool is the stripe_create_invoice tool but for its Execute
-// (runCreateInvoice), which Module sets on a copy.
+// createInvoiceTool is the tool less its Execute, set by Module
+// (runCreateInvoice).
 var createInvoiceTool = runtime.Tool{
 	Name:        ToolCreateInvoice,
 	Description: "Create an invoice for a customer and email it, due in days_until_due days.",
@@ -925,18 +912,13 @@ var createInvoiceTool = runtime.Tool{
 	Schema:      json.RawMessage(createInvoiceSchema),
 	Gate:        Gate,
 	GateMessage: gateMessage,
-	Flags: runtime.Flags{
-		Enabled:          true,
-		Destructive:      true,
-		OpenWorld:        true,
-		RequiresApproval: true,
-	},
-	DecodeWith: decodeCreateInvoice,
-	Label:      createInvoiceLabel,
+	Flags:       runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:  decodeCreateInvoice,
+	Label:       createInvoiceLabel,
 }
 
-// decodeCreateInvoice is DecodeCreateInvoiceArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeCreateInvoice is the tool's DecodeWith: DecodeCreateInvoiceArgs with a
+// mode.
 func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -946,16 +928,14 @@ func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runCreateInvoice runs a call of the stripe_create_invoice tool with impl.
 func runCreateInvoice(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*CreateInvoiceArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*CreateInvoiceArgs); ok && a != nil {
+		return impl.CreateInvoice(ctx, call, a)
 	}
-	return impl.CreateInvoice(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*CreateInvoiceArgs)(nil))
 }
 
-// createInvoiceLabel renders the status label of one call of the
-// stripe_create_invoice tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// createInvoiceLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func createInvoiceLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*CreateInvoiceArgs)
@@ -1143,8 +1123,8 @@ func checkCreateSubscriptionCollectionMethod(c *wire.Checker, v CreateSubscripti
 	}
 }
 
-// createSubscriptionTool is the stripe_create_subscription tool but for its
-// Execute (runCreateSubscription), which Module sets on a copy.
+// createSubscriptionTool is the tool less its Execute, set by Module
+// (runCreateSubscription).
 var createSubscriptionTool = runtime.Tool{
 	Name:        ToolCreateSubscription,
 	Description: "Start a recurring subscription for a customer on an existing price.",
@@ -1152,18 +1132,13 @@ var createSubscriptionTool = runtime.Tool{
 	Schema:      json.RawMessage(createSubscriptionSchema),
 	Gate:        Gate,
 	GateMessage: gateMessage,
-	Flags: runtime.Flags{
-		Enabled:          true,
-		Destructive:      true,
-		OpenWorld:        true,
-		RequiresApproval: true,
-	},
-	DecodeWith: decodeCreateSubscription,
-	Label:      createSubscriptionLabel,
+	Flags:       runtime.Flags{Enabled: true, Destructive: true, OpenWorld: true, RequiresApproval: true},
+	DecodeWith:  decodeCreateSubscription,
+	Label:       createSubscriptionLabel,
 }
 
-// decodeCreateSubscription is DecodeCreateSubscriptionArgs in a decoding mode:
-// the tool's DecodeWith.
+// decodeCreateSubscription is the tool's DecodeWith:
+// DecodeCreateSubscriptionArgs with a mode.
 func decodeCreateSubscription(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateSubscriptionArgs)
 	d := wire.Start(data, mode)
@@ -1174,16 +1149,14 @@ func decodeCreateSubscription(data []byte, mode runtime.DecodeMode) (any, error)
 // runCreateSubscription runs a call of the stripe_create_subscription tool with
 // impl.
 func runCreateSubscription(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*CreateSubscriptionArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*CreateSubscriptionArgs); ok && a != nil {
+		return impl.CreateSubscription(ctx, call, a)
 	}
-	return impl.CreateSubscription(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*CreateSubscriptionArgs)(nil))
 }
 
-// createSubscriptionLabel renders the status label of one call of the
-// stripe_create_subscription tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// createSubscriptionLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func createSubscriptionLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*CreateSubscriptionArgs)
@@ -1237,8 +1210,8 @@ func (x *RevenueMetricsArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *RevenueMetricsArgs) validate(c *wire.Checker) {}
 
-// revenueMetricsTool is the stripe_revenue_metrics tool but for its Execute
-// (runRevenueMetrics), which Module sets on a copy.
+// revenueMetricsTool is the tool less its Execute, set by Module
+// (runRevenueMetrics).
 var revenueMetricsTool = runtime.Tool{
 	Name:        ToolRevenueMetrics,
 	Description: "Compute MRR, ARR, cash collected in the last 30 days and open invoices outstanding, per currency.",
@@ -1257,8 +1230,8 @@ var revenueMetricsTool = runtime.Tool{
 	Label:      revenueMetricsLabel,
 }
 
-// decodeRevenueMetrics is DecodeRevenueMetricsArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodeRevenueMetrics is the tool's DecodeWith: DecodeRevenueMetricsArgs with
+// a mode.
 func decodeRevenueMetrics(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(RevenueMetricsArgs)
 	d := wire.Start(data, mode)
@@ -1268,16 +1241,14 @@ func decodeRevenueMetrics(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runRevenueMetrics runs a call of the stripe_revenue_metrics tool with impl.
 func runRevenueMetrics(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*RevenueMetricsArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*RevenueMetricsArgs); ok && a != nil {
+		return impl.RevenueMetrics(ctx, call, a)
 	}
-	return impl.RevenueMetrics(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*RevenueMetricsArgs)(nil))
 }
 
-// revenueMetricsLabel renders the status label of one call of the
-// stripe_revenue_metrics tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// revenueMetricsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func revenueMetricsLabel(args any) string {
 	return "Computing Stripe revenue metrics"
 }

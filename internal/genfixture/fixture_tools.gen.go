@@ -557,8 +557,8 @@ func (x *CreateInvoiceAttachments) validate(c *wire.Checker) {
 // exactly by decoding and by Validate.
 var createInvoiceAttachmentsCountRules = wire.NumberRules{ExclusiveMinimum: wire.Dec("0"), ExclusiveMaximum: wire.Dec("10")}
 
-// createInvoiceTool is the fx_create_invoice tool but for what needs Module's
-// arguments, which newCreateInvoiceTool sets on a copy.
+// createInvoiceTool is the tool less what needs Module's arguments, set by
+// newCreateInvoiceTool.
 var createInvoiceTool = runtime.Tool{
 	Name:         ToolCreateInvoice,
 	Description:  "Create and send an invoice for a customer.",
@@ -572,8 +572,8 @@ var createInvoiceTool = runtime.Tool{
 	Label:        createInvoiceLabel,
 }
 
-// decodeCreateInvoice is DecodeCreateInvoiceArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeCreateInvoice is the tool's DecodeWith: DecodeCreateInvoiceArgs with a
+// mode.
 func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -583,11 +583,10 @@ func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runCreateInvoice runs a call of the fx_create_invoice tool with impl.
 func runCreateInvoice(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*CreateInvoiceArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*CreateInvoiceArgs); ok && a != nil {
+		return wire.JSON(impl.CreateInvoice(ctx, call, a))
 	}
-	return wire.JSON(impl.CreateInvoice(ctx, call, a))
+	return runtime.Result{}, wire.ArgsError(args, (*CreateInvoiceArgs)(nil))
 }
 
 // newCreateInvoiceTool builds the fx_create_invoice tool of Module.
@@ -603,9 +602,8 @@ func newCreateInvoiceTool(impl Executor) *runtime.Tool {
 	return t
 }
 
-// createInvoiceLabel renders the status label of one call of the
-// fx_create_invoice tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// createInvoiceLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func createInvoiceLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*CreateInvoiceArgs)
@@ -726,8 +724,8 @@ func checkSearchQuery(c *wire.Checker, v string) {
 // the fx_search tool, checked exactly by decoding and by Validate.
 var searchLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("50")}
 
-// searchTool is the fx_search tool but for what needs Module's arguments, which
-// newSearchTool sets on a copy.
+// searchTool is the tool less what needs Module's arguments, set by
+// newSearchTool.
 var searchTool = runtime.Tool{
 	Name:        ToolSearch,
 	Description: "Search customer records.",
@@ -740,7 +738,7 @@ var searchTool = runtime.Tool{
 	Label:       searchLabel,
 }
 
-// decodeSearch is DecodeSearchArgs in a decoding mode: the tool's DecodeWith.
+// decodeSearch is the tool's DecodeWith: DecodeSearchArgs with a mode.
 func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(SearchArgs)
 	d := wire.Start(data, mode)
@@ -750,11 +748,10 @@ func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runSearch runs a call of the fx_search tool with impl.
 func runSearch(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*SearchArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*SearchArgs); ok && a != nil {
+		return impl.Search(ctx, call, a)
 	}
-	return impl.Search(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*SearchArgs)(nil))
 }
 
 // newSearchTool builds the fx_search tool of Module.
@@ -771,8 +768,8 @@ func newSearchTool(impl Executor) *runtime.Tool {
 	return t
 }
 
-// searchLabel renders the status label of one call of the fx_search tool from
-// its (possibly partial or nil) arguments. It cannot fail.
+// searchLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func searchLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*SearchArgs)
@@ -826,24 +823,18 @@ func (x *PingArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *PingArgs) validate(c *wire.Checker) {}
 
-// pingTool is the fx_ping tool but for its Execute (runPing), which Module sets
-// on a copy.
+// pingTool is the tool less its Execute, set by Module (runPing).
 var pingTool = runtime.Tool{
 	Name:        ToolPing,
 	Description: "Check that the CRM answers.",
 	Kind:        runtime.KindTool,
 	Schema:      json.RawMessage(pingSchema),
-	Flags: runtime.Flags{
-		Enabled:         true,
-		ReadOnly:        true,
-		OpenWorld:       true,
-		ConcurrencySafe: true,
-	},
-	DecodeWith: decodePing,
-	Label:      pingLabel,
+	Flags:       runtime.Flags{Enabled: true, ReadOnly: true, OpenWorld: true, ConcurrencySafe: true},
+	DecodeWith:  decodePing,
+	Label:       pingLabel,
 }
 
-// decodePing is DecodePingArgs in a decoding mode: the tool's DecodeWith.
+// decodePing is the tool's DecodeWith: DecodePingArgs with a mode.
 func decodePing(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PingArgs)
 	d := wire.Start(data, mode)
@@ -853,15 +844,14 @@ func decodePing(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runPing runs a call of the fx_ping tool with impl.
 func runPing(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*PingArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*PingArgs); ok && a != nil {
+		return impl.Ping(ctx, call, a)
 	}
-	return impl.Ping(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*PingArgs)(nil))
 }
 
-// pingLabel renders the status label of one call of the fx_ping tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// pingLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func pingLabel(args any) string {
 	return "fx_ping"
 }

@@ -138,8 +138,7 @@ func checkWebSearchQuery(c *wire.Checker, v string) {
 	}
 }
 
-// webSearchTool is the web_search tool but for its Execute (runWebSearch),
-// which Module sets on a copy.
+// webSearchTool is the tool less its Execute, set by Module (runWebSearch).
 var webSearchTool = runtime.Tool{
 	Name:         ToolWebSearch,
 	Description:  "Search the web for current information. Returns the most relevant pages, each with its title, URL and text snippets.",
@@ -157,8 +156,7 @@ var webSearchTool = runtime.Tool{
 	Label:      webSearchLabel,
 }
 
-// decodeWebSearch is DecodeWebSearchArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeWebSearch is the tool's DecodeWith: DecodeWebSearchArgs with a mode.
 func decodeWebSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(WebSearchArgs)
 	d := wire.Start(data, mode)
@@ -168,15 +166,14 @@ func decodeWebSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runWebSearch runs a call of the web_search tool with impl.
 func runWebSearch(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*WebSearchArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*WebSearchArgs); ok && a != nil {
+		return wire.JSON(impl.WebSearch(ctx, call, a))
 	}
-	return wire.JSON(impl.WebSearch(ctx, call, a))
+	return runtime.Result{}, wire.ArgsError(args, (*WebSearchArgs)(nil))
 }
 
-// webSearchLabel renders the status label of one call of the web_search tool
-// from its (possibly partial or nil) arguments. It cannot fail.
+// webSearchLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func webSearchLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*WebSearchArgs)

@@ -558,8 +558,7 @@ func (x *AllNothing) validate(c *wire.Checker) {}
 // edge_all tool, checked exactly by decoding and by Validate.
 var allBigRules = wire.NumberRules{Maximum: wire.Dec("9007199254740993"), MultipleOf: wire.Dec("3")}
 
-// allTool is the edge_all tool but for its Execute (runAll), which Module sets
-// on a copy.
+// allTool is the tool less its Execute, set by Module (runAll).
 var allTool = runtime.Tool{
 	Name:         ToolAll,
 	Description:  "Every shape the generator supports.",
@@ -571,7 +570,7 @@ var allTool = runtime.Tool{
 	Label:        allLabel,
 }
 
-// decodeAll is DecodeAllArgs in a decoding mode: the tool's DecodeWith.
+// decodeAll is the tool's DecodeWith: DecodeAllArgs with a mode.
 func decodeAll(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(AllArgs)
 	d := wire.Start(data, mode)
@@ -581,15 +580,14 @@ func decodeAll(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runAll runs a call of the edge_all tool with impl.
 func runAll(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*AllArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*AllArgs); ok && a != nil {
+		return wire.JSON(impl.All(ctx, call, a))
 	}
-	return wire.JSON(impl.All(ctx, call, a))
+	return runtime.Result{}, wire.ArgsError(args, (*AllArgs)(nil))
 }
 
-// allLabel renders the status label of one call of the edge_all tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// allLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func allLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*AllArgs)
@@ -654,8 +652,7 @@ func (x *TimeArgs) Validate() error {
 // validate records the violations of x in c.
 func (x *TimeArgs) validate(c *wire.Checker) {}
 
-// timeTool is the edge_time tool but for its Execute (runTime), which Module
-// sets on a copy.
+// timeTool is the tool less its Execute, set by Module (runTime).
 var timeTool = runtime.Tool{
 	Name:         ToolTime,
 	Description:  "Returns a time.",
@@ -667,7 +664,7 @@ var timeTool = runtime.Tool{
 	Label:        timeLabel,
 }
 
-// decodeTime is DecodeTimeArgs in a decoding mode: the tool's DecodeWith.
+// decodeTime is the tool's DecodeWith: DecodeTimeArgs with a mode.
 func decodeTime(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(TimeArgs)
 	d := wire.Start(data, mode)
@@ -677,15 +674,14 @@ func decodeTime(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runTime runs a call of the edge_time tool with impl.
 func runTime(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*TimeArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*TimeArgs); ok && a != nil {
+		return wire.JSON(impl.Time(ctx, call, a))
 	}
-	return wire.JSON(impl.Time(ctx, call, a))
+	return runtime.Result{}, wire.ArgsError(args, (*TimeArgs)(nil))
 }
 
-// timeLabel renders the status label of one call of the edge_time tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// timeLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func timeLabel(args any) string {
 	return "edge_time"
 }
@@ -1086,8 +1082,7 @@ func checkTrimByKeyValue(c *wire.Checker, v string) {
 	}
 }
 
-// trimTool is the edge_trim tool but for its Execute (runTrim), which Module
-// sets on a copy.
+// trimTool is the tool less its Execute, set by Module (runTrim).
 var trimTool = runtime.Tool{
 	Name:        ToolTrim,
 	Description: "Trimmed strings wherever a string schema can be.",
@@ -1098,7 +1093,7 @@ var trimTool = runtime.Tool{
 	Label:       trimLabel,
 }
 
-// decodeTrim is DecodeTrimArgs in a decoding mode: the tool's DecodeWith.
+// decodeTrim is the tool's DecodeWith: DecodeTrimArgs with a mode.
 func decodeTrim(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(TrimArgs)
 	d := wire.Start(data, mode)
@@ -1108,15 +1103,14 @@ func decodeTrim(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runTrim runs a call of the edge_trim tool with impl.
 func runTrim(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*TrimArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*TrimArgs); ok && a != nil {
+		return impl.Trim(ctx, call, a)
 	}
-	return impl.Trim(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*TrimArgs)(nil))
 }
 
-// trimLabel renders the status label of one call of the edge_trim tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// trimLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func trimLabel(args any) string {
 	v, bad := wire.LabelValue(args)
 	a, _ := v.(*TrimArgs)

@@ -264,24 +264,18 @@ func checkDrawStyleStroke(c *wire.Checker, v DrawStyleStroke) {
 	}
 }
 
-// drawTool is the shapes_draw tool but for its Execute (runDraw), which Module
-// sets on a copy.
+// drawTool is the tool less its Execute, set by Module (runDraw).
 var drawTool = runtime.Tool{
 	Name:        ToolDraw,
 	Description: "Draw a circle.",
 	Kind:        runtime.KindTool,
 	Schema:      json.RawMessage(drawSchema),
-	Flags: runtime.Flags{
-		Enabled:         true,
-		ReadOnly:        true,
-		OpenWorld:       true,
-		ConcurrencySafe: true,
-	},
-	DecodeWith: decodeDraw,
-	Label:      drawLabel,
+	Flags:       runtime.Flags{Enabled: true, ReadOnly: true, OpenWorld: true, ConcurrencySafe: true},
+	DecodeWith:  decodeDraw,
+	Label:       drawLabel,
 }
 
-// decodeDraw is DecodeDrawArgs in a decoding mode: the tool's DecodeWith.
+// decodeDraw is the tool's DecodeWith: DecodeDrawArgs with a mode.
 func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DrawArgs)
 	d := wire.Start(data, mode)
@@ -291,15 +285,14 @@ func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runDraw runs a call of the shapes_draw tool with impl.
 func runDraw(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*DrawArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*DrawArgs); ok && a != nil {
+		return impl.Draw(ctx, call, a)
 	}
-	return impl.Draw(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*DrawArgs)(nil))
 }
 
-// drawLabel renders the status label of one call of the shapes_draw tool from
-// its (possibly partial or nil) arguments. It cannot fail.
+// drawLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func drawLabel(args any) string {
 	return "shapes_draw"
 }
@@ -1285,8 +1278,7 @@ var payUnitConst = wire.NewConst(`{"cm":1,"label":"centimetre"}`)
 // tool: the one value allowed, compared by JSON equality.
 var payRatesConst = wire.NewConst(`{"eur":1}`)
 
-// payTool is the shapes_pay tool but for its Execute (runPay), which Module
-// sets on a copy.
+// payTool is the tool less its Execute, set by Module (runPay).
 var payTool = runtime.Tool{
 	Name:        ToolPay,
 	Description: "Pay for a drawing.",
@@ -1297,7 +1289,7 @@ var payTool = runtime.Tool{
 	Label:       payLabel,
 }
 
-// decodePay is DecodePayArgs in a decoding mode: the tool's DecodeWith.
+// decodePay is the tool's DecodeWith: DecodePayArgs with a mode.
 func decodePay(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PayArgs)
 	d := wire.Start(data, mode)
@@ -1307,15 +1299,14 @@ func decodePay(data []byte, mode runtime.DecodeMode) (any, error) {
 
 // runPay runs a call of the shapes_pay tool with impl.
 func runPay(impl Executor, ctx context.Context, call *runtime.Call, args any) (runtime.Result, error) {
-	a, ok := args.(*PayArgs)
-	if !ok || a == nil {
-		return runtime.Result{}, wire.ArgsError(args, a)
+	if a, ok := args.(*PayArgs); ok && a != nil {
+		return impl.Pay(ctx, call, a)
 	}
-	return impl.Pay(ctx, call, a)
+	return runtime.Result{}, wire.ArgsError(args, (*PayArgs)(nil))
 }
 
-// payLabel renders the status label of one call of the shapes_pay tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// payLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func payLabel(args any) string {
 	return "shapes_pay"
 }

@@ -224,8 +224,8 @@ func checkAddressCity(c *wire.Checker, v string) {
 // by Validate. Every schema with these constraints shares them.
 var getCustomersMaxPagesRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("10")}
 
-// getCustomersTool is the stripe_get_customers tool but for what needs Module's
-// arguments, which newGetCustomersTool sets on a copy.
+// getCustomersTool is the tool less what needs Module's arguments, set by
+// newGetCustomersTool.
 var getCustomersTool = runtime.Tool{
 	Name:         ToolGetCustomers,
 	Description:  "Returns a list of your customers. The customers are returned sorted by creation date, with the most recent customers appearing first.",
@@ -245,8 +245,8 @@ var getCustomersTool = runtime.Tool{
 	Label:      getCustomersLabel,
 }
 
-// decodeGetCustomers is DecodeGetCustomersArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeGetCustomers is the tool's DecodeWith: DecodeGetCustomersArgs with a
+// mode.
 func decodeGetCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersArgs)
 	d := wire.Start(data, mode)
@@ -267,9 +267,8 @@ func newGetCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getCustomersLabel renders the status label of one call of the
-// stripe_get_customers tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// getCustomersLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getCustomersLabel(args any) string {
 	return "stripe_get_customers"
 }
@@ -1363,8 +1362,8 @@ func checkPostCustomersTaxIDDataItemType(c *wire.Checker, v PostCustomersTaxIDDa
 	}
 }
 
-// postCustomersTool is the stripe_post_customers tool but for what needs
-// Module's arguments, which newPostCustomersTool sets on a copy.
+// postCustomersTool is the tool less what needs Module's arguments, set by
+// newPostCustomersTool.
 var postCustomersTool = runtime.Tool{
 	Name:         ToolPostCustomers,
 	Description:  "Creates a new customer object.",
@@ -1378,8 +1377,8 @@ var postCustomersTool = runtime.Tool{
 	Label:        postCustomersLabel,
 }
 
-// decodePostCustomers is DecodePostCustomersArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodePostCustomers is the tool's DecodeWith: DecodePostCustomersArgs with a
+// mode.
 func decodePostCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersArgs)
 	d := wire.Start(data, mode)
@@ -1400,9 +1399,8 @@ func newPostCustomersTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postCustomersLabel renders the status label of one call of the
-// stripe_post_customers tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// postCustomersLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postCustomersLabel(args any) string {
 	return "stripe_post_customers"
 }
@@ -1503,9 +1501,8 @@ func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 }
 
-// getCustomersCustomerTool is the stripe_get_customers_customer tool but for
-// what needs Module's arguments, which newGetCustomersCustomerTool sets on a
-// copy.
+// getCustomersCustomerTool is the tool less what needs Module's arguments, set
+// by newGetCustomersCustomerTool.
 var getCustomersCustomerTool = runtime.Tool{
 	Name:        ToolGetCustomersCustomer,
 	Description: "Retrieves a Customer object.",
@@ -1524,8 +1521,8 @@ var getCustomersCustomerTool = runtime.Tool{
 	Label:      getCustomersCustomerLabel,
 }
 
-// decodeGetCustomersCustomer is DecodeGetCustomersCustomerArgs in a decoding
-// mode: the tool's DecodeWith.
+// decodeGetCustomersCustomer is the tool's DecodeWith:
+// DecodeGetCustomersCustomerArgs with a mode.
 func decodeGetCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersCustomerArgs)
 	d := wire.Start(data, mode)
@@ -1547,9 +1544,8 @@ func newGetCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.To
 	return &t
 }
 
-// getCustomersCustomerLabel renders the status label of one call of the
-// stripe_get_customers_customer tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// getCustomersCustomerLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func getCustomersCustomerLabel(args any) string {
 	return "stripe_get_customers_customer"
 }
@@ -1837,9 +1833,8 @@ const (
 	PostCustomersCustomerTaxExemptReverse PostCustomersCustomerTaxExempt = "reverse"
 )
 
-// postCustomersCustomerTool is the stripe_post_customers_customer tool but for
-// what needs Module's arguments, which newPostCustomersCustomerTool sets on a
-// copy.
+// postCustomersCustomerTool is the tool less what needs Module's arguments, set
+// by newPostCustomersCustomerTool.
 var postCustomersCustomerTool = runtime.Tool{
 	Name:         ToolPostCustomersCustomer,
 	Description:  "Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the source parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the source parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the past_due state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the default_source for a customer will not trigger this behavior.\n\nThis request accepts mostly the same arguments as the customer creation call.",
@@ -1853,8 +1848,8 @@ var postCustomersCustomerTool = runtime.Tool{
 	Label:        postCustomersCustomerLabel,
 }
 
-// decodePostCustomersCustomer is DecodePostCustomersCustomerArgs in a decoding
-// mode: the tool's DecodeWith.
+// decodePostCustomersCustomer is the tool's DecodeWith:
+// DecodePostCustomersCustomerArgs with a mode.
 func decodePostCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersCustomerArgs)
 	d := wire.Start(data, mode)
@@ -1876,9 +1871,8 @@ func newPostCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime.T
 	return &t
 }
 
-// postCustomersCustomerLabel renders the status label of one call of the
-// stripe_post_customers_customer tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// postCustomersCustomerLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func postCustomersCustomerLabel(args any) string {
 	return "stripe_post_customers_customer"
 }
@@ -1977,9 +1971,8 @@ func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(deleteCustomersCustomerArgsFields, &x.Customer)
 }
 
-// deleteCustomersCustomerTool is the stripe_delete_customers_customer tool but
-// for what needs Module's arguments, which newDeleteCustomersCustomerTool sets
-// on a copy.
+// deleteCustomersCustomerTool is the tool less what needs Module's arguments,
+// set by newDeleteCustomersCustomerTool.
 var deleteCustomersCustomerTool = runtime.Tool{
 	Name:         ToolDeleteCustomersCustomer,
 	Description:  "Permanently deletes a customer. It cannot be undone. Also immediately cancels any active subscriptions on the customer.",
@@ -1999,8 +1992,8 @@ var deleteCustomersCustomerTool = runtime.Tool{
 	Label:      deleteCustomersCustomerLabel,
 }
 
-// decodeDeleteCustomersCustomer is DecodeDeleteCustomersCustomerArgs in a
-// decoding mode: the tool's DecodeWith.
+// decodeDeleteCustomersCustomer is the tool's DecodeWith:
+// DecodeDeleteCustomersCustomerArgs with a mode.
 func decodeDeleteCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteCustomersCustomerArgs)
 	d := wire.Start(data, mode)
@@ -2022,9 +2015,8 @@ func newDeleteCustomersCustomerTool(impl Executor, api *httpapi.Client) *runtime
 	return &t
 }
 
-// deleteCustomersCustomerLabel renders the status label of one call of the
-// stripe_delete_customers_customer tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// deleteCustomersCustomerLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func deleteCustomersCustomerLabel(args any) string {
 	return "stripe_delete_customers_customer"
 }
@@ -2145,8 +2137,8 @@ func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
 }
 
-// getInvoiceitemsTool is the stripe_get_invoiceitems tool but for what needs
-// Module's arguments, which newGetInvoiceitemsTool sets on a copy.
+// getInvoiceitemsTool is the tool less what needs Module's arguments, set by
+// newGetInvoiceitemsTool.
 var getInvoiceitemsTool = runtime.Tool{
 	Name:         ToolGetInvoiceitems,
 	Description:  "Returns a list of your invoice items. Invoice items are returned sorted by creation date, with the most recently created invoice items appearing first.",
@@ -2166,8 +2158,8 @@ var getInvoiceitemsTool = runtime.Tool{
 	Label:      getInvoiceitemsLabel,
 }
 
-// decodeGetInvoiceitems is DecodeGetInvoiceitemsArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodeGetInvoiceitems is the tool's DecodeWith: DecodeGetInvoiceitemsArgs
+// with a mode.
 func decodeGetInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoiceitemsArgs)
 	d := wire.Start(data, mode)
@@ -2188,9 +2180,8 @@ func newGetInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getInvoiceitemsLabel renders the status label of one call of the
-// stripe_get_invoiceitems tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// getInvoiceitemsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getInvoiceitemsLabel(args any) string {
 	return "stripe_get_invoiceitems"
 }
@@ -2567,8 +2558,8 @@ const (
 	PostInvoiceitemsTaxBehaviorUnspecified PostInvoiceitemsTaxBehavior = "unspecified"
 )
 
-// postInvoiceitemsTool is the stripe_post_invoiceitems tool but for what needs
-// Module's arguments, which newPostInvoiceitemsTool sets on a copy.
+// postInvoiceitemsTool is the tool less what needs Module's arguments, set by
+// newPostInvoiceitemsTool.
 var postInvoiceitemsTool = runtime.Tool{
 	Name:         ToolPostInvoiceitems,
 	Description:  "Creates an item to be added to a draft invoice (up to 250 items per invoice). If no invoice is specified, the item will be on the next invoice created for the customer specified.",
@@ -2582,8 +2573,8 @@ var postInvoiceitemsTool = runtime.Tool{
 	Label:        postInvoiceitemsLabel,
 }
 
-// decodePostInvoiceitems is DecodePostInvoiceitemsArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodePostInvoiceitems is the tool's DecodeWith: DecodePostInvoiceitemsArgs
+// with a mode.
 func decodePostInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoiceitemsArgs)
 	d := wire.Start(data, mode)
@@ -2604,9 +2595,8 @@ func newPostInvoiceitemsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postInvoiceitemsLabel renders the status label of one call of the
-// stripe_post_invoiceitems tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// postInvoiceitemsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postInvoiceitemsLabel(args any) string {
 	return "stripe_post_invoiceitems"
 }
@@ -2776,8 +2766,8 @@ const (
 	GetInvoicesStatusVoid          GetInvoicesStatus = "void"
 )
 
-// getInvoicesTool is the stripe_get_invoices tool but for what needs Module's
-// arguments, which newGetInvoicesTool sets on a copy.
+// getInvoicesTool is the tool less what needs Module's arguments, set by
+// newGetInvoicesTool.
 var getInvoicesTool = runtime.Tool{
 	Name:         ToolGetInvoices,
 	Description:  "You can list all invoices, or list the invoices for a specific customer. The invoices are returned sorted by creation date, with the most recently created invoices appearing first.",
@@ -2797,8 +2787,8 @@ var getInvoicesTool = runtime.Tool{
 	Label:      getInvoicesLabel,
 }
 
-// decodeGetInvoices is DecodeGetInvoicesArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeGetInvoices is the tool's DecodeWith: DecodeGetInvoicesArgs with a
+// mode.
 func decodeGetInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesArgs)
 	d := wire.Start(data, mode)
@@ -2819,9 +2809,8 @@ func newGetInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getInvoicesLabel renders the status label of one call of the
-// stripe_get_invoices tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// getInvoicesLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getInvoicesLabel(args any) string {
 	return "stripe_get_invoices"
 }
@@ -4837,8 +4826,8 @@ func (x *PostInvoicesTransferData) validate(c *wire.Checker) {
 	c.Object(postInvoicesTransferDataFields, &x.Amount, &x.Destination)
 }
 
-// postInvoicesTool is the stripe_post_invoices tool but for what needs Module's
-// arguments, which newPostInvoicesTool sets on a copy.
+// postInvoicesTool is the tool less what needs Module's arguments, set by
+// newPostInvoicesTool.
 var postInvoicesTool = runtime.Tool{
 	Name:         ToolPostInvoices,
 	Description:  "This endpoint creates a draft invoice for a given customer. The invoice remains a draft until you finalize the invoice, which allows you to pay or send the invoice to your customers.",
@@ -4852,8 +4841,8 @@ var postInvoicesTool = runtime.Tool{
 	Label:        postInvoicesLabel,
 }
 
-// decodePostInvoices is DecodePostInvoicesArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodePostInvoices is the tool's DecodeWith: DecodePostInvoicesArgs with a
+// mode.
 func decodePostInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesArgs)
 	d := wire.Start(data, mode)
@@ -4874,9 +4863,8 @@ func newPostInvoicesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postInvoicesLabel renders the status label of one call of the
-// stripe_post_invoices tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// postInvoicesLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postInvoicesLabel(args any) string {
 	return "stripe_post_invoices"
 }
@@ -4983,8 +4971,8 @@ func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 }
 
-// getInvoicesInvoiceTool is the stripe_get_invoices_invoice tool but for what
-// needs Module's arguments, which newGetInvoicesInvoiceTool sets on a copy.
+// getInvoicesInvoiceTool is the tool less what needs Module's arguments, set by
+// newGetInvoicesInvoiceTool.
 var getInvoicesInvoiceTool = runtime.Tool{
 	Name:         ToolGetInvoicesInvoice,
 	Description:  "Retrieves the invoice with the given ID.",
@@ -5004,8 +4992,8 @@ var getInvoicesInvoiceTool = runtime.Tool{
 	Label:      getInvoicesInvoiceLabel,
 }
 
-// decodeGetInvoicesInvoice is DecodeGetInvoicesInvoiceArgs in a decoding mode:
-// the tool's DecodeWith.
+// decodeGetInvoicesInvoice is the tool's DecodeWith:
+// DecodeGetInvoicesInvoiceArgs with a mode.
 func decodeGetInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -5027,9 +5015,8 @@ func newGetInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Tool
 	return &t
 }
 
-// getInvoicesInvoiceLabel renders the status label of one call of the
-// stripe_get_invoices_invoice tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// getInvoicesInvoiceLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getInvoicesInvoiceLabel(args any) string {
 	return "stripe_get_invoices_invoice"
 }
@@ -5690,8 +5677,8 @@ type PostInvoicesInvoiceShippingDetailsAddress = PostCustomersAddress
 // PostInvoicesTransferData, which has the same shape.
 type PostInvoicesInvoiceTransferData = PostInvoicesTransferData
 
-// postInvoicesInvoiceTool is the stripe_post_invoices_invoice tool but for what
-// needs Module's arguments, which newPostInvoicesInvoiceTool sets on a copy.
+// postInvoicesInvoiceTool is the tool less what needs Module's arguments, set
+// by newPostInvoicesInvoiceTool.
 var postInvoicesInvoiceTool = runtime.Tool{
 	Name:         ToolPostInvoicesInvoice,
 	Description:  "Draft invoices are fully editable. Once an invoice is finalized,\nmonetary values, as well as collection_method, become uneditable.\n\nIf you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or automatically reconciling invoices, pass\nauto_advance=false.",
@@ -5705,8 +5692,8 @@ var postInvoicesInvoiceTool = runtime.Tool{
 	Label:        postInvoicesInvoiceLabel,
 }
 
-// decodePostInvoicesInvoice is DecodePostInvoicesInvoiceArgs in a decoding
-// mode: the tool's DecodeWith.
+// decodePostInvoicesInvoice is the tool's DecodeWith:
+// DecodePostInvoicesInvoiceArgs with a mode.
 func decodePostInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -5728,9 +5715,8 @@ func newPostInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.Too
 	return &t
 }
 
-// postInvoicesInvoiceLabel renders the status label of one call of the
-// stripe_post_invoices_invoice tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// postInvoicesInvoiceLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func postInvoicesInvoiceLabel(args any) string {
 	return "stripe_post_invoices_invoice"
 }
@@ -5830,9 +5816,8 @@ func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 }
 
-// deleteInvoicesInvoiceTool is the stripe_delete_invoices_invoice tool but for
-// what needs Module's arguments, which newDeleteInvoicesInvoiceTool sets on a
-// copy.
+// deleteInvoicesInvoiceTool is the tool less what needs Module's arguments, set
+// by newDeleteInvoicesInvoiceTool.
 var deleteInvoicesInvoiceTool = runtime.Tool{
 	Name:         ToolDeleteInvoicesInvoice,
 	Description:  "Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be voided.",
@@ -5852,8 +5837,8 @@ var deleteInvoicesInvoiceTool = runtime.Tool{
 	Label:      deleteInvoicesInvoiceLabel,
 }
 
-// decodeDeleteInvoicesInvoice is DecodeDeleteInvoicesInvoiceArgs in a decoding
-// mode: the tool's DecodeWith.
+// decodeDeleteInvoicesInvoice is the tool's DecodeWith:
+// DecodeDeleteInvoicesInvoiceArgs with a mode.
 func decodeDeleteInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
@@ -5875,9 +5860,8 @@ func newDeleteInvoicesInvoiceTool(impl Executor, api *httpapi.Client) *runtime.T
 	return &t
 }
 
-// deleteInvoicesInvoiceLabel renders the status label of one call of the
-// stripe_delete_invoices_invoice tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// deleteInvoicesInvoiceLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func deleteInvoicesInvoiceLabel(args any) string {
 	return "stripe_delete_invoices_invoice"
 }
@@ -5964,9 +5948,8 @@ func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 	c.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
 }
 
-// postInvoicesInvoiceFinalizeTool is the stripe_post_invoices_invoice_finalize
-// tool but for what needs Module's arguments, which
-// newPostInvoicesInvoiceFinalizeTool sets on a copy.
+// postInvoicesInvoiceFinalizeTool is the tool less what needs Module's
+// arguments, set by newPostInvoicesInvoiceFinalizeTool.
 var postInvoicesInvoiceFinalizeTool = runtime.Tool{
 	Name:         ToolPostInvoicesInvoiceFinalize,
 	Description:  "Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you’d like to finalize a draft invoice manually, you can do so using this method.",
@@ -5980,8 +5963,8 @@ var postInvoicesInvoiceFinalizeTool = runtime.Tool{
 	Label:        postInvoicesInvoiceFinalizeLabel,
 }
 
-// decodePostInvoicesInvoiceFinalize is DecodePostInvoicesInvoiceFinalizeArgs in
-// a decoding mode: the tool's DecodeWith.
+// decodePostInvoicesInvoiceFinalize is the tool's DecodeWith:
+// DecodePostInvoicesInvoiceFinalizeArgs with a mode.
 func decodePostInvoicesInvoiceFinalize(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceFinalizeArgs)
 	d := wire.Start(data, mode)
@@ -6003,9 +5986,8 @@ func newPostInvoicesInvoiceFinalizeTool(impl Executor, api *httpapi.Client) *run
 	return &t
 }
 
-// postInvoicesInvoiceFinalizeLabel renders the status label of one call of the
-// stripe_post_invoices_invoice_finalize tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// postInvoicesInvoiceFinalizeLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func postInvoicesInvoiceFinalizeLabel(args any) string {
 	return "stripe_post_invoices_invoice_finalize"
 }
@@ -6117,8 +6099,8 @@ func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 		&x.StartingAfter, &x.MaxPages)
 }
 
-// getPaymentLinksTool is the stripe_get_payment_links tool but for what needs
-// Module's arguments, which newGetPaymentLinksTool sets on a copy.
+// getPaymentLinksTool is the tool less what needs Module's arguments, set by
+// newGetPaymentLinksTool.
 var getPaymentLinksTool = runtime.Tool{
 	Name:         ToolGetPaymentLinks,
 	Description:  "Returns a list of your payment links.",
@@ -6138,8 +6120,8 @@ var getPaymentLinksTool = runtime.Tool{
 	Label:      getPaymentLinksLabel,
 }
 
-// decodeGetPaymentLinks is DecodeGetPaymentLinksArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodeGetPaymentLinks is the tool's DecodeWith: DecodeGetPaymentLinksArgs
+// with a mode.
 func decodeGetPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksArgs)
 	d := wire.Start(data, mode)
@@ -6160,9 +6142,8 @@ func newGetPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getPaymentLinksLabel renders the status label of one call of the
-// stripe_get_payment_links tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// getPaymentLinksLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getPaymentLinksLabel(args any) string {
 	return "stripe_get_payment_links"
 }
@@ -8051,8 +8032,8 @@ type PostPaymentLinksTaxIDCollection = PostInvoicesAutomaticTax
 // same shape.
 type PostPaymentLinksTransferData = PostInvoicesTransferData
 
-// postPaymentLinksTool is the stripe_post_payment_links tool but for what needs
-// Module's arguments, which newPostPaymentLinksTool sets on a copy.
+// postPaymentLinksTool is the tool less what needs Module's arguments, set by
+// newPostPaymentLinksTool.
 var postPaymentLinksTool = runtime.Tool{
 	Name:         ToolPostPaymentLinks,
 	Description:  "Creates a payment link.",
@@ -8066,8 +8047,8 @@ var postPaymentLinksTool = runtime.Tool{
 	Label:        postPaymentLinksLabel,
 }
 
-// decodePostPaymentLinks is DecodePostPaymentLinksArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodePostPaymentLinks is the tool's DecodeWith: DecodePostPaymentLinksArgs
+// with a mode.
 func decodePostPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksArgs)
 	d := wire.Start(data, mode)
@@ -8088,9 +8069,8 @@ func newPostPaymentLinksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postPaymentLinksLabel renders the status label of one call of the
-// stripe_post_payment_links tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// postPaymentLinksLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postPaymentLinksLabel(args any) string {
 	return "stripe_post_payment_links"
 }
@@ -8197,9 +8177,8 @@ func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	c.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
 }
 
-// getPaymentLinksPaymentLinkTool is the stripe_get_payment_links_payment_link
-// tool but for what needs Module's arguments, which
-// newGetPaymentLinksPaymentLinkTool sets on a copy.
+// getPaymentLinksPaymentLinkTool is the tool less what needs Module's
+// arguments, set by newGetPaymentLinksPaymentLinkTool.
 var getPaymentLinksPaymentLinkTool = runtime.Tool{
 	Name:         ToolGetPaymentLinksPaymentLink,
 	Description:  "Retrieve a payment link.",
@@ -8219,8 +8198,8 @@ var getPaymentLinksPaymentLinkTool = runtime.Tool{
 	Label:      getPaymentLinksPaymentLinkLabel,
 }
 
-// decodeGetPaymentLinksPaymentLink is DecodeGetPaymentLinksPaymentLinkArgs in a
-// decoding mode: the tool's DecodeWith.
+// decodeGetPaymentLinksPaymentLink is the tool's DecodeWith:
+// DecodeGetPaymentLinksPaymentLinkArgs with a mode.
 func decodeGetPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkArgs)
 	d := wire.Start(data, mode)
@@ -8242,9 +8221,8 @@ func newGetPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *runt
 	return &t
 }
 
-// getPaymentLinksPaymentLinkLabel renders the status label of one call of the
-// stripe_get_payment_links_payment_link tool from its (possibly partial or nil)
-// arguments. It cannot fail.
+// getPaymentLinksPaymentLinkLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func getPaymentLinksPaymentLinkLabel(args any) string {
 	return "stripe_get_payment_links_payment_link"
 }
@@ -9107,9 +9085,8 @@ const (
 	PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethodPause         PostPaymentLinksPaymentLinkSubscriptionDataTrialSettingsEndBehaviorMissingPaymentMethod = "pause"
 )
 
-// postPaymentLinksPaymentLinkTool is the stripe_post_payment_links_payment_link
-// tool but for what needs Module's arguments, which
-// newPostPaymentLinksPaymentLinkTool sets on a copy.
+// postPaymentLinksPaymentLinkTool is the tool less what needs Module's
+// arguments, set by newPostPaymentLinksPaymentLinkTool.
 var postPaymentLinksPaymentLinkTool = runtime.Tool{
 	Name:         ToolPostPaymentLinksPaymentLink,
 	Description:  "Updates a payment link.",
@@ -9123,8 +9100,8 @@ var postPaymentLinksPaymentLinkTool = runtime.Tool{
 	Label:        postPaymentLinksPaymentLinkLabel,
 }
 
-// decodePostPaymentLinksPaymentLink is DecodePostPaymentLinksPaymentLinkArgs in
-// a decoding mode: the tool's DecodeWith.
+// decodePostPaymentLinksPaymentLink is the tool's DecodeWith:
+// DecodePostPaymentLinksPaymentLinkArgs with a mode.
 func decodePostPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksPaymentLinkArgs)
 	d := wire.Start(data, mode)
@@ -9146,9 +9123,8 @@ func newPostPaymentLinksPaymentLinkTool(impl Executor, api *httpapi.Client) *run
 	return &t
 }
 
-// postPaymentLinksPaymentLinkLabel renders the status label of one call of the
-// stripe_post_payment_links_payment_link tool from its (possibly partial or
-// nil) arguments. It cannot fail.
+// postPaymentLinksPaymentLinkLabel renders the status label of a call from its
+// arguments (possibly partial or nil). It cannot fail.
 func postPaymentLinksPaymentLinkLabel(args any) string {
 	return "stripe_post_payment_links_payment_link"
 }
@@ -9278,10 +9254,8 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
 }
 
-// getPaymentLinksPaymentLinkLineItemsTool is the
-// stripe_get_payment_links_payment_link_line_items tool but for what needs
-// Module's arguments, which newGetPaymentLinksPaymentLinkLineItemsTool sets on
-// a copy.
+// getPaymentLinksPaymentLinkLineItemsTool is the tool less what needs Module's
+// arguments, set by newGetPaymentLinksPaymentLinkLineItemsTool.
 var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
 	Name:         ToolGetPaymentLinksPaymentLinkLineItems,
 	Description:  "When retrieving a payment link, there is an includable line_items property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.",
@@ -9301,9 +9275,8 @@ var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
 	Label:      getPaymentLinksPaymentLinkLineItemsLabel,
 }
 
-// decodeGetPaymentLinksPaymentLinkLineItems is
-// DecodeGetPaymentLinksPaymentLinkLineItemsArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeGetPaymentLinksPaymentLinkLineItems is the tool's DecodeWith:
+// DecodeGetPaymentLinksPaymentLinkLineItemsArgs with a mode.
 func decodeGetPaymentLinksPaymentLinkLineItems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
 	d := wire.Start(data, mode)
@@ -9325,9 +9298,8 @@ func newGetPaymentLinksPaymentLinkLineItemsTool(impl Executor, api *httpapi.Clie
 	return &t
 }
 
-// getPaymentLinksPaymentLinkLineItemsLabel renders the status label of one call
-// of the stripe_get_payment_links_payment_link_line_items tool from its
-// (possibly partial or nil) arguments. It cannot fail.
+// getPaymentLinksPaymentLinkLineItemsLabel renders the status label of a call
+// from its arguments (possibly partial or nil). It cannot fail.
 func getPaymentLinksPaymentLinkLineItemsLabel(args any) string {
 	return "stripe_get_payment_links_payment_link_line_items"
 }
@@ -9568,8 +9540,8 @@ const (
 	GetPricesTypeRecurring GetPricesType = "recurring"
 )
 
-// getPricesTool is the stripe_get_prices tool but for what needs Module's
-// arguments, which newGetPricesTool sets on a copy.
+// getPricesTool is the tool less what needs Module's arguments, set by
+// newGetPricesTool.
 var getPricesTool = runtime.Tool{
 	Name:         ToolGetPrices,
 	Description:  "Returns a list of your active prices, excluding inline prices. For the list of inactive prices, set active to false.",
@@ -9589,8 +9561,7 @@ var getPricesTool = runtime.Tool{
 	Label:      getPricesLabel,
 }
 
-// decodeGetPrices is DecodeGetPricesArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeGetPrices is the tool's DecodeWith: DecodeGetPricesArgs with a mode.
 func decodeGetPrices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesArgs)
 	d := wire.Start(data, mode)
@@ -9611,8 +9582,8 @@ func newGetPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getPricesLabel renders the status label of one call of the stripe_get_prices
-// tool from its (possibly partial or nil) arguments. It cannot fail.
+// getPricesLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getPricesLabel(args any) string {
 	return "stripe_get_prices"
 }
@@ -10624,8 +10595,8 @@ const (
 	PostPricesTransformQuantityRoundUp   PostPricesTransformQuantityRound = "up"
 )
 
-// postPricesTool is the stripe_post_prices tool but for what needs Module's
-// arguments, which newPostPricesTool sets on a copy.
+// postPricesTool is the tool less what needs Module's arguments, set by
+// newPostPricesTool.
 var postPricesTool = runtime.Tool{
 	Name:         ToolPostPrices,
 	Description:  "Creates a new price for an existing product. The price can be recurring or one-time.",
@@ -10639,8 +10610,7 @@ var postPricesTool = runtime.Tool{
 	Label:        postPricesLabel,
 }
 
-// decodePostPrices is DecodePostPricesArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodePostPrices is the tool's DecodeWith: DecodePostPricesArgs with a mode.
 func decodePostPrices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPricesArgs)
 	d := wire.Start(data, mode)
@@ -10661,9 +10631,8 @@ func newPostPricesTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postPricesLabel renders the status label of one call of the
-// stripe_post_prices tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// postPricesLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postPricesLabel(args any) string {
 	return "stripe_post_prices"
 }
@@ -10758,8 +10727,8 @@ func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 	c.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
 }
 
-// getPricesPriceTool is the stripe_get_prices_price tool but for what needs
-// Module's arguments, which newGetPricesPriceTool sets on a copy.
+// getPricesPriceTool is the tool less what needs Module's arguments, set by
+// newGetPricesPriceTool.
 var getPricesPriceTool = runtime.Tool{
 	Name:         ToolGetPricesPrice,
 	Description:  "Retrieves the price with the given ID.",
@@ -10779,8 +10748,8 @@ var getPricesPriceTool = runtime.Tool{
 	Label:      getPricesPriceLabel,
 }
 
-// decodeGetPricesPrice is DecodeGetPricesPriceArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodeGetPricesPrice is the tool's DecodeWith: DecodeGetPricesPriceArgs with
+// a mode.
 func decodeGetPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesPriceArgs)
 	d := wire.Start(data, mode)
@@ -10801,9 +10770,8 @@ func newGetPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getPricesPriceLabel renders the status label of one call of the
-// stripe_get_prices_price tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// getPricesPriceLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getPricesPriceLabel(args any) string {
 	return "stripe_get_prices_price"
 }
@@ -11227,8 +11195,8 @@ const (
 	PostPricesPriceTaxBehaviorUnspecified PostPricesPriceTaxBehavior = "unspecified"
 )
 
-// postPricesPriceTool is the stripe_post_prices_price tool but for what needs
-// Module's arguments, which newPostPricesPriceTool sets on a copy.
+// postPricesPriceTool is the tool less what needs Module's arguments, set by
+// newPostPricesPriceTool.
 var postPricesPriceTool = runtime.Tool{
 	Name:         ToolPostPricesPrice,
 	Description:  "Updates the specified price by setting the values of the parameters passed. Any parameters not provided are left unchanged.",
@@ -11242,8 +11210,8 @@ var postPricesPriceTool = runtime.Tool{
 	Label:        postPricesPriceLabel,
 }
 
-// decodePostPricesPrice is DecodePostPricesPriceArgs in a decoding mode: the
-// tool's DecodeWith.
+// decodePostPricesPrice is the tool's DecodeWith: DecodePostPricesPriceArgs
+// with a mode.
 func decodePostPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPricesPriceArgs)
 	d := wire.Start(data, mode)
@@ -11264,9 +11232,8 @@ func newPostPricesPriceTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postPricesPriceLabel renders the status label of one call of the
-// stripe_post_prices_price tool from its (possibly partial or nil) arguments.
-// It cannot fail.
+// postPricesPriceLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postPricesPriceLabel(args any) string {
 	return "stripe_post_prices_price"
 }
@@ -11398,8 +11365,8 @@ func (x *GetProductsArgs) validate(c *wire.Checker) {
 		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
 }
 
-// getProductsTool is the stripe_get_products tool but for what needs Module's
-// arguments, which newGetProductsTool sets on a copy.
+// getProductsTool is the tool less what needs Module's arguments, set by
+// newGetProductsTool.
 var getProductsTool = runtime.Tool{
 	Name:         ToolGetProducts,
 	Description:  "Returns a list of your products. The products are returned sorted by creation date, with the most recently created products appearing first.",
@@ -11419,8 +11386,8 @@ var getProductsTool = runtime.Tool{
 	Label:      getProductsLabel,
 }
 
-// decodeGetProducts is DecodeGetProductsArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeGetProducts is the tool's DecodeWith: DecodeGetProductsArgs with a
+// mode.
 func decodeGetProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetProductsArgs)
 	d := wire.Start(data, mode)
@@ -11441,9 +11408,8 @@ func newGetProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getProductsLabel renders the status label of one call of the
-// stripe_get_products tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// getProductsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func getProductsLabel(args any) string {
 	return "stripe_get_products"
 }
@@ -12112,8 +12078,8 @@ func (x *PostProductsPackageDimensions) validate(c *wire.Checker) {
 	c.Object(postProductsPackageDimensionsFields, &x.Height, &x.Length, &x.Weight, &x.Width)
 }
 
-// postProductsTool is the stripe_post_products tool but for what needs Module's
-// arguments, which newPostProductsTool sets on a copy.
+// postProductsTool is the tool less what needs Module's arguments, set by
+// newPostProductsTool.
 var postProductsTool = runtime.Tool{
 	Name:         ToolPostProducts,
 	Description:  "Creates a new product object.",
@@ -12127,8 +12093,8 @@ var postProductsTool = runtime.Tool{
 	Label:        postProductsLabel,
 }
 
-// decodePostProducts is DecodePostProductsArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodePostProducts is the tool's DecodeWith: DecodePostProductsArgs with a
+// mode.
 func decodePostProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostProductsArgs)
 	d := wire.Start(data, mode)
@@ -12149,9 +12115,8 @@ func newPostProductsTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// postProductsLabel renders the status label of one call of the
-// stripe_post_products tool from its (possibly partial or nil) arguments. It
-// cannot fail.
+// postProductsLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func postProductsLabel(args any) string {
 	return "stripe_post_products"
 }

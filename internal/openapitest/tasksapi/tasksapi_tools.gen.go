@@ -171,8 +171,8 @@ var getTasksLimitRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.
 // Validate.
 var getTasksMaxPagesRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.Dec("10")}
 
-// getTasksTool is the tasks_get_tasks tool but for what needs Module's
-// arguments, which newGetTasksTool sets on a copy.
+// getTasksTool is the tool less what needs Module's arguments, set by
+// newGetTasksTool.
 var getTasksTool = runtime.Tool{
 	Name:         ToolGetTasks,
 	Description:  "Get active tasks",
@@ -192,8 +192,7 @@ var getTasksTool = runtime.Tool{
 	Label:      getTasksLabel,
 }
 
-// decodeGetTasks is DecodeGetTasksArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeGetTasks is the tool's DecodeWith: DecodeGetTasksArgs with a mode.
 func decodeGetTasks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTasksArgs)
 	d := wire.Start(data, mode)
@@ -214,8 +213,8 @@ func newGetTasksTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getTasksLabel renders the status label of one call of the tasks_get_tasks
-// tool from its (possibly partial or nil) arguments. It cannot fail.
+// getTasksLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func getTasksLabel(args any) string {
 	return "tasks_get_tasks"
 }
@@ -343,8 +342,8 @@ var taskPriorityRules = wire.NumberRules{Minimum: wire.Dec("1"), Maximum: wire.D
 // Validate. Every schema with these constraints shares them.
 var createTaskWeightRules = wire.NumberRules{ExclusiveMinimum: wire.Dec("0"), ExclusiveMaximum: wire.Dec("10")}
 
-// createTaskTool is the tasks_create_task tool but for what needs Module's
-// arguments, which newCreateTaskTool sets on a copy.
+// createTaskTool is the tool less what needs Module's arguments, set by
+// newCreateTaskTool.
 var createTaskTool = runtime.Tool{
 	Name:         ToolCreateTask,
 	Description:  "Create a task",
@@ -358,8 +357,7 @@ var createTaskTool = runtime.Tool{
 	Label:        createTaskLabel,
 }
 
-// decodeCreateTask is DecodeCreateTaskArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeCreateTask is the tool's DecodeWith: DecodeCreateTaskArgs with a mode.
 func decodeCreateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateTaskArgs)
 	d := wire.Start(data, mode)
@@ -380,8 +378,8 @@ func newCreateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// createTaskLabel renders the status label of one call of the tasks_create_task
-// tool from its (possibly partial or nil) arguments. It cannot fail.
+// createTaskLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func createTaskLabel(args any) string {
 	return "tasks_create_task"
 }
@@ -460,8 +458,8 @@ func (x *GetTaskArgs) validate(c *wire.Checker) {
 	c.Object(getTaskArgsFields, &x.TaskID)
 }
 
-// getTaskTool is the tasks_get_task tool but for what needs Module's arguments,
-// which newGetTaskTool sets on a copy.
+// getTaskTool is the tool less what needs Module's arguments, set by
+// newGetTaskTool.
 var getTaskTool = runtime.Tool{
 	Name:         ToolGetTask,
 	Description:  "Get a task",
@@ -481,7 +479,7 @@ var getTaskTool = runtime.Tool{
 	Label:      getTaskLabel,
 }
 
-// decodeGetTask is DecodeGetTaskArgs in a decoding mode: the tool's DecodeWith.
+// decodeGetTask is the tool's DecodeWith: DecodeGetTaskArgs with a mode.
 func decodeGetTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTaskArgs)
 	d := wire.Start(data, mode)
@@ -502,8 +500,8 @@ func newGetTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// getTaskLabel renders the status label of one call of the tasks_get_task tool
-// from its (possibly partial or nil) arguments. It cannot fail.
+// getTaskLabel renders the status label of a call from its arguments (possibly
+// partial or nil). It cannot fail.
 func getTaskLabel(args any) string {
 	return "tasks_get_task"
 }
@@ -602,8 +600,8 @@ func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 }
 
-// updateTaskTool is the tasks_update_task tool but for what needs Module's
-// arguments, which newUpdateTaskTool sets on a copy.
+// updateTaskTool is the tool less what needs Module's arguments, set by
+// newUpdateTaskTool.
 var updateTaskTool = runtime.Tool{
 	Name:         ToolUpdateTask,
 	Description:  "Update a task",
@@ -617,8 +615,7 @@ var updateTaskTool = runtime.Tool{
 	Label:        updateTaskLabel,
 }
 
-// decodeUpdateTask is DecodeUpdateTaskArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeUpdateTask is the tool's DecodeWith: DecodeUpdateTaskArgs with a mode.
 func decodeUpdateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(UpdateTaskArgs)
 	d := wire.Start(data, mode)
@@ -639,8 +636,8 @@ func newUpdateTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// updateTaskLabel renders the status label of one call of the tasks_update_task
-// tool from its (possibly partial or nil) arguments. It cannot fail.
+// updateTaskLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func updateTaskLabel(args any) string {
 	return "tasks_update_task"
 }
@@ -720,8 +717,8 @@ func (x *DeleteTaskArgs) validate(c *wire.Checker) {
 	c.Object(deleteTaskArgsFields, &x.TaskID)
 }
 
-// deleteTaskTool is the tasks_delete_task tool but for what needs Module's
-// arguments, which newDeleteTaskTool sets on a copy.
+// deleteTaskTool is the tool less what needs Module's arguments, set by
+// newDeleteTaskTool.
 var deleteTaskTool = runtime.Tool{
 	Name:        ToolDeleteTask,
 	Description: "Delete a task",
@@ -740,8 +737,7 @@ var deleteTaskTool = runtime.Tool{
 	Label:      deleteTaskLabel,
 }
 
-// decodeDeleteTask is DecodeDeleteTaskArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeDeleteTask is the tool's DecodeWith: DecodeDeleteTaskArgs with a mode.
 func decodeDeleteTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteTaskArgs)
 	d := wire.Start(data, mode)
@@ -762,8 +758,8 @@ func newDeleteTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// deleteTaskLabel renders the status label of one call of the tasks_delete_task
-// tool from its (possibly partial or nil) arguments. It cannot fail.
+// deleteTaskLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func deleteTaskLabel(args any) string {
 	return "tasks_delete_task"
 }
@@ -828,8 +824,8 @@ func (x *CloseTaskArgs) validate(c *wire.Checker) {
 	c.Object(closeTaskArgsFields, &x.TaskID)
 }
 
-// closeTaskTool is the tasks_close_task tool but for what needs Module's
-// arguments, which newCloseTaskTool sets on a copy.
+// closeTaskTool is the tool less what needs Module's arguments, set by
+// newCloseTaskTool.
 var closeTaskTool = runtime.Tool{
 	Name:        ToolCloseTask,
 	Description: "Close a task",
@@ -842,8 +838,7 @@ var closeTaskTool = runtime.Tool{
 	Label:       closeTaskLabel,
 }
 
-// decodeCloseTask is DecodeCloseTaskArgs in a decoding mode: the tool's
-// DecodeWith.
+// decodeCloseTask is the tool's DecodeWith: DecodeCloseTaskArgs with a mode.
 func decodeCloseTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CloseTaskArgs)
 	d := wire.Start(data, mode)
@@ -864,8 +859,8 @@ func newCloseTaskTool(impl Executor, api *httpapi.Client) *runtime.Tool {
 	return &t
 }
 
-// closeTaskLabel renders the status label of one call of the tasks_close_task
-// tool from its (possibly partial or nil) arguments. It cannot fail.
+// closeTaskLabel renders the status label of a call from its arguments
+// (possibly partial or nil). It cannot fail.
 func closeTaskLabel(args any) string {
 	return "tasks_close_task"
 }
