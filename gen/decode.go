@@ -391,9 +391,16 @@ func (g *generator) decodeSlice(t *goType, target func() *jen.Statement, ptr boo
 		loop = append(loop, jen.Id(u).Dot("End").Call(dRef()))
 	}
 	loop = append(loop, jen.Id("d").Dot("Leave").Call())
-	first := target().Op("=").Add(g.typeExpr(t)).Values()
+	// The slice starts with room for a few items (none for []), as the
+	// one-line reads do (Decoder.ItemsHint).
+	var max jen.Code = jen.Qual(wirePkg, "NoMaxItems")
+	if m := t.schema.MaxItems; m != nil {
+		max = jen.Lit(*m)
+	}
+	alloc := jen.Make(g.typeExpr(t), jen.Lit(0), jen.Id("d").Dot("ItemsHint").Call(max))
+	first := target().Op("=").Add(alloc)
 	if ptr {
-		first = target().Op(":=").Add(g.typeExpr(t)).Values()
+		first = target().Op(":=").Add(alloc)
 	}
 	inner := []jen.Code{first}
 	if spans {

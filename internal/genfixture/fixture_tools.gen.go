@@ -378,7 +378,7 @@ func (x *CreateInvoiceItem) decode(d *wire.Decoder) {
 		case "tags":
 			if d.OptionalField(&hasTags, "tags") {
 				if d.BeginArray() {
-					x.Tags = []Tag{}
+					x.Tags = make([]Tag, 0, d.ItemsHint(5))
 					for i := 0; d.NextItemWithin(i, 5); i++ {
 						d.EnterIndex(i)
 						x.Tags = append(x.Tags, "")

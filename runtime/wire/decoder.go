@@ -489,10 +489,10 @@ func (d *Decoder) NextItem() bool {
 // arrays, and then doubling (4, 8, 16 …) rather than append's 1, 2, 4, 8.
 const firstItems = 4
 
-// itemsHint returns the capacity of the slice for the array being read
+// ItemsHint returns the capacity to start the slice of the array being read
 // (just after its '['): 0 when it is empty (then no allocation at all), else
 // firstItems, or less when max (maxItems, or NoMaxItems) is smaller.
-func (d *Decoder) itemsHint(max int) int {
+func (d *Decoder) ItemsHint(max int) int {
 	if d.stopped {
 		return 0
 	}

@@ -314,7 +314,7 @@ func (d *Decoder) readStrings(dst *[]string, max int, item func(*Checker, string
 	if !d.BeginArray() {
 		return
 	}
-	s := make([]string, 0, d.itemsHint(max))
+	s := make([]string, 0, d.ItemsHint(max))
 	for i := 0; d.nextItem(i, max); i++ {
 		d.EnterIndex(i)
 		s = append(s, "")
@@ -361,7 +361,7 @@ func readEnums[T ~string](d *Decoder, dst *[]T, max int, of func([]byte) T, item
 	if !d.BeginArray() {
 		return
 	}
-	s := make([]T, 0, d.itemsHint(max))
+	s := make([]T, 0, d.ItemsHint(max))
 	for i := 0; d.nextItem(i, max); i++ {
 		d.EnterIndex(i)
 		s = append(s, "")
@@ -400,7 +400,7 @@ func readObjects[T any](d *Decoder, dst *[]T, max int, decode func(*T, *Decoder)
 		return
 	}
 	var zero T
-	s := make([]T, 0, d.itemsHint(max))
+	s := make([]T, 0, d.ItemsHint(max))
 	for i := 0; d.nextItem(i, max); i++ {
 		d.EnterIndex(i)
 		s = append(s, zero)

@@ -89,8 +89,8 @@ func TestItemsHint(t *testing.T) {
 		if !d.BeginArray() {
 			t.Fatalf("BeginArray(%q) failed", c.doc)
 		}
-		if got := d.itemsHint(c.max); got != c.want {
-			t.Errorf("itemsHint(%q, %d) = %d, want %d", c.doc, c.max, got, c.want)
+		if got := d.ItemsHint(c.max); got != c.want {
+			t.Errorf("ItemsHint(%q, %d) = %d, want %d", c.doc, c.max, got, c.want)
 		}
 	}
 }

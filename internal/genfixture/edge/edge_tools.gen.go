@@ -146,7 +146,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 		case "labels":
 			if d.OptionalField(&hasLabels, "labels") {
 				if d.BeginArray() {
-					x.Labels = Labels{}
+					x.Labels = make(Labels, 0, d.ItemsHint(wire.NoMaxItems))
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
 						x.Labels = append(x.Labels, "")
@@ -164,7 +164,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 		case "maybe_tags":
 			if d.OptionalField(&hasMaybeTags, "maybe_tags") {
 				if d.BeginArray() {
-					x.MaybeTags = []*string{}
+					x.MaybeTags = make([]*string, 0, d.ItemsHint(wire.NoMaxItems))
 					var u wire.Unique
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
@@ -186,7 +186,7 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 		case "points":
 			if d.OptionalField(&hasPoints, "points") {
 				if d.BeginArray() {
-					x.Points = []Point{}
+					x.Points = make([]Point, 0, d.ItemsHint(wire.NoMaxItems))
 					var u wire.Unique
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
@@ -260,12 +260,12 @@ func (x *AllArgs) decode(d *wire.Decoder) {
 		case "grid":
 			if d.OptionalField(&hasGrid, "grid") {
 				if d.BeginArray() {
-					x.Grid = [][]Point{}
+					x.Grid = make([][]Point, 0, d.ItemsHint(wire.NoMaxItems))
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
 						x.Grid = append(x.Grid, nil)
 						if d.BeginArray() {
-							x.Grid[i] = []Point{}
+							x.Grid[i] = make([]Point, 0, d.ItemsHint(wire.NoMaxItems))
 							for i1 := 0; d.NextItem(); i1++ {
 								d.EnterIndex(i1)
 								x.Grid[i] = append(x.Grid[i], Point{})
@@ -808,7 +808,7 @@ func (x *TrimArgs) decode(d *wire.Decoder) {
 		case "items":
 			if d.OptionalField(&hasItems, "items") {
 				if d.BeginArray() {
-					x.Items = []string{}
+					x.Items = make([]string, 0, d.ItemsHint(wire.NoMaxItems))
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
 						x.Items = append(x.Items, "")

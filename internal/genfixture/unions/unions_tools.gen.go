@@ -391,7 +391,7 @@ func (x *PayArgs) decode(d *wire.Decoder) {
 		case "history":
 			if d.OptionalField(&hasHistory, "history") {
 				if d.BeginArray() {
-					x.History = []Payment{}
+					x.History = make([]Payment, 0, d.ItemsHint(wire.NoMaxItems))
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
 						x.History = append(x.History, nil)
@@ -405,7 +405,7 @@ func (x *PayArgs) decode(d *wire.Decoder) {
 			if d.OptionalField(&hasSplit, "split") {
 				cs0 := paySplitConst.Start(d)
 				if d.BeginArray() {
-					x.Split = []float64{}
+					x.Split = make([]float64, 0, d.ItemsHint(wire.NoMaxItems))
 					for i := 0; d.NextItem(); i++ {
 						d.EnterIndex(i)
 						x.Split = append(x.Split, 0)
@@ -803,7 +803,7 @@ func decodePayNote(d *wire.Decoder) PayNote {
 	case wire.KindArray:
 		var v *PayNoteList
 		if d.BeginArray() {
-			s1 := PayNoteList{}
+			s1 := make(PayNoteList, 0, d.ItemsHint(3))
 			for i1 := 0; d.NextItemWithin(i1, 3); i1++ {
 				d.EnterIndex(i1)
 				s1 = append(s1, "")
