@@ -125,7 +125,8 @@ const MaxNesting = wire.MaxDepth
 
 // schema reads one schema of the supported JSON Schema subset.
 func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
-	in := "in schema of " + sub.String()
+	of := sub.String() // for messages, once: it is formatted
+	in := "in schema of " + of
 	if p.nesting >= MaxNesting {
 		if !p.tooDeep { // once per top-level schema
 			p.tooDeep = true
@@ -148,7 +149,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		p.errorf(n, "the schema of %s must be a mapping; found %s (write {type: %s})", sub, describe(d), d.Value)
 		return nil
 	}
-	m := p.mapping(n, "the schema of "+sub.String(), in, schemaKeys)
+	m := p.mapping(n, "the schema of "+of, in, schemaKeys)
 	if m == nil {
 		return nil
 	}
@@ -215,7 +216,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 				if strings.HasSuffix(sub.path, ".*") {
 					what = "the values of "
 				}
-				p.itemTypes = append(p.itemTypes, itemType{name: s.GoName, pos: p.pos(e.Val), what: what + sub.String()})
+				p.itemTypes = append(p.itemTypes, itemType{name: s.GoName, pos: p.pos(e.Val), what: what + of})
 			}
 		}
 	}
@@ -313,8 +314,8 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 
 	// object
 	if v := m.val("properties"); v != nil && fits("properties") && !isNull(v) {
-		if pf := p.mapping(v, "properties "+in, "in properties of "+sub.String(), nil); pf != nil {
-			s.Properties = p.properties(pf, func(name string) subject { return sub.child("." + name) }, "property", sub.String())
+		if pf := p.mapping(v, "properties "+in, "in properties of "+of, nil); pf != nil {
+			s.Properties = p.properties(pf, func(name string) subject { return sub.child("." + name) }, "property", of)
 		}
 	}
 	var site *allOfSite
@@ -325,7 +326,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		if site != nil {
 			site.required = v // it may name properties of the parts
 		} else {
-			p.required(v, s, "property", sub.String(), "properties")
+			p.required(v, s, "property", of, "properties")
 		}
 	}
 	if v := m.val("additionalProperties"); v != nil && fits("additionalProperties") {
