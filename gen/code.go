@@ -36,7 +36,10 @@ func specBase(path string) string {
 // generated names that collide, an unsupported default); the error lists
 // every such problem. A spec with more than MaxSchemas schemas fails first,
 // with the place where it passes the limit, before any code is generated.
-func Code(f *spec.File) ([]byte, error) {
+func Code(f *spec.File) ([]byte, error) { return codeWith(f, nil) }
+
+// codeWith is Code, taking the schema literals from schemas when it is not nil.
+func codeWith(f *spec.File, schemas *schemaMemo) ([]byte, error) {
 	if f == nil {
 		return nil, errors.New("gen: nil spec")
 	}
@@ -47,6 +50,7 @@ func Code(f *spec.File) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.schemas = schemas
 	pkg := f.Package
 	if pkg == "" {
 		pkg = f.Provider
@@ -207,6 +211,8 @@ type generator struct {
 	// shapes maps the shape of a nested struct or enum (shapeKey) to the
 	// first type declared with it.
 	shapes map[string]*goType
+	// schemas gives the schema literals (nil: computed here).
+	schemas *schemaMemo
 	// noTime asks typeOf for a string rather than time.Time for a
 	// date-time: a union's alternative (union.go).
 	noTime bool

@@ -168,8 +168,9 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		codeDone            = make(chan struct{})
 	)
 	pkg := packageName(f, dir)
+	schemas := newSchemaMemo() // both the code and the target check need them
 	wg.Go(func() {
-		targetWarnings, errs[3] = checkTargets(f) // targets.go
+		targetWarnings, errs[3] = checkTargetsWith(f, schemas) // targets.go
 	})
 	wg.Go(func() {
 		catalog, errs[1] = CatalogMarkdown(f)
@@ -181,7 +182,7 @@ func Generate(f *spec.File, dir string) (*Output, error) {
 		sc.declareGenerated(func() []byte { <-codeDone; return code })
 		stubs, errs[5] = stubsFor(f, pkg, stubsPath, ExecutorMethods(f), sc)
 	})
-	code, errs[0] = Code(f)
+	code, errs[0] = codeWith(f, schemas)
 	close(codeDone)
 	wg.Wait()
 	for _, err := range errs {

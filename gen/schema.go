@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -27,6 +28,41 @@ func SchemaJSON(s *spec.Schema) ([]byte, error) {
 		m["$defs"] = l.defs
 	}
 	return canonicalJSON(m)
+}
+
+// schemaMemo holds the schema literals of one spec for Code and
+// checkTargets, which Generate runs side by side and which both need every
+// tool's: each is computed once (twice at most, when both ask at once).
+// The literals are shared: neither changes them.
+type schemaMemo struct {
+	mu sync.Mutex
+	m  map[*spec.Schema]schemaLiteral
+}
+
+type schemaLiteral struct {
+	json []byte
+	err  error
+}
+
+func newSchemaMemo() *schemaMemo { return &schemaMemo{m: map[*spec.Schema]schemaLiteral{}} }
+
+// json is SchemaJSON(s), from the memo when it has it; a nil memo computes
+// it every time.
+func (c *schemaMemo) json(s *spec.Schema) ([]byte, error) {
+	if c == nil {
+		return SchemaJSON(s)
+	}
+	c.mu.Lock()
+	l, ok := c.m[s]
+	c.mu.Unlock()
+	if ok {
+		return l.json, l.err
+	}
+	l.json, l.err = SchemaJSON(s)
+	c.mu.Lock()
+	c.m[s] = l
+	c.mu.Unlock()
+	return l.json, l.err
 }
 
 // value is the schema at site as a JSON value built from maps (which
@@ -161,7 +197,7 @@ func (g *generator) schemaConsts(t *toolIR) []jen.Code {
 }
 
 func (g *generator) schemaConst(name, what string, s *spec.Schema) []jen.Code {
-	b, err := SchemaJSON(s)
+	b, err := g.schemas.json(s)
 	if err != nil {
 		g.errs = append(g.errs, "the schema of "+name+" cannot be written as JSON: "+err.Error())
 	}

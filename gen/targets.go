@@ -80,6 +80,12 @@ type targetIssue struct {
 // are a spec.ErrorList; warnings are located lines, one per place and
 // finding, naming every dialect that has it.
 func checkTargets(f *spec.File) (warnings []string, err error) {
+	return checkTargetsWith(f, nil)
+}
+
+// checkTargetsWith is checkTargets, taking the tools' schema literals from
+// schemas when it is not nil.
+func checkTargetsWith(f *spec.File, schemas *schemaMemo) (warnings []string, err error) {
 	var errs spec.ErrorList
 	var issues []*targetIssue
 	index := map[string]*targetIssue{}
@@ -101,7 +107,7 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 	}
 	tools := make([]*runtime.Tool, len(f.Tools))
 	for i, t := range f.Tools {
-		schema, err := SchemaJSON(t.Params)
+		schema, err := schemas.json(t.Params)
 		if err != nil {
 			return nil, err
 		}
