@@ -15,7 +15,7 @@ import (
 // c.Object(xFields, &x.A, &x.B). That keeps a large imported API's package
 // quick to compile; decoding through a table reads and checks exactly what
 // the member loop would, in one pass, with the same messages and paths.
-// Other structs (nullable, trimmed or named scalar properties, unions,
+// Other structs (trimmed or named scalar properties, unions,
 // maps of other values, Extra maps, consts, recursive types, more than
 // wire.MaxTableFields properties) keep the member loop.
 
@@ -41,7 +41,7 @@ func (g *generator) tabled(t *goType) bool {
 // when f needs the member loop.
 func (g *generator) tableValue(f *field) jen.Code {
 	t := f.typ
-	if f.nullable || (f.required && f.ptr) || t.constVar != "" || (t.schema != nil && t.schema.Trim) {
+	if (f.required && f.ptr && !f.nullable) || t.constVar != "" || (t.schema != nil && t.schema.Trim) {
 		return nil
 	}
 	vals := func(kv ...any) jen.Code { // pairs of key and value; nil values left out
@@ -126,6 +126,9 @@ func (g *generator) tableDecl(t *goType) []jen.Code {
 		row := []jen.Code{jen.Id("Name").Op(":").Lit(f.json)}
 		if f.required {
 			row = append(row, jen.Id("Required").Op(":").True())
+		}
+		if f.nullable {
+			row = append(row, jen.Id("Nullable").Op(":").True())
 		}
 		rows = append(rows, jen.Values(append(row, jen.Id("Value").Op(":").Add(g.tableValue(f)))...))
 	}

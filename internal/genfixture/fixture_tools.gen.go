@@ -121,103 +121,35 @@ func DecodeCreateInvoiceArgs(data []byte) (*CreateInvoiceArgs, error) {
 	return v.(*CreateInvoiceArgs), err
 }
 
+// createInvoiceArgsFields are the properties of CreateInvoiceArgs, in the order
+// of its fields: how its decode and validate methods read and check each.
+var createInvoiceArgsFields = []wire.Field{
+	{Name: "email", Required: true, Value: wire.String{Check: checkCreateInvoiceEmail}},
+	{Name: "customer_id", Value: wire.String{Check: checkCreateInvoiceCustomerID}},
+	{Name: "currency", Value: wire.Enum[CreateInvoiceCurrency]{Of: createInvoiceCurrencyOf, Check: checkCreateInvoiceCurrency}},
+	{Name: "due", Value: wire.DateTime{}},
+	{Name: "service_date", Value: wire.String{Check: checkCreateInvoiceServiceDate}},
+	{Name: "memo", Value: wire.String{Check: checkCreateInvoiceMemo}},
+	{Name: "discount_percent", Value: wire.Float{Rules: &createInvoiceDiscountPercentRules}},
+	{Name: "send", Value: wire.Bool{}},
+	{Name: "items", Required: true, Value: wire.Objects[CreateInvoiceItem]{Max: 20, Decode: (*CreateInvoiceItem).decode, Validate: (*CreateInvoiceItem).validate, Check: checkCreateInvoiceItems}},
+	{Name: "metadata", Value: wire.StringMap{Check: checkCreateInvoiceMetadataValue}},
+	{Name: "website", Value: wire.String{Check: checkCreateInvoiceWebsite}},
+	{Name: "reference", Nullable: true, Value: wire.String{Check: checkCreateInvoiceReference}},
+	{Name: "attachments", Value: wire.Object[CreateInvoiceAttachments]{Decode: (*CreateInvoiceAttachments).decode, Validate: (*CreateInvoiceAttachments).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasEmail, hasCustomerID, hasCurrency, hasDue, hasServiceDate, hasMemo, hasDiscountPercent, hasSend, hasItems, hasMetadata, hasWebsite, hasReference, hasAttachments bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "email":
-			d.ReqString(&hasEmail, "email", &x.Email, checkCreateInvoiceEmail)
-		case "customer_id":
-			d.OptStringPtr(&hasCustomerID, "customer_id", &x.CustomerID, checkCreateInvoiceCustomerID)
-		case "currency":
-			wire.OptEnum(d, &hasCurrency, "currency", &x.Currency, createInvoiceCurrencyOf, checkCreateInvoiceCurrency)
-		case "due":
-			d.OptDateTimePtr(&hasDue, "due", &x.Due)
-		case "service_date":
-			d.OptStringPtr(&hasServiceDate, "service_date", &x.ServiceDate, checkCreateInvoiceServiceDate)
-		case "memo":
-			d.OptStringPtr(&hasMemo, "memo", &x.Memo, checkCreateInvoiceMemo)
-		case "discount_percent":
-			d.OptFloatPtr(&hasDiscountPercent, "discount_percent", &x.DiscountPercent, &createInvoiceDiscountPercentRules)
-		case "send":
-			d.OptBool(&hasSend, "send", &x.Send, nil)
-		case "items":
-			wire.ReqObjects(d, &hasItems, "items", &x.Items, 20, (*CreateInvoiceItem).decode, checkCreateInvoiceItems)
-		case "metadata":
-			if d.OptionalField(&hasMetadata, "metadata") {
-				if d.BeginObject() {
-					m := map[string]string{}
-					for d.NextKey() {
-						if d.Full() {
-							d.Skip()
-							continue
-						}
-						k := string(d.Name())
-						if _, dup := m[k]; dup {
-							d.Duplicate()
-							continue
-						}
-						d.Enter(k)
-						var e string
-						if v1, ok := d.String(); ok {
-							checkCreateInvoiceMetadataValue(&d.Checker, v1)
-							e = v1
-						}
-						m[k] = e
-						d.Leave()
-					}
-					x.Metadata = m
-				}
-				d.Leave()
-			}
-		case "website":
-			d.OptStringPtr(&hasWebsite, "website", &x.Website, checkCreateInvoiceWebsite)
-		case "reference":
-			if d.Field(&hasReference, "reference") {
-				if !d.Null() {
-					if v, ok := d.String(); ok {
-						checkCreateInvoiceReference(&d.Checker, v)
-						x.Reference = &v
-					}
-				}
-				d.Leave()
-			}
-		case "attachments":
-			wire.OptObjectPtr(d, &hasAttachments, "attachments", &x.Attachments, (*CreateInvoiceAttachments).decode)
-		default:
-			d.Unknown(
-				"email",
-				"customer_id",
-				"currency",
-				"due",
-				"service_date",
-				"memo",
-				"discount_percent",
-				"send",
-				"items",
-				"metadata",
-				"website",
-				"reference",
-				"attachments",
-			)
-		}
-	}
-	if !hasEmail {
-		d.Missing("email")
-	}
-	if !hasCurrency {
+	seen := d.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
+		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
+		&x.Website, &x.Reference, &x.Attachments)
+	if seen.Absent(2) {
 		x.Currency = CreateInvoiceCurrencyUsd
 	}
-	if !hasSend {
+	if seen.Absent(7) {
 		x.Send = true
-	}
-	if !hasItems {
-		d.Missing("items")
 	}
 }
 
@@ -235,24 +167,9 @@ func (x *CreateInvoiceArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "email", x.Email, checkCreateInvoiceEmail)
-	wire.CheckPtr(c, "customer_id", x.CustomerID, checkCreateInvoiceCustomerID)
-	wire.CheckAt(c, "currency", x.Currency, checkCreateInvoiceCurrency)
-	wire.CheckPtr(c, "service_date", x.ServiceDate, checkCreateInvoiceServiceDate)
-	wire.CheckPtr(c, "memo", x.Memo, checkCreateInvoiceMemo)
-	if x.DiscountPercent != nil {
-		c.Enter("discount_percent")
-		createInvoiceDiscountPercentRules.CheckFloat(c, *x.DiscountPercent, nil)
-		c.Leave()
-	}
-	if x.Items == nil {
-		c.Missing("items")
-	}
-	wire.CheckObjects(c, "items", x.Items, checkCreateInvoiceItems, (*CreateInvoiceItem).validate)
-	wire.CheckMap(c, "metadata", x.Metadata, checkCreateInvoiceMetadataValue)
-	wire.CheckPtr(c, "website", x.Website, checkCreateInvoiceWebsite)
-	wire.CheckPtr(c, "reference", x.Reference, checkCreateInvoiceReference)
-	wire.CheckObject(c, "attachments", x.Attachments, (*CreateInvoiceAttachments).validate)
+	c.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
+		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
+		&x.Website, &x.Reference, &x.Attachments)
 }
 
 // checkCreateInvoiceEmail records the violations of the constraints of v in c.

@@ -33,10 +33,15 @@ import (
 // structs of other kinds still get.
 
 // A Field is one property of a generated struct's table: its JSON name,
-// whether it is required, and how its value is read and checked.
+// whether it is required or takes null, and how its value is read and
+// checked.
 type Field struct {
 	Name     string
 	Required bool
+	// Nullable is a property that takes null: null leaves its field at
+	// nil (the Go value of a nullable property can be nil), and is never
+	// read as absent.
+	Nullable bool
 	Value    Value
 }
 
@@ -89,7 +94,8 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 		}
 		next = i + 1
 		f := &fields[i]
-		if !f.Required && d.AbsentNull() {
+		optional := !f.Required && !f.Nullable // null there gets a hint to leave it out
+		if optional && d.AbsentNull() {
 			continue
 		}
 		if seen.Has(i) {
@@ -97,12 +103,14 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 			continue
 		}
 		seen |= 1 << uint(i)
-		if f.Required {
-			d.Enter(f.Name)
-		} else {
+		if optional {
 			d.EnterOptional(f.Name)
+		} else {
+			d.Enter(f.Name)
 		}
-		f.Value.read(d, ptrs[i])
+		if !f.Nullable || !d.Null() {
+			f.Value.read(d, ptrs[i])
+		}
 		d.Leave()
 	}
 	for i := range fields {
@@ -129,11 +137,18 @@ func lookup(fields []Field, name []byte, first int) int {
 	return -1
 }
 
-// unknownField is Unknown with the table's property names.
+// unknownField is Unknown with the table's property names, which it lists
+// only while there is room for the violation (past the cap, a flood of
+// unknown keys costs no allocation each).
 func (d *Decoder) unknownField(fields []Field) {
-	names := make([]string, len(fields))
+	if d.full() {
+		d.skip(MaxDepth)
+		return
+	}
+	var buf [16]string
+	names := buf[:0]
 	for i := range fields {
-		names[i] = fields[i].Name
+		names = append(names, fields[i].Name)
 	}
 	d.Unknown(names...)
 }
@@ -146,7 +161,8 @@ func (d *Decoder) unknownField(fields []Field) {
 //go:noinline
 func (c *Checker) Object(fields []Field, ptrs ...any) {
 	for i := range fields {
-		fields[i].Value.check(c, fields[i].Name, fields[i].Required, ptrs[i])
+		f := &fields[i]
+		f.Value.check(c, f.Name, f.Required && !f.Nullable, ptrs[i])
 	}
 }
 

@@ -107,6 +107,11 @@ type trec struct {
 	Main   tsub              `json:"main"`
 	Items  []tsub            `json:"items,omitempty"`
 	Meta   map[string]string `json:"meta,omitempty"`
+	// Nullable properties: null leaves them nil.
+	Maybe *string  `json:"maybe,omitempty"`
+	Must  *int64   `json:"must"`
+	List  []string `json:"list,omitempty"`
+	Obj   *tsub    `json:"obj,omitempty"`
 }
 
 var trecFields = []Field{
@@ -127,11 +132,15 @@ var trecFields = []Field{
 	{Name: "main", Required: true, Value: Object[tsub]{Decode: (*tsub).decode, Validate: (*tsub).validate}},
 	{Name: "items", Value: Objects[tsub]{Max: 2, Decode: (*tsub).decode, Validate: (*tsub).validate}},
 	{Name: "meta", Value: StringMap{Check: checkShort}},
+	{Name: "maybe", Nullable: true, Value: String{Check: checkShort}},
+	{Name: "must", Required: true, Nullable: true, Value: Int{Rules: &tcountRules}},
+	{Name: "list", Nullable: true, Value: Strings{Max: NoMaxItems, Item: checkShort}},
+	{Name: "obj", Nullable: true, Value: Object[tsub]{Decode: (*tsub).decode, Validate: (*tsub).validate}},
 }
 
 func (x *trec) decode(d *Decoder) {
 	seen := d.Object(trecFields, &x.Name, &x.Note, &x.Count, &x.Ratio, &x.Score, &x.Flag, &x.On, &x.When, &x.At,
-		&x.Color, &x.Shade, &x.Tags, &x.Colors, &x.Sub, &x.Main, &x.Items, &x.Meta)
+		&x.Color, &x.Shade, &x.Tags, &x.Colors, &x.Sub, &x.Main, &x.Items, &x.Meta, &x.Maybe, &x.Must, &x.List, &x.Obj)
 	if seen.Absent(2) {
 		x.Count = 5
 	}
@@ -139,14 +148,14 @@ func (x *trec) decode(d *Decoder) {
 
 func (x *trec) validate(c *Checker) {
 	c.Object(trecFields, &x.Name, &x.Note, &x.Count, &x.Ratio, &x.Score, &x.Flag, &x.On, &x.When, &x.At,
-		&x.Color, &x.Shade, &x.Tags, &x.Colors, &x.Sub, &x.Main, &x.Items, &x.Meta)
+		&x.Color, &x.Shade, &x.Tags, &x.Colors, &x.Sub, &x.Main, &x.Items, &x.Meta, &x.Maybe, &x.Must, &x.List, &x.Obj)
 }
 
 func (x *trec) decodeLoop(d *Decoder) {
 	if !d.BeginObject() {
 		return
 	}
-	var hasName, hasNote, hasCount, hasRatio, hasScore, hasFlag, hasOn, hasWhen, hasAt, hasColor, hasShade, hasTags, hasColors, hasSub, hasMain, hasItems, hasMeta bool
+	var hasName, hasNote, hasCount, hasRatio, hasScore, hasFlag, hasOn, hasWhen, hasAt, hasColor, hasShade, hasTags, hasColors, hasSub, hasMain, hasItems, hasMeta, hasMaybe, hasMust, hasList, hasObj bool
 	for d.NextKey() {
 		switch string(d.Name()) {
 		case "name":
@@ -208,8 +217,55 @@ func (x *trec) decodeLoop(d *Decoder) {
 				}
 				d.Leave()
 			}
+		// Nullable properties, in the long form the generator writes.
+		case "maybe":
+			if d.Field(&hasMaybe, "maybe") {
+				if !d.Null() {
+					if v, ok := d.String(); ok {
+						checkShort(&d.Checker, v)
+						x.Maybe = &v
+					}
+				}
+				d.Leave()
+			}
+		case "must":
+			if d.Field(&hasMust, "must") {
+				if !d.Null() {
+					if v, ok := d.Int(); ok {
+						tcountRules.CheckInt(&d.Checker, v)
+						x.Must = &v
+					}
+				}
+				d.Leave()
+			}
+		case "list":
+			if d.Field(&hasList, "list") {
+				if !d.Null() {
+					if d.BeginArray() {
+						x.List = make([]string, 0, d.ItemsHint(NoMaxItems))
+						for i := 0; d.NextItem(); i++ {
+							d.EnterIndex(i)
+							x.List = append(x.List, "")
+							if v, ok := d.String(); ok {
+								checkShort(&d.Checker, v)
+								x.List[i] = v
+							}
+							d.Leave()
+						}
+					}
+				}
+				d.Leave()
+			}
+		case "obj":
+			if d.Field(&hasObj, "obj") {
+				if !d.Null() {
+					x.Obj = new(tsub)
+					x.Obj.decodeLoop(d)
+				}
+				d.Leave()
+			}
 		default:
-			d.Unknown("name", "note", "count", "ratio", "score", "flag", "on", "when", "at", "color", "shade", "tags", "colors", "sub", "main", "items", "meta")
+			d.Unknown("name", "note", "count", "ratio", "score", "flag", "on", "when", "at", "color", "shade", "tags", "colors", "sub", "main", "items", "meta", "maybe", "must", "list", "obj")
 		}
 	}
 	if !hasName {
@@ -223,6 +279,9 @@ func (x *trec) decodeLoop(d *Decoder) {
 	}
 	if !hasMain {
 		d.Missing("main")
+	}
+	if !hasMust {
+		d.Missing("must")
 	}
 }
 
@@ -245,6 +304,10 @@ func (x *trec) validateLoop(c *Checker) {
 	CheckObject(c, "main", &x.Main, (*tsub).validateLoop)
 	CheckObjects(c, "items", x.Items, nil, (*tsub).validateLoop)
 	CheckMap(c, "meta", x.Meta, checkShort)
+	CheckPtr(c, "maybe", x.Maybe, checkShort)
+	CheckPtr(c, "must", x.Must, tcountRules.CheckInt)
+	CheckSlice(c, "list", x.List, nil, checkShort)
+	CheckObject(c, "obj", x.Obj, (*tsub).validateLoop)
 }
 
 var tableInputs = []string{
@@ -260,6 +323,9 @@ var tableInputs = []string{
 	`null`,
 	`{"name":1,"note":2,"count":"3","ratio":"4","score":true,"flag":"no","on":1,"when":5,"at":6,"color":7,"shade":8,"tags":"x","colors":{},"sub":[],"main":"m","items":{},"meta":[]}`,
 	`{"count":9223372036854775808,"ratio":0.75,"score":-0,"tags":["a","b","c"],"main":{"n":10},"name":""}`,
+	`{"name":"a","tags":["x"],"main":{"n":1},"must":null,"maybe":null,"list":null,"obj":null}`,
+	`{"name":"a","tags":["x"],"main":{"n":1},"must":0,"maybe":"toolong","list":["ok","toolong"],"obj":{"n":0}}`,
+	`{"name":"a","tags":["x"],"main":{"n":1},"maybe":null,"maybe":"x","must":3,"must":null,"obj":[],"list":"x"}`,
 }
 
 func TestObjectTableMatchesMemberLoop(t *testing.T) {

@@ -90,45 +90,21 @@ func DecodeDrawArgs(data []byte) (*DrawArgs, error) {
 	return v.(*DrawArgs), err
 }
 
+// drawArgsFields are the properties of DrawArgs, in the order of its fields:
+// how its decode and validate methods read and check each.
+var drawArgsFields = []wire.Field{
+	{Name: "circle", Required: true, Value: wire.Object[Circle]{Decode: (*Circle).decode, Validate: (*Circle).validate}},
+	{Name: "version", Required: true, Value: wire.Int{Rules: &drawVersionRules}},
+	{Name: "ratio", Value: wire.Float{Rules: &drawRatioRules}},
+	{Name: "confirm", Value: wire.Bool{Check: checkDrawConfirm}},
+	{Name: "label", Nullable: true, Value: wire.String{Check: checkDrawLabel}},
+	{Name: "style", Value: wire.Object[DrawStyle]{Decode: (*DrawStyle).decode, Validate: (*DrawStyle).validate}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *DrawArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasCircle, hasVersion, hasRatio, hasConfirm, hasLabel, hasStyle bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "circle":
-			wire.ReqObject(d, &hasCircle, "circle", &x.Circle, (*Circle).decode)
-		case "version":
-			d.ReqInt(&hasVersion, "version", &x.Version, &drawVersionRules)
-		case "ratio":
-			d.OptFloatPtr(&hasRatio, "ratio", &x.Ratio, &drawRatioRules)
-		case "confirm":
-			d.OptBoolPtr(&hasConfirm, "confirm", &x.Confirm, checkDrawConfirm)
-		case "label":
-			if d.Field(&hasLabel, "label") {
-				if !d.Null() {
-					if v, ok := d.String(); ok {
-						checkDrawLabel(&d.Checker, v)
-						x.Label = &v
-					}
-				}
-				d.Leave()
-			}
-		case "style":
-			wire.OptObjectPtr(d, &hasStyle, "style", &x.Style, (*DrawStyle).decode)
-		default:
-			d.Unknown("circle", "version", "ratio", "confirm", "label", "style")
-		}
-	}
-	if !hasCircle {
-		d.Missing("circle")
-	}
-	if !hasVersion {
-		d.Missing("version")
-	}
+	d.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -145,16 +121,7 @@ func (x *DrawArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *DrawArgs) validate(c *wire.Checker) {
-	wire.CheckObject(c, "circle", &x.Circle, (*Circle).validate)
-	wire.CheckAt(c, "version", x.Version, drawVersionRules.CheckInt)
-	if x.Ratio != nil {
-		c.Enter("ratio")
-		drawRatioRules.CheckFloat(c, *x.Ratio, nil)
-		c.Leave()
-	}
-	wire.CheckPtr(c, "confirm", x.Confirm, checkDrawConfirm)
-	wire.CheckPtr(c, "label", x.Label, checkDrawLabel)
-	wire.CheckObject(c, "style", x.Style, (*DrawStyle).validate)
+	c.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
 }
 
 // drawVersionRules are the numeric constraints of $.version in the arguments of

@@ -106,40 +106,24 @@ func DecodeGetTasksArgs(data []byte) (*GetTasksArgs, error) {
 	return v.(*GetTasksArgs), err
 }
 
+// getTasksArgsFields are the properties of GetTasksArgs, in the order of its
+// fields: how its decode and validate methods read and check each.
+var getTasksArgsFields = []wire.Field{
+	{Name: "project_id", Value: wire.String{}},
+	{Name: "label", Value: wire.String{}},
+	{Name: "cursor", Nullable: true, Value: wire.String{}},
+	{Name: "limit", Value: wire.Int{Rules: &getTasksLimitRules}},
+	{Name: "max_pages", Value: wire.Int{Rules: &getTasksMaxPagesRules}},
+}
+
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *GetTasksArgs) decode(d *wire.Decoder) {
-	if !d.BeginObject() {
-		return
-	}
-	var hasProjectID, hasLabel, hasCursor, hasLimit, hasMaxPages bool
-	for d.NextKey() {
-		switch string(d.Name()) {
-		case "project_id":
-			d.OptStringPtr(&hasProjectID, "project_id", &x.ProjectID, nil)
-		case "label":
-			d.OptStringPtr(&hasLabel, "label", &x.Label, nil)
-		case "cursor":
-			if d.Field(&hasCursor, "cursor") {
-				if !d.Null() {
-					if v, ok := d.String(); ok {
-						x.Cursor = &v
-					}
-				}
-				d.Leave()
-			}
-		case "limit":
-			d.OptInt(&hasLimit, "limit", &x.Limit, &getTasksLimitRules)
-		case "max_pages":
-			d.OptInt(&hasMaxPages, "max_pages", &x.MaxPages, &getTasksMaxPagesRules)
-		default:
-			d.Unknown("project_id", "label", "cursor", "limit", "max_pages")
-		}
-	}
-	if !hasLimit {
+	seen := d.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
+	if seen.Absent(3) {
 		x.Limit = 50
 	}
-	if !hasMaxPages {
+	if seen.Absent(4) {
 		x.MaxPages = 1
 	}
 }
@@ -158,8 +142,7 @@ func (x *GetTasksArgs) Validate() error {
 
 // validate records the violations of x in c.
 func (x *GetTasksArgs) validate(c *wire.Checker) {
-	wire.CheckAt(c, "limit", x.Limit, getTasksLimitRules.CheckInt)
-	wire.CheckAt(c, "max_pages", x.MaxPages, getTasksMaxPagesRules.CheckInt)
+	c.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
 }
 
 // getTasksLimitRules are the numeric constraints of $.limit in the arguments of
