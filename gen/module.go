@@ -258,7 +258,7 @@ func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 		jen.Line(),
 		comment(toolDecode(t) + " is the tool's DecodeWith: Decode" + args + " with a mode."),
 		jen.Func().Id(toolDecode(t)).Params(jen.Id("data").Index().Byte(), jen.Id("mode").Qual(runtimePkg, "DecodeMode")).Params(jen.Any(), jen.Error()).Block(
-			decodeBody(args, jen.Id("mode"))...,
+			g.decodeBody(t.args, jen.Id("mode"))...,
 		),
 		jen.Line(),
 	}
@@ -288,14 +288,19 @@ func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 }
 
 // decodeBody is the body of a decode function of the argument struct
-// args: it reads data in mode with a pooled wire.Decoder.
-func decodeBody(args string, mode jen.Code) []jen.Code {
-	return []jen.Code{
-		jen.Id("x").Op(":=").New(jen.Id(args)),
-		jen.Id("d").Op(":=").Qual(wirePkg, "Start").Call(jen.Id("data"), mode),
-		jen.Id("x").Dot("decode").Call(jen.Id("d")),
-		jen.Return(jen.Id("x"), jen.Id("d").Dot("Done").Call()),
+// args: it reads data in mode with a pooled wire.Decoder, through args's
+// table when it has one (table.go), else with its decode method.
+func (g *generator) decodeBody(args *goType, mode jen.Code) []jen.Code {
+	read := []jen.Code{jen.Id("x").Dot("decode").Call(jen.Id("d"))}
+	if args.root && g.tabled(args) {
+		read = g.tableRead(args)
 	}
+	out := []jen.Code{
+		jen.Id("x").Op(":=").New(jen.Id(args.name)),
+		jen.Id("d").Op(":=").Qual(wirePkg, "Start").Call(jen.Id("data"), mode),
+	}
+	out = append(out, read...)
+	return append(out, jen.Return(jen.Id("x"), jen.Id("d").Dot("Done").Call()))
 }
 
 // decodeEntryBody is the body of t's exported Decode<Tool>Args function:

@@ -161,9 +161,22 @@ func tableCall(recv string, t *goType) *jen.Statement {
 	return jen.Id(b.String())
 }
 
-// tableDecode is the decode method of a tabled struct: the table's read,
-// then the defaults of the properties the object did not have.
+// tableDecode is the decode method of a tabled struct (none for a tool's
+// argument struct, whose decode function reads its table itself).
 func (g *generator) tableDecode(t *goType) []jen.Code {
+	if t.root {
+		return nil
+	}
+	return []jen.Code{
+		comment("decode reads the JSON object of x from d, checking each value as it is read and recording every violation in d."),
+		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(wirePkg, "Decoder")).Block(g.tableRead(t)...),
+		jen.Line(),
+	}
+}
+
+// tableRead reads x from d through its table, then fills in the defaults
+// of the properties the object did not have.
+func (g *generator) tableRead(t *goType) []jen.Code {
 	var defaults []jen.Code
 	for i, f := range t.fields {
 		if !f.required && f.hasDef && f.def != nil && !zeroDefault(f) {
@@ -171,17 +184,10 @@ func (g *generator) tableDecode(t *goType) []jen.Code {
 				jen.Id("x").Dot(f.name).Op("=").Add(g.fieldDefault(f))))
 		}
 	}
-	var body []jen.Code
 	if len(defaults) == 0 {
-		body = []jen.Code{tableCall("d", t)}
-	} else {
-		body = append([]jen.Code{jen.Id("seen").Op(":=").Add(tableCall("d", t))}, defaults...)
+		return []jen.Code{tableCall("d", t)}
 	}
-	return []jen.Code{
-		comment("decode reads the JSON object of x from d, checking each value as it is read and recording every violation in d."),
-		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(wirePkg, "Decoder")).Block(body...),
-		jen.Line(),
-	}
+	return append([]jen.Code{jen.Id("seen").Op(":=").Add(tableCall("d", t))}, defaults...)
 }
 
 // tableValidate is the body of the validate method of a tabled struct.

@@ -71,6 +71,11 @@ type goType struct {
 
 	// recursive marks a named type on a reference cycle (see recursive.go).
 	recursive bool
+	// root marks a tool's argument struct: only its tool's decode
+	// function and its Validate read and check it (no other type is ever
+	// an alias of it), so when it is tabled they call its table
+	// themselves, without decode and validate methods (table.go).
+	root bool
 
 	// same is the type t is an alias of: a nested struct or enum of the same
 	// shape declared before it (see shared.go). t is then declared as
@@ -159,6 +164,7 @@ func build(f *spec.File) (*generator, error) {
 		ti.args = g.structType(params, ArgsTypeName(t), t.GoName, loc{"the arguments of the " + t.Name + " tool", "$"})
 		ti.args.doc = ArgsTypeName(t) + " holds the arguments of the " + t.Name + " tool."
 		ti.args.what = "the arguments of the " + t.Name + " tool"
+		ti.args.root = true
 		mark(ti.args)
 		if t.Result != nil {
 			g.declare(ti.goLower+"ResultSchema", "the result schema constant of tool "+t.Name)

@@ -81,6 +81,20 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 		}
 	}
 	body = append(body, constCheck(t, jen.Id("x"))...)
+	if t.root && g.tabled(t) {
+		// Only Validate checks a tool's argument struct: it calls the
+		// table itself.
+		return []jen.Code{
+			comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
+			jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
+				jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "NilObject").Call())),
+				jen.Var().Id("c").Qual(wirePkg, "Checker"),
+				tableCall("c", t),
+				jen.Return(jen.Id("c").Dot("Err").Call()),
+			),
+			jen.Line(),
+		}
+	}
 	return []jen.Code{
 		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
 		// Written out rather than a generic wire call: one instantiation

@@ -101,15 +101,6 @@ var listArgsFields = []wire.Field{
 	{Name: "limit", Value: wire.Int{Rules: &listLimitRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *ListArgs) decode(d *wire.Decoder) {
-	seen := d.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
-	if seen.Absent(2) {
-		x.Limit = 10
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -118,13 +109,8 @@ func (x *ListArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *ListArgs) validate(c *wire.Checker) {
 	c.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
+	return c.Err()
 }
 
 // checkListQuery records the violations of the constraints of v in c.
@@ -198,7 +184,10 @@ var listTool = runtime.Tool{
 func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
+	if seen.Absent(2) {
+		x.Limit = 10
+	}
 	return x, d.Done()
 }
 
@@ -266,15 +255,6 @@ var addArgsFields = []wire.Field{
 	{Name: "tags", Value: wire.Strings{Max: 5, Item: checkAddTag, Check: checkAddTags}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *AddArgs) decode(d *wire.Decoder) {
-	seen := d.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
-	if seen.Absent(1) {
-		x.Priority = AddPriorityNormal
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -283,13 +263,8 @@ func (x *AddArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *AddArgs) validate(c *wire.Checker) {
 	c.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
+	return c.Err()
 }
 
 // checkAddTitle records the violations of the constraints of v in c.
@@ -388,7 +363,10 @@ var addTool = runtime.Tool{
 func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(AddArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
+	if seen.Absent(1) {
+		x.Priority = AddPriorityNormal
+	}
 	return x, d.Done()
 }
 
@@ -447,12 +425,6 @@ var completeArgsFields = []wire.Field{
 	{Name: "id", Required: true, Value: wire.Int{Rules: &completeIDRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *CompleteArgs) decode(d *wire.Decoder) {
-	d.Object(completeArgsFields, &x.ID)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -461,13 +433,8 @@ func (x *CompleteArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *CompleteArgs) validate(c *wire.Checker) {
 	c.Object(completeArgsFields, &x.ID)
+	return c.Err()
 }
 
 // completeIDRules are the numeric constraints of $.id in the arguments of the
@@ -490,7 +457,7 @@ var completeTool = runtime.Tool{
 func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CompleteArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(completeArgsFields, &x.ID)
 	return x, d.Done()
 }
 
@@ -540,12 +507,6 @@ var deleteArgsFields = []wire.Field{
 	{Name: "id", Required: true, Value: wire.Int{Rules: &completeIDRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *DeleteArgs) decode(d *wire.Decoder) {
-	d.Object(deleteArgsFields, &x.ID)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -554,13 +515,8 @@ func (x *DeleteArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *DeleteArgs) validate(c *wire.Checker) {
 	c.Object(deleteArgsFields, &x.ID)
+	return c.Err()
 }
 
 // deleteTool is the tool less its Execute, set by Module (runDelete).
@@ -578,7 +534,7 @@ var deleteTool = runtime.Tool{
 func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(deleteArgsFields, &x.ID)
 	return x, d.Done()
 }
 

@@ -95,15 +95,6 @@ var waitForApprovalArgsFields = []wire.Field{
 	{Name: "risk", Value: wire.Enum[WaitForApprovalRisk]{Of: waitForApprovalRiskOf, Check: checkWaitForApprovalRisk}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *WaitForApprovalArgs) decode(d *wire.Decoder) {
-	seen := d.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
-	if seen.Absent(2) {
-		x.Risk = WaitForApprovalRiskMedium
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -112,13 +103,8 @@ func (x *WaitForApprovalArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *WaitForApprovalArgs) validate(c *wire.Checker) {
 	c.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
+	return c.Err()
 }
 
 // checkWaitForApprovalAction records the violations of the constraints of v in
@@ -203,7 +189,10 @@ var waitForApprovalTool = runtime.Tool{
 func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(WaitForApprovalArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
+	if seen.Absent(2) {
+		x.Risk = WaitForApprovalRiskMedium
+	}
 	return x, d.Done()
 }
 

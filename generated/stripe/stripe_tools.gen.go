@@ -626,12 +626,6 @@ var createPaymentLinkArgsFields = []wire.Field{
 	{Name: "after_completion_url", Value: wire.String{Check: checkCreatePaymentLinkAfterCompletionURL}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *CreatePaymentLinkArgs) decode(d *wire.Decoder) {
-	d.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -640,13 +634,8 @@ func (x *CreatePaymentLinkArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *CreatePaymentLinkArgs) validate(c *wire.Checker) {
 	c.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
+	return c.Err()
 }
 
 // checkCreatePaymentLinkLineItems records the violations of the constraints of
@@ -692,7 +681,7 @@ var createPaymentLinkTool = runtime.Tool{
 func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreatePaymentLinkArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
 	return x, d.Done()
 }
 

@@ -139,20 +139,6 @@ var createInvoiceArgsFields = []wire.Field{
 	{Name: "attachments", Value: wire.Object[CreateInvoiceAttachments]{Decode: (*CreateInvoiceAttachments).decode, Validate: (*CreateInvoiceAttachments).validate}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *CreateInvoiceArgs) decode(d *wire.Decoder) {
-	seen := d.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
-		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
-		&x.Website, &x.Reference, &x.Attachments)
-	if seen.Absent(2) {
-		x.Currency = CreateInvoiceCurrencyUsd
-	}
-	if seen.Absent(7) {
-		x.Send = true
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -161,15 +147,10 @@ func (x *CreateInvoiceArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *CreateInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
 		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
 		&x.Website, &x.Reference, &x.Attachments)
+	return c.Err()
 }
 
 // checkCreateInvoiceEmail records the violations of the constraints of v in c.
@@ -494,7 +475,15 @@ var createInvoiceTool = runtime.Tool{
 func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateInvoiceArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
+		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
+		&x.Website, &x.Reference, &x.Attachments)
+	if seen.Absent(2) {
+		x.Currency = CreateInvoiceCurrencyUsd
+	}
+	if seen.Absent(7) {
+		x.Send = true
+	}
 	return x, d.Done()
 }
 
@@ -600,15 +589,6 @@ var searchArgsFields = []wire.Field{
 	{Name: "include_deleted", Value: wire.Bool{}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *SearchArgs) decode(d *wire.Decoder) {
-	seen := d.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
-	if seen.Absent(1) {
-		x.Limit = 10
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -617,13 +597,8 @@ func (x *SearchArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *SearchArgs) validate(c *wire.Checker) {
 	c.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
+	return c.Err()
 }
 
 // checkSearchQuery records the violations of the constraints of v in c.
@@ -659,7 +634,10 @@ var searchTool = runtime.Tool{
 func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(SearchArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
+	if seen.Absent(1) {
+		x.Limit = 10
+	}
 	return x, d.Done()
 }
 

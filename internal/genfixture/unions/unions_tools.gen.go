@@ -101,12 +101,6 @@ var drawArgsFields = []wire.Field{
 	{Name: "style", Value: wire.Object[DrawStyle]{Decode: (*DrawStyle).decode, Validate: (*DrawStyle).validate}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *DrawArgs) decode(d *wire.Decoder) {
-	d.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -115,13 +109,8 @@ func (x *DrawArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *DrawArgs) validate(c *wire.Checker) {
 	c.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
+	return c.Err()
 }
 
 // drawVersionRules are the numeric constraints of $.version in the arguments of
@@ -246,7 +235,7 @@ var drawTool = runtime.Tool{
 func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DrawArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
 	return x, d.Done()
 }
 

@@ -173,16 +173,6 @@ var getCustomersArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetCustomersArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.StartingAfter, &x.TestClock, &x.MaxPages)
-	if seen.Absent(6) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -191,14 +181,9 @@ func (x *GetCustomersArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetCustomersArgs) validate(c *wire.Checker) {
 	c.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
 		&x.StartingAfter, &x.TestClock, &x.MaxPages)
+	return c.Err()
 }
 
 // checkGetCustomersEmail records the violations of the constraints of v in c.
@@ -250,7 +235,11 @@ var getCustomersTool = runtime.Tool{
 func decodeGetCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.StartingAfter, &x.TestClock, &x.MaxPages)
+	if seen.Absent(6) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -436,16 +425,6 @@ var postCustomersArgsFields = []wire.Field{
 	{Name: "test_clock", Value: wire.String{Check: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersArgs) decode(d *wire.Decoder) {
-	d.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
-		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
-		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
-		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
-		&x.TaxIDData, &x.TestClock)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -454,17 +433,12 @@ func (x *PostCustomersArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersArgs) validate(c *wire.Checker) {
 	c.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
 		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
 		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
 		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
 		&x.TaxIDData, &x.TestClock)
+	return c.Err()
 }
 
 // PostCustomersAddress is the type of $.address in the arguments of the
@@ -1382,7 +1356,11 @@ var postCustomersTool = runtime.Tool{
 func decodePostCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
+		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
+		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
+		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
+		&x.TaxIDData, &x.TestClock)
 	return x, d.Done()
 }
 
@@ -1478,12 +1456,6 @@ var getCustomersCustomerArgsFields = []wire.Field{
 	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetCustomersCustomerArgs) decode(d *wire.Decoder) {
-	d.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -1492,13 +1464,8 @@ func (x *GetCustomersCustomerArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
+	return c.Err()
 }
 
 // getCustomersCustomerTool is the tool less what needs Module's arguments, set
@@ -1526,7 +1493,7 @@ var getCustomersCustomerTool = runtime.Tool{
 func decodeGetCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersCustomerArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 	return x, d.Done()
 }
 
@@ -1687,17 +1654,6 @@ var postCustomersCustomerArgsFields = []wire.Field{
 	{Name: "tax_exempt", Value: wire.Enum[PostCustomersCustomerTaxExempt]{Of: postCustomersTaxExemptOf, Check: checkPostCustomersTaxExempt}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostCustomersCustomerArgs) decode(d *wire.Decoder) {
-	d.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
-		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
-		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
-		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
-		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
-		&x.TaxExempt)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -1706,18 +1662,13 @@ func (x *PostCustomersCustomerArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
 		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
 		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
 		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
 		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
 		&x.TaxExempt)
+	return c.Err()
 }
 
 // PostCustomersCustomerAddress is the type of $.address in the arguments of the
@@ -1853,7 +1804,12 @@ var postCustomersCustomerTool = runtime.Tool{
 func decodePostCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersCustomerArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
+		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
+		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
+		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
+		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
+		&x.TaxExempt)
 	return x, d.Done()
 }
 
@@ -1948,12 +1904,6 @@ var deleteCustomersCustomerArgsFields = []wire.Field{
 	{Name: "customer", Required: true, Value: wire.String{Check: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *DeleteCustomersCustomerArgs) decode(d *wire.Decoder) {
-	d.Object(deleteCustomersCustomerArgsFields, &x.Customer)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -1962,13 +1912,8 @@ func (x *DeleteCustomersCustomerArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *DeleteCustomersCustomerArgs) validate(c *wire.Checker) {
 	c.Object(deleteCustomersCustomerArgsFields, &x.Customer)
+	return c.Err()
 }
 
 // deleteCustomersCustomerTool is the tool less what needs Module's arguments,
@@ -1997,7 +1942,7 @@ var deleteCustomersCustomerTool = runtime.Tool{
 func decodeDeleteCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteCustomersCustomerArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(deleteCustomersCustomerArgsFields, &x.Customer)
 	return x, d.Done()
 }
 
@@ -2109,16 +2054,6 @@ var getInvoiceitemsArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetInvoiceitemsArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
-		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
-	if seen.Absent(7) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -2127,14 +2062,9 @@ func (x *GetInvoiceitemsArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetInvoiceitemsArgs) validate(c *wire.Checker) {
 	c.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
 		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
+	return c.Err()
 }
 
 // getInvoiceitemsTool is the tool less what needs Module's arguments, set by
@@ -2163,7 +2093,11 @@ var getInvoiceitemsTool = runtime.Tool{
 func decodeGetInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoiceitemsArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
+		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
+	if seen.Absent(7) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -2366,15 +2300,6 @@ var postInvoiceitemsArgsFields = []wire.Field{
 	{Name: "unit_amount_decimal", Value: wire.String{}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoiceitemsArgs) decode(d *wire.Decoder) {
-	d.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
-		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
-		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
-		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -2383,16 +2308,11 @@ func (x *PostInvoiceitemsArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoiceitemsArgs) validate(c *wire.Checker) {
 	c.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
 		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
 		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
 		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
+	return c.Err()
 }
 
 // PostInvoiceitemsDiscount is the type of $.discounts[*] in the arguments of
@@ -2578,7 +2498,10 @@ var postInvoiceitemsTool = runtime.Tool{
 func decodePostInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoiceitemsArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
+		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
+		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
+		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
 	return x, d.Done()
 }
 
@@ -2710,16 +2633,6 @@ var getInvoicesArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetInvoicesArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
-		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
-	if seen.Absent(8) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -2728,14 +2641,9 @@ func (x *GetInvoicesArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetInvoicesArgs) validate(c *wire.Checker) {
 	c.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
 		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
+	return c.Err()
 }
 
 // GetInvoicesCollectionMethod is the type of $.collection_method in the
@@ -2792,7 +2700,11 @@ var getInvoicesTool = runtime.Tool{
 func decodeGetInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
+	if seen.Absent(8) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -3049,18 +2961,6 @@ var postInvoicesArgsFields = []wire.Field{
 	{Name: "transfer_data", Value: wire.Object[PostInvoicesTransferData]{Decode: (*PostInvoicesTransferData).decode, Validate: (*PostInvoicesTransferData).validate}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesArgs) decode(d *wire.Decoder) {
-	d.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
-		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
-		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
-		&x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt, &x.Expand, &x.Footer,
-		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
-		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
-		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -3069,12 +2969,6 @@ func (x *PostInvoicesArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 	c.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
 		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
 		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
@@ -3082,6 +2976,7 @@ func (x *PostInvoicesArgs) validate(c *wire.Checker) {
 		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
 		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
 		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
+	return c.Err()
 }
 
 // PostInvoicesAutomaticTax is the type of $.automatic_tax in the arguments of
@@ -4846,7 +4741,13 @@ var postInvoicesTool = runtime.Tool{
 func decodePostInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
+		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
+		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
+		&x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt, &x.Expand, &x.Footer,
+		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
+		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
+		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
 	return x, d.Done()
 }
 
@@ -4948,12 +4849,6 @@ var getInvoicesInvoiceArgsFields = []wire.Field{
 	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	d.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -4962,13 +4857,8 @@ func (x *GetInvoicesInvoiceArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
+	return c.Err()
 }
 
 // getInvoicesInvoiceTool is the tool less what needs Module's arguments, set by
@@ -4997,7 +4887,7 @@ var getInvoicesInvoiceTool = runtime.Tool{
 func decodeGetInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 	return x, d.Done()
 }
 
@@ -5172,17 +5062,6 @@ var postInvoicesInvoiceArgsFields = []wire.Field{
 	{Name: "transfer_data", Value: wire.Object[PostInvoicesInvoiceTransferData]{Decode: (*PostInvoicesInvoiceTransferData).decode, Validate: (*PostInvoicesInvoiceTransferData).validate}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	d.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
-		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
-		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
-		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
-		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
-		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -5191,18 +5070,13 @@ func (x *PostInvoicesInvoiceArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
 		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
 		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
 		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
 		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
 		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
+	return c.Err()
 }
 
 // PostInvoicesInvoiceAutomaticTax is the type of $.automatic_tax in the
@@ -5697,7 +5571,12 @@ var postInvoicesInvoiceTool = runtime.Tool{
 func decodePostInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
+		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
+		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
+		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
+		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
+		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
 	return x, d.Done()
 }
 
@@ -5793,12 +5672,6 @@ var deleteInvoicesInvoiceArgsFields = []wire.Field{
 	{Name: "invoice", Required: true, Value: wire.String{Check: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *DeleteInvoicesInvoiceArgs) decode(d *wire.Decoder) {
-	d.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -5807,13 +5680,8 @@ func (x *DeleteInvoicesInvoiceArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *DeleteInvoicesInvoiceArgs) validate(c *wire.Checker) {
 	c.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
+	return c.Err()
 }
 
 // deleteInvoicesInvoiceTool is the tool less what needs Module's arguments, set
@@ -5842,7 +5710,7 @@ var deleteInvoicesInvoiceTool = runtime.Tool{
 func decodeDeleteInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteInvoicesInvoiceArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 	return x, d.Done()
 }
 
@@ -5925,12 +5793,6 @@ var postInvoicesInvoiceFinalizeArgsFields = []wire.Field{
 	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostInvoicesInvoiceFinalizeArgs) decode(d *wire.Decoder) {
-	d.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -5939,13 +5801,8 @@ func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostInvoicesInvoiceFinalizeArgs) validate(c *wire.Checker) {
 	c.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
+	return c.Err()
 }
 
 // postInvoicesInvoiceFinalizeTool is the tool less what needs Module's
@@ -5968,7 +5825,7 @@ var postInvoicesInvoiceFinalizeTool = runtime.Tool{
 func decodePostInvoicesInvoiceFinalize(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceFinalizeArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
 	return x, d.Done()
 }
 
@@ -6071,16 +5928,6 @@ var getPaymentLinksArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetPaymentLinksArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.StartingAfter, &x.MaxPages)
-	if seen.Absent(5) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -6089,14 +5936,9 @@ func (x *GetPaymentLinksArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetPaymentLinksArgs) validate(c *wire.Checker) {
 	c.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
 		&x.StartingAfter, &x.MaxPages)
+	return c.Err()
 }
 
 // getPaymentLinksTool is the tool less what needs Module's arguments, set by
@@ -6125,7 +5967,11 @@ var getPaymentLinksTool = runtime.Tool{
 func decodeGetPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.StartingAfter, &x.MaxPages)
+	if seen.Absent(5) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -6376,19 +6222,6 @@ var postPaymentLinksArgsFields = []wire.Field{
 	{Name: "transfer_data", Value: wire.Object[PostPaymentLinksTransferData]{Decode: (*PostPaymentLinksTransferData).decode, Validate: (*PostPaymentLinksTransferData).validate}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksArgs) decode(d *wire.Decoder) {
-	d.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
-		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
-		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
-		&x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
-		&x.InvoiceCreation, &x.LineItems, &x.Metadata, &x.OnBehalfOf, &x.PaymentIntentData,
-		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
-		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
-		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -6397,12 +6230,6 @@ func (x *PostPaymentLinksArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 	c.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
 		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
 		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
@@ -6411,6 +6238,7 @@ func (x *PostPaymentLinksArgs) validate(c *wire.Checker) {
 		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
 		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
 		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
+	return c.Err()
 }
 
 // PostPaymentLinksAfterCompletion is the type of $.after_completion in the
@@ -8052,7 +7880,14 @@ var postPaymentLinksTool = runtime.Tool{
 func decodePostPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
+		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
+		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
+		&x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
+		&x.InvoiceCreation, &x.LineItems, &x.Metadata, &x.OnBehalfOf, &x.PaymentIntentData,
+		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
+		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
+		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
 	return x, d.Done()
 }
 
@@ -8154,12 +7989,6 @@ var getPaymentLinksPaymentLinkArgsFields = []wire.Field{
 	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
-	d.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -8168,13 +7997,8 @@ func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	c.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
+	return c.Err()
 }
 
 // getPaymentLinksPaymentLinkTool is the tool less what needs Module's
@@ -8203,7 +8027,7 @@ var getPaymentLinksPaymentLinkTool = runtime.Tool{
 func decodeGetPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
 	return x, d.Done()
 }
 
@@ -8361,17 +8185,6 @@ var postPaymentLinksPaymentLinkArgsFields = []wire.Field{
 	{Name: "subscription_data", Value: wire.Object[PostPaymentLinksPaymentLinkSubscriptionData]{Decode: (*PostPaymentLinksPaymentLinkSubscriptionData).decode, Validate: (*PostPaymentLinksPaymentLinkSubscriptionData).validate}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostPaymentLinksPaymentLinkArgs) decode(d *wire.Decoder) {
-	d.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
-		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
-		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
-		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
-		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
-		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -8380,18 +8193,13 @@ func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostPaymentLinksPaymentLinkArgs) validate(c *wire.Checker) {
 	c.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
 		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
 		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
 		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
 		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
 		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
+	return c.Err()
 }
 
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
@@ -9105,7 +8913,12 @@ var postPaymentLinksPaymentLinkTool = runtime.Tool{
 func decodePostPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksPaymentLinkArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
+		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
+		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
+		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
+		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
+		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
 	return x, d.Done()
 }
 
@@ -9226,16 +9039,6 @@ var getPaymentLinksPaymentLinkLineItemsArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetPaymentLinksPaymentLinkLineItemsArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
-		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
-	if seen.Absent(5) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -9244,14 +9047,9 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetPaymentLinksPaymentLinkLineItemsArgs) validate(c *wire.Checker) {
 	c.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
 		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
+	return c.Err()
 }
 
 // getPaymentLinksPaymentLinkLineItemsTool is the tool less what needs Module's
@@ -9280,7 +9078,11 @@ var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
 func decodeGetPaymentLinksPaymentLinkLineItems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
+	if seen.Absent(5) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -9438,16 +9240,6 @@ var getPricesArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetPricesArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
-	if seen.Absent(10) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -9456,14 +9248,9 @@ func (x *GetPricesArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetPricesArgs) validate(c *wire.Checker) {
 	c.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
 		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
+	return c.Err()
 }
 
 // GetPricesRecurring is the type of $.recurring in the arguments of the
@@ -9565,7 +9352,11 @@ var getPricesTool = runtime.Tool{
 func decodeGetPrices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
+		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
+	if seen.Absent(10) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -10704,12 +10495,6 @@ var getPricesPriceArgsFields = []wire.Field{
 	{Name: "expand", Value: wire.Strings{Max: wire.NoMaxItems, Item: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetPricesPriceArgs) decode(d *wire.Decoder) {
-	d.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -10718,13 +10503,8 @@ func (x *GetPricesPriceArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetPricesPriceArgs) validate(c *wire.Checker) {
 	c.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
+	return c.Err()
 }
 
 // getPricesPriceTool is the tool less what needs Module's arguments, set by
@@ -10753,7 +10533,7 @@ var getPricesPriceTool = runtime.Tool{
 func decodeGetPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesPriceArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
 	return x, d.Done()
 }
 
@@ -11337,16 +11117,6 @@ var getProductsArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getCustomersMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetProductsArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
-		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
-	if seen.Absent(8) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -11355,14 +11125,9 @@ func (x *GetProductsArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetProductsArgs) validate(c *wire.Checker) {
 	c.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
 		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
+	return c.Err()
 }
 
 // getProductsTool is the tool less what needs Module's arguments, set by
@@ -11391,7 +11156,11 @@ var getProductsTool = runtime.Tool{
 func decodeGetProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetProductsArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
+		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
+	if seen.Absent(8) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -11569,14 +11338,6 @@ var postProductsArgsFields = []wire.Field{
 	{Name: "url", Value: wire.String{Check: checkAddressCity}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *PostProductsArgs) decode(d *wire.Decoder) {
-	d.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
-		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
-		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -11585,15 +11346,10 @@ func (x *PostProductsArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *PostProductsArgs) validate(c *wire.Checker) {
 	c.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
 		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
 		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
+	return c.Err()
 }
 
 // PostProductsDefaultPriceData is the type of $.default_price_data in the
@@ -12098,7 +11854,9 @@ var postProductsTool = runtime.Tool{
 func decodePostProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostProductsArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
+		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
+		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
 	return x, d.Done()
 }
 

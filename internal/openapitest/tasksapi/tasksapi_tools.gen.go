@@ -116,18 +116,6 @@ var getTasksArgsFields = []wire.Field{
 	{Name: "max_pages", Value: wire.Int{Rules: &getTasksMaxPagesRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetTasksArgs) decode(d *wire.Decoder) {
-	seen := d.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
-	if seen.Absent(3) {
-		x.Limit = 50
-	}
-	if seen.Absent(4) {
-		x.MaxPages = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -136,13 +124,8 @@ func (x *GetTasksArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetTasksArgs) validate(c *wire.Checker) {
 	c.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
+	return c.Err()
 }
 
 // getTasksLimitRules are the numeric constraints of $.limit in the arguments of
@@ -179,7 +162,13 @@ var getTasksTool = runtime.Tool{
 func decodeGetTasks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTasksArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
+	if seen.Absent(3) {
+		x.Limit = 50
+	}
+	if seen.Absent(4) {
+		x.MaxPages = 1
+	}
 	return x, d.Done()
 }
 
@@ -275,16 +264,6 @@ var createTaskArgsFields = []wire.Field{
 	{Name: "weight", Value: wire.Float{Rules: &createTaskWeightRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *CreateTaskArgs) decode(d *wire.Decoder) {
-	seen := d.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
-		&x.Priority, &x.ProjectID, &x.Weight)
-	if seen.Absent(4) {
-		x.Priority = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -293,14 +272,9 @@ func (x *CreateTaskArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *CreateTaskArgs) validate(c *wire.Checker) {
 	c.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
 		&x.Priority, &x.ProjectID, &x.Weight)
+	return c.Err()
 }
 
 // checkTaskContent records the violations of the constraints of v in c. Every
@@ -344,7 +318,11 @@ var createTaskTool = runtime.Tool{
 func decodeCreateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateTaskArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
+		&x.Priority, &x.ProjectID, &x.Weight)
+	if seen.Absent(4) {
+		x.Priority = 1
+	}
 	return x, d.Done()
 }
 
@@ -418,12 +396,6 @@ var getTaskArgsFields = []wire.Field{
 	{Name: "task_id", Required: true, Value: wire.String{}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *GetTaskArgs) decode(d *wire.Decoder) {
-	d.Object(getTaskArgsFields, &x.TaskID)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -432,13 +404,8 @@ func (x *GetTaskArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *GetTaskArgs) validate(c *wire.Checker) {
 	c.Object(getTaskArgsFields, &x.TaskID)
+	return c.Err()
 }
 
 // getTaskTool is the tool less what needs Module's arguments, set by
@@ -466,7 +433,7 @@ var getTaskTool = runtime.Tool{
 func decodeGetTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTaskArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(getTaskArgsFields, &x.TaskID)
 	return x, d.Done()
 }
 
@@ -555,16 +522,6 @@ var updateTaskArgsFields = []wire.Field{
 	{Name: "weight", Value: wire.Float{Rules: &createTaskWeightRules}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *UpdateTaskArgs) decode(d *wire.Decoder) {
-	seen := d.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
-		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
-	if seen.Absent(5) {
-		x.Priority = 1
-	}
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -573,14 +530,9 @@ func (x *UpdateTaskArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *UpdateTaskArgs) validate(c *wire.Checker) {
 	c.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
 		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
+	return c.Err()
 }
 
 // updateTaskTool is the tool less what needs Module's arguments, set by
@@ -602,7 +554,11 @@ var updateTaskTool = runtime.Tool{
 func decodeUpdateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(UpdateTaskArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	seen := d.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
+		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
+	if seen.Absent(5) {
+		x.Priority = 1
+	}
 	return x, d.Done()
 }
 
@@ -677,12 +633,6 @@ var deleteTaskArgsFields = []wire.Field{
 	{Name: "task_id", Required: true, Value: wire.String{}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *DeleteTaskArgs) decode(d *wire.Decoder) {
-	d.Object(deleteTaskArgsFields, &x.TaskID)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -691,13 +641,8 @@ func (x *DeleteTaskArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *DeleteTaskArgs) validate(c *wire.Checker) {
 	c.Object(deleteTaskArgsFields, &x.TaskID)
+	return c.Err()
 }
 
 // deleteTaskTool is the tool less what needs Module's arguments, set by
@@ -724,7 +669,7 @@ var deleteTaskTool = runtime.Tool{
 func decodeDeleteTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteTaskArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(deleteTaskArgsFields, &x.TaskID)
 	return x, d.Done()
 }
 
@@ -784,12 +729,6 @@ var closeTaskArgsFields = []wire.Field{
 	{Name: "task_id", Required: true, Value: wire.String{}},
 }
 
-// decode reads the JSON object of x from d, checking each value as it is read
-// and recording every violation in d.
-func (x *CloseTaskArgs) decode(d *wire.Decoder) {
-	d.Object(closeTaskArgsFields, &x.TaskID)
-}
-
 // Validate checks the constraints of x, for values built in Go (decoding checks
 // them already). It reports every violation, each with its JSON path, in a
 // *runtime.ValidationError.
@@ -798,13 +737,8 @@ func (x *CloseTaskArgs) Validate() error {
 		return wire.NilObject()
 	}
 	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
-}
-
-// validate records the violations of x in c.
-func (x *CloseTaskArgs) validate(c *wire.Checker) {
 	c.Object(closeTaskArgsFields, &x.TaskID)
+	return c.Err()
 }
 
 // closeTaskTool is the tool less what needs Module's arguments, set by
@@ -825,7 +759,7 @@ var closeTaskTool = runtime.Tool{
 func decodeCloseTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CloseTaskArgs)
 	d := wire.Start(data, mode)
-	x.decode(d)
+	d.Object(closeTaskArgsFields, &x.TaskID)
 	return x, d.Done()
 }
 
