@@ -291,10 +291,10 @@ func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 // args: it reads data in mode with a pooled wire.Decoder, through args's
 // table when it has one (table.go), else with its decode method.
 func (g *generator) decodeBody(args *goType, mode jen.Code) []jen.Code {
-	read := []jen.Code{jen.Id("x").Dot("decode").Call(jen.Id("d"))}
 	if args.root && g.tabled(args) {
-		read = g.tableRead(args)
+		return g.tableDecodeBody(args, mode)
 	}
+	read := []jen.Code{jen.Id("x").Dot("decode").Call(jen.Id("d"))}
 	out := []jen.Code{
 		jen.Id("x").Op(":=").New(jen.Id(args.name)),
 		jen.Id("d").Op(":=").Qual(wirePkg, "Start").Call(jen.Id("data"), mode),

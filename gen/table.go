@@ -139,14 +139,20 @@ func (g *generator) tableDecl(t *goType) []jen.Code {
 	}
 }
 
-// tableCall is recv.Object(xFields, &x.A, …): the addresses of t's fields
-// in the table's order, packed into lines of about 100 columns as a person
-// would wrap a long call (gofmt indents the lines after the first).
+// tableCall is recv.Object(xFields, &x.A, …).
 func tableCall(recv string, t *goType) *jen.Statement {
+	return jen.Id(recv).Dot("Object").Call(jen.Id(tableArgs(t, len("\tseen := "+recv+".Object("))))
+}
+
+// tableArgs are the arguments of a table's call, "xFields, &x.A, &x.B":
+// the table and the addresses of t's fields in its order, packed into lines
+// of about 100 columns as a person would wrap a long call (gofmt indents the
+// lines after the first); col is where they start.
+func tableArgs(t *goType, col int) string {
 	const width = 100
 	var b strings.Builder
-	b.WriteString(recv + ".Object(" + tableName(t))
-	col := 8 + b.Len() // a tab, and "seen := "
+	b.WriteString(tableName(t))
+	col += b.Len()
 	for _, f := range t.fields {
 		arg := "&x." + f.name
 		if col+len(arg)+3 > width {
@@ -157,8 +163,7 @@ func tableCall(recv string, t *goType) *jen.Statement {
 		b.WriteString(", " + arg)
 		col += len(arg) + 2
 	}
-	b.WriteString(")")
-	return jen.Id(b.String())
+	return b.String()
 }
 
 // tableDecode is the decode method of a tabled struct (none for a tool's
@@ -174,9 +179,26 @@ func (g *generator) tableDecode(t *goType) []jen.Code {
 	}
 }
 
-// tableRead reads x from d through its table, then fills in the defaults
-// of the properties the object did not have.
-func (g *generator) tableRead(t *goType) []jen.Code {
+// tableDecodeBody is the body of the decode function of a tool whose
+// argument struct t is a table: wire.DecodeObject, then the defaults.
+func (g *generator) tableDecodeBody(t *goType, mode jen.Code) []jen.Code {
+	defaults := g.tableDefaults(t)
+	seen := jen.Id("_")
+	if len(defaults) > 0 {
+		seen = jen.Id("seen")
+	}
+	call := jen.Qual(wirePkg, "DecodeObject").Call(jen.Id("data"), mode, jen.Id(tableArgs(t, len("\tseen, err := wire.DecodeObject(data, mode, "))))
+	out := []jen.Code{
+		jen.Id("x").Op(":=").New(jen.Id(t.name)),
+		jen.List(seen, jen.Err()).Op(":=").Add(call),
+	}
+	out = append(out, defaults...)
+	return append(out, jen.Return(jen.Id("x"), jen.Err()))
+}
+
+// tableDefaults fill in the defaults of the properties the object (its
+// Seen, seen) did not have.
+func (g *generator) tableDefaults(t *goType) []jen.Code {
 	var defaults []jen.Code
 	for i, f := range t.fields {
 		if !f.required && f.hasDef && f.def != nil && !zeroDefault(f) {
@@ -184,6 +206,13 @@ func (g *generator) tableRead(t *goType) []jen.Code {
 				jen.Id("x").Dot(f.name).Op("=").Add(g.fieldDefault(f))))
 		}
 	}
+	return defaults
+}
+
+// tableRead reads x from d through its table, then fills in the defaults
+// of the properties the object did not have.
+func (g *generator) tableRead(t *goType) []jen.Code {
+	defaults := g.tableDefaults(t)
 	if len(defaults) == 0 {
 		return []jen.Code{tableCall("d", t)}
 	}
@@ -193,4 +222,12 @@ func (g *generator) tableRead(t *goType) []jen.Code {
 // tableValidate is the body of the validate method of a tabled struct.
 func tableValidate(t *goType) []jen.Code {
 	return []jen.Code{tableCall("c", t)}
+}
+
+// tableValidateBody is the body of a tabled struct's Validate.
+func tableValidateBody(t *goType) []jen.Code {
+	return []jen.Code{
+		jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "NilObject").Call())),
+		jen.Return(jen.Qual(wirePkg, "ValidateObject").Call(jen.Id(tableArgs(t, len("\treturn wire.ValidateObject("))))),
+	}
 }

@@ -81,35 +81,32 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 		}
 	}
 	body = append(body, constCheck(t, jen.Id("x"))...)
-	if t.root && g.tabled(t) {
-		// Only Validate checks a tool's argument struct: it calls the
-		// table itself.
-		return []jen.Code{
-			comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
-			jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
-				jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "NilObject").Call())),
-				jen.Var().Id("c").Qual(wirePkg, "Checker"),
-				tableCall("c", t),
-				jen.Return(jen.Id("c").Dot("Err").Call()),
-			),
-			jen.Line(),
-		}
+	// Validate is written out rather than a generic wire call: one
+	// instantiation per struct would be one more function to compile.
+	validateBody := []jen.Code{
+		jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "NilObject").Call())),
+		jen.Var().Id("c").Qual(wirePkg, "Checker"),
+		jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c")),
+		jen.Return(jen.Id("c").Dot("Err").Call()),
 	}
-	return []jen.Code{
+	if g.tabled(t) {
+		validateBody = tableValidateBody(t) // table.go: wire.ValidateObject
+	}
+	validate := []jen.Code{
 		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
-		// Written out rather than a generic wire call: one instantiation
-		// per struct would be one more function to compile.
-		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(
-			jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "NilObject").Call())),
-			jen.Var().Id("c").Qual(wirePkg, "Checker"),
-			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c")),
-			jen.Return(jen.Id("c").Dot("Err").Call()),
-		),
+		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(validateBody...),
 		jen.Line(),
+	}
+	if t.root && g.tabled(t) {
+		// Only Validate checks a tool's argument struct: no validate
+		// method.
+		return validate
+	}
+	return append(validate,
 		comment("validate records the violations of x in c."),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("validate").Params(jen.Id("c").Op("*").Qual(wirePkg, "Checker")).Block(body...),
 		jen.Line(),
-	}
+	)
 }
 
 // checkAt is the validation of field f as one call, when it is one check

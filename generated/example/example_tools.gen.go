@@ -108,9 +108,7 @@ func (x *ListArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
-	return c.Err()
+	return wire.ValidateObject(listArgsFields, &x.Query, &x.Status, &x.Limit)
 }
 
 // checkListQuery records the violations of the constraints of v in c.
@@ -183,12 +181,11 @@ var listTool = runtime.Tool{
 // decodeList is the tool's DecodeWith: DecodeListArgs with a mode.
 func decodeList(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(ListArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(listArgsFields, &x.Query, &x.Status, &x.Limit)
+	seen, err := wire.DecodeObject(data, mode, listArgsFields, &x.Query, &x.Status, &x.Limit)
 	if seen.Absent(2) {
 		x.Limit = 10
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // runList runs a call of the tasks_list tool with impl.
@@ -262,9 +259,7 @@ func (x *AddArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
-	return c.Err()
+	return wire.ValidateObject(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
 }
 
 // checkAddTitle records the violations of the constraints of v in c.
@@ -362,12 +357,11 @@ var addTool = runtime.Tool{
 // decodeAdd is the tool's DecodeWith: DecodeAddArgs with a mode.
 func decodeAdd(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(AddArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
+	seen, err := wire.DecodeObject(data, mode, addArgsFields, &x.Title, &x.Priority, &x.Due, &x.Tags)
 	if seen.Absent(1) {
 		x.Priority = AddPriorityNormal
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // runAdd runs a call of the tasks_add tool with impl.
@@ -432,9 +426,7 @@ func (x *CompleteArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(completeArgsFields, &x.ID)
-	return c.Err()
+	return wire.ValidateObject(completeArgsFields, &x.ID)
 }
 
 // completeIDRules are the numeric constraints of $.id in the arguments of the
@@ -456,9 +448,8 @@ var completeTool = runtime.Tool{
 // decodeComplete is the tool's DecodeWith: DecodeCompleteArgs with a mode.
 func decodeComplete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CompleteArgs)
-	d := wire.Start(data, mode)
-	d.Object(completeArgsFields, &x.ID)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, completeArgsFields, &x.ID)
+	return x, err
 }
 
 // runComplete runs a call of the tasks_complete tool with impl.
@@ -514,9 +505,7 @@ func (x *DeleteArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(deleteArgsFields, &x.ID)
-	return c.Err()
+	return wire.ValidateObject(deleteArgsFields, &x.ID)
 }
 
 // deleteTool is the tool less its Execute, set by Module (runDelete).
@@ -533,9 +522,8 @@ var deleteTool = runtime.Tool{
 // decodeDelete is the tool's DecodeWith: DecodeDeleteArgs with a mode.
 func decodeDelete(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteArgs)
-	d := wire.Start(data, mode)
-	d.Object(deleteArgsFields, &x.ID)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, deleteArgsFields, &x.ID)
+	return x, err
 }
 
 // runDelete runs a call of the tasks_delete tool with impl.

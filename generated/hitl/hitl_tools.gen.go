@@ -102,9 +102,7 @@ func (x *WaitForApprovalArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
-	return c.Err()
+	return wire.ValidateObject(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
 }
 
 // checkWaitForApprovalAction records the violations of the constraints of v in
@@ -188,12 +186,12 @@ var waitForApprovalTool = runtime.Tool{
 // with a mode.
 func decodeWaitForApproval(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(WaitForApprovalArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(waitForApprovalArgsFields, &x.Action, &x.Details, &x.Risk)
+	seen, err := wire.DecodeObject(data, mode, waitForApprovalArgsFields, &x.Action, &x.Details,
+		&x.Risk)
 	if seen.Absent(2) {
 		x.Risk = WaitForApprovalRiskMedium
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // runWaitForApproval runs a call of the wait_for_approval tool with impl.

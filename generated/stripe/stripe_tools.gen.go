@@ -633,9 +633,7 @@ func (x *CreatePaymentLinkArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
-	return c.Err()
+	return wire.ValidateObject(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
 }
 
 // checkCreatePaymentLinkLineItems records the violations of the constraints of
@@ -680,9 +678,9 @@ var createPaymentLinkTool = runtime.Tool{
 // with a mode.
 func decodeCreatePaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreatePaymentLinkArgs)
-	d := wire.Start(data, mode)
-	d.Object(createPaymentLinkArgsFields, &x.LineItems, &x.AfterCompletionURL)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, createPaymentLinkArgsFields, &x.LineItems,
+		&x.AfterCompletionURL)
+	return x, err
 }
 
 // runCreatePaymentLink runs a call of the stripe_create_payment_link tool with
@@ -1453,9 +1451,7 @@ func (x *InvoiceLine) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(invoiceLineFields, &x.Description, &x.AmountMinor, &x.Quantity)
 }
 
 // validate records the violations of x in c.

@@ -146,11 +146,9 @@ func (x *CreateInvoiceArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
+	return wire.ValidateObject(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
 		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
 		&x.Website, &x.Reference, &x.Attachments)
-	return c.Err()
 }
 
 // checkCreateInvoiceEmail records the violations of the constraints of v in c.
@@ -474,17 +472,16 @@ var createInvoiceTool = runtime.Tool{
 // mode.
 func decodeCreateInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateInvoiceArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(createInvoiceArgsFields, &x.Email, &x.CustomerID, &x.Currency, &x.Due,
-		&x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items, &x.Metadata,
-		&x.Website, &x.Reference, &x.Attachments)
+	seen, err := wire.DecodeObject(data, mode, createInvoiceArgsFields, &x.Email, &x.CustomerID,
+		&x.Currency, &x.Due, &x.ServiceDate, &x.Memo, &x.DiscountPercent, &x.Send, &x.Items,
+		&x.Metadata, &x.Website, &x.Reference, &x.Attachments)
 	if seen.Absent(2) {
 		x.Currency = CreateInvoiceCurrencyUsd
 	}
 	if seen.Absent(7) {
 		x.Send = true
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // runCreateInvoice runs a call of the fx_create_invoice tool with impl.
@@ -596,9 +593,7 @@ func (x *SearchArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
-	return c.Err()
+	return wire.ValidateObject(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
 }
 
 // checkSearchQuery records the violations of the constraints of v in c.
@@ -633,12 +628,11 @@ var searchTool = runtime.Tool{
 // decodeSearch is the tool's DecodeWith: DecodeSearchArgs with a mode.
 func decodeSearch(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(SearchArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
+	seen, err := wire.DecodeObject(data, mode, searchArgsFields, &x.Query, &x.Limit, &x.IncludeDeleted)
 	if seen.Absent(1) {
 		x.Limit = 10
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // runSearch runs a call of the fx_search tool with impl.
@@ -788,9 +782,7 @@ func (x *Money) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(moneyFields, &x.Amount, &x.Currency)
 }
 
 // validate records the violations of x in c.

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // Objects as tables. A generated struct whose properties are all of the
@@ -513,4 +515,25 @@ func (s StringMap) check(c *Checker, name string, required bool, p any) {
 		c.Leave()
 	}
 	c.Leave()
+}
+
+// DecodeObject decodes data in mode, with a pooled Decoder, into the
+// fields at ptrs of a struct described by fields (d.Object): it returns the
+// properties the object had, for the caller's defaults, and every violation
+// in a *runtime.ValidationError (nil if none). It is the body of a tool's
+// decode function when its argument struct is a table.
+func DecodeObject(data []byte, mode runtime.DecodeMode, fields []Field, ptrs ...any) (Seen, error) {
+	d := Start(data, mode)
+	seen := d.Object(fields, ptrs...)
+	return seen, d.Done()
+}
+
+// ValidateObject checks the struct described by fields whose fields are at
+// ptrs, for values built in Go (c.Object in a Checker of its own): every
+// violation in a *runtime.ValidationError, or nil. It is the body of a
+// tabled struct's Validate.
+func ValidateObject(fields []Field, ptrs ...any) error {
+	var c Checker
+	c.Object(fields, ptrs...)
+	return c.Err()
 }

@@ -1197,9 +1197,7 @@ func (x *Point) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(pointFields, &x.X, &x.Y)
 }
 
 // validate records the violations of x in c.

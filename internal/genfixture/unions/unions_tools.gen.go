@@ -108,9 +108,8 @@ func (x *DrawArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
-	return c.Err()
+	return wire.ValidateObject(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label,
+		&x.Style)
 }
 
 // drawVersionRules are the numeric constraints of $.version in the arguments of
@@ -167,9 +166,7 @@ func (x *DrawStyle) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(drawStyleFields, &x.Opacity, &x.Stroke, &x.Fill)
 }
 
 // validate records the violations of x in c.
@@ -234,9 +231,9 @@ var drawTool = runtime.Tool{
 // decodeDraw is the tool's DecodeWith: DecodeDrawArgs with a mode.
 func decodeDraw(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DrawArgs)
-	d := wire.Start(data, mode)
-	d.Object(drawArgsFields, &x.Circle, &x.Version, &x.Ratio, &x.Confirm, &x.Label, &x.Style)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, drawArgsFields, &x.Circle, &x.Version, &x.Ratio,
+		&x.Confirm, &x.Label, &x.Style)
+	return x, err
 }
 
 // runDraw runs a call of the shapes_draw tool with impl.
@@ -593,9 +590,7 @@ func (x *PayAmountCents) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(payAmountCentsFields, &x.Cents)
 }
 
 // validate records the violations of x in c.
@@ -635,9 +630,7 @@ func (x *PayAmountPercent) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(payAmountPercentFields, &x.Percent)
 }
 
 // validate records the violations of x in c.
@@ -1126,9 +1119,7 @@ func (x *PaySizeW) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(paySizeWFields, &x.W, &x.H)
 }
 
 // validate records the violations of x in c.
@@ -1162,9 +1153,7 @@ func (x *PaySizeR) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(paySizeRFields, &x.R)
 }
 
 // validate records the violations of x in c.
@@ -1301,9 +1290,7 @@ func (x *Card) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(cardFields, &x.Method, &x.Number)
 }
 
 // validate records the violations of x in c.
@@ -1357,9 +1344,7 @@ func (x *Transfer) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(transferFields, &x.Method, &x.Iban)
 }
 
 // validate records the violations of x in c.
@@ -1505,9 +1490,7 @@ func (x *Circle) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(circleFields, &x.Name, &x.Note, &x.Kind, &x.Radius)
 }
 
 // validate records the violations of x in c.

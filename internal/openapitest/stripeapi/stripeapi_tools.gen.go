@@ -180,10 +180,8 @@ func (x *GetCustomersArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
+	return wire.ValidateObject(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
 		&x.StartingAfter, &x.TestClock, &x.MaxPages)
-	return c.Err()
 }
 
 // checkGetCustomersEmail records the violations of the constraints of v in c.
@@ -234,13 +232,12 @@ var getCustomersTool = runtime.Tool{
 // mode.
 func decodeGetCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getCustomersArgsFields, &x.Email, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.StartingAfter, &x.TestClock, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getCustomersArgsFields, &x.Email, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.TestClock, &x.MaxPages)
 	if seen.Absent(6) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetCustomersTool builds the stripe_get_customers tool of Module.
@@ -432,13 +429,11 @@ func (x *PostCustomersArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
-		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
-		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
-		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
-		&x.TaxIDData, &x.TestClock)
-	return c.Err()
+	return wire.ValidateObject(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance,
+		&x.Coupon, &x.Description, &x.Email, &x.Expand, &x.InvoicePrefix,
+		&x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod,
+		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
+		&x.TaxExempt, &x.TaxIDData, &x.TestClock)
 }
 
 // PostCustomersAddress is the type of $.address in the arguments of the
@@ -472,8 +467,8 @@ var postCustomersAddressFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostCustomersAddress) decode(d *wire.Decoder) {
-	d.Object(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2, &x.PostalCode,
-		&x.State)
+	d.Object(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2,
+		&x.PostalCode, &x.State)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -483,15 +478,14 @@ func (x *PostCustomersAddress) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2,
+		&x.PostalCode, &x.State)
 }
 
 // validate records the violations of x in c.
 func (x *PostCustomersAddress) validate(c *wire.Checker) {
-	c.Object(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2, &x.PostalCode,
-		&x.State)
+	c.Object(postCustomersAddressFields, &x.City, &x.Country, &x.Line1, &x.Line2,
+		&x.PostalCode, &x.State)
 }
 
 // PostCustomersCashBalance is the type of $.cash_balance in the arguments of
@@ -522,9 +516,7 @@ func (x *PostCustomersCashBalance) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersCashBalanceFields, &x.Settings)
 }
 
 // validate records the violations of x in c.
@@ -559,9 +551,7 @@ func (x *PostCustomersCashBalanceSettings) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersCashBalanceSettingsFields, &x.ReconciliationMode)
 }
 
 // validate records the violations of x in c.
@@ -654,9 +644,8 @@ func (x *PostCustomersInvoiceSettings) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersInvoiceSettingsFields, &x.CustomFields,
+		&x.DefaultPaymentMethod, &x.Footer, &x.RenderingOptions)
 }
 
 // validate records the violations of x in c.
@@ -696,9 +685,7 @@ func (x *PostCustomersInvoiceSettingsCustomField) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersInvoiceSettingsCustomFieldFields, &x.Name, &x.Value)
 }
 
 // validate records the violations of x in c.
@@ -743,9 +730,7 @@ func (x *PostCustomersInvoiceSettingsRenderingOptions) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersInvoiceSettingsRenderingOptionsFields, &x.AmountTaxDisplay)
 }
 
 // validate records the violations of x in c.
@@ -851,9 +836,7 @@ func (x *PostCustomersShipping) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersShippingFields, &x.Address, &x.Name, &x.Phone)
 }
 
 // validate records the violations of x in c.
@@ -895,9 +878,7 @@ func (x *PostCustomersTax) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersTaxFields, &x.IPAddress, &x.ValidateLocation)
 }
 
 // validate records the violations of x in c.
@@ -1025,9 +1006,7 @@ func (x *PostCustomersTaxIDDataItem) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postCustomersTaxIDDataItemFields, &x.Type, &x.Value)
 }
 
 // validate records the violations of x in c.
@@ -1355,13 +1334,12 @@ var postCustomersTool = runtime.Tool{
 // mode.
 func decodePostCustomers(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersArgs)
-	d := wire.Start(data, mode)
-	d.Object(postCustomersArgsFields, &x.Address, &x.Balance, &x.CashBalance, &x.Coupon,
-		&x.Description, &x.Email, &x.Expand, &x.InvoicePrefix, &x.InvoiceSettings,
-		&x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod, &x.Phone,
-		&x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax, &x.TaxExempt,
-		&x.TaxIDData, &x.TestClock)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postCustomersArgsFields, &x.Address, &x.Balance,
+		&x.CashBalance, &x.Coupon, &x.Description, &x.Email, &x.Expand, &x.InvoicePrefix,
+		&x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence, &x.PaymentMethod,
+		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
+		&x.TaxExempt, &x.TaxIDData, &x.TestClock)
+	return x, err
 }
 
 // newPostCustomersTool builds the stripe_post_customers tool of Module.
@@ -1463,9 +1441,7 @@ func (x *GetCustomersCustomerArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
-	return c.Err()
+	return wire.ValidateObject(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
 }
 
 // getCustomersCustomerTool is the tool less what needs Module's arguments, set
@@ -1492,9 +1468,8 @@ var getCustomersCustomerTool = runtime.Tool{
 // DecodeGetCustomersCustomerArgs with a mode.
 func decodeGetCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetCustomersCustomerArgs)
-	d := wire.Start(data, mode)
-	d.Object(getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, getCustomersCustomerArgsFields, &x.Customer, &x.Expand)
+	return x, err
 }
 
 // newGetCustomersCustomerTool builds the stripe_get_customers_customer tool of
@@ -1661,14 +1636,12 @@ func (x *PostCustomersCustomerArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
+	return wire.ValidateObject(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
 		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
 		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
 		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
 		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
 		&x.TaxExempt)
-	return c.Err()
 }
 
 // PostCustomersCustomerAddress is the type of $.address in the arguments of the
@@ -1803,14 +1776,13 @@ var postCustomersCustomerTool = runtime.Tool{
 // DecodePostCustomersCustomerArgs with a mode.
 func decodePostCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostCustomersCustomerArgs)
-	d := wire.Start(data, mode)
-	d.Object(postCustomersCustomerArgsFields, &x.Customer, &x.Address, &x.Balance,
-		&x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount, &x.DefaultBankAccount,
-		&x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email, &x.Expand,
-		&x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name, &x.NextInvoiceSequence,
-		&x.Phone, &x.PreferredLocales, &x.PromotionCode, &x.Shipping, &x.Source, &x.Tax,
-		&x.TaxExempt)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postCustomersCustomerArgsFields, &x.Customer,
+		&x.Address, &x.Balance, &x.CashBalance, &x.Coupon, &x.DefaultAlipayAccount,
+		&x.DefaultBankAccount, &x.DefaultCard, &x.DefaultSource, &x.Description, &x.Email,
+		&x.Expand, &x.InvoicePrefix, &x.InvoiceSettings, &x.Metadata, &x.Name,
+		&x.NextInvoiceSequence, &x.Phone, &x.PreferredLocales, &x.PromotionCode,
+		&x.Shipping, &x.Source, &x.Tax, &x.TaxExempt)
+	return x, err
 }
 
 // newPostCustomersCustomerTool builds the stripe_post_customers_customer tool
@@ -1911,9 +1883,7 @@ func (x *DeleteCustomersCustomerArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(deleteCustomersCustomerArgsFields, &x.Customer)
-	return c.Err()
+	return wire.ValidateObject(deleteCustomersCustomerArgsFields, &x.Customer)
 }
 
 // deleteCustomersCustomerTool is the tool less what needs Module's arguments,
@@ -1941,9 +1911,8 @@ var deleteCustomersCustomerTool = runtime.Tool{
 // DecodeDeleteCustomersCustomerArgs with a mode.
 func decodeDeleteCustomersCustomer(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteCustomersCustomerArgs)
-	d := wire.Start(data, mode)
-	d.Object(deleteCustomersCustomerArgsFields, &x.Customer)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, deleteCustomersCustomerArgsFields, &x.Customer)
+	return x, err
 }
 
 // newDeleteCustomersCustomerTool builds the stripe_delete_customers_customer
@@ -2061,10 +2030,8 @@ func (x *GetInvoiceitemsArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
-		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand,
+		&x.Invoice, &x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
 }
 
 // getInvoiceitemsTool is the tool less what needs Module's arguments, set by
@@ -2092,13 +2059,12 @@ var getInvoiceitemsTool = runtime.Tool{
 // with a mode.
 func decodeGetInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoiceitemsArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore, &x.Expand, &x.Invoice,
-		&x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getInvoiceitemsArgsFields, &x.Customer, &x.EndingBefore,
+		&x.Expand, &x.Invoice, &x.Limit, &x.Pending, &x.StartingAfter, &x.MaxPages)
 	if seen.Absent(7) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetInvoiceitemsTool builds the stripe_get_invoiceitems tool of Module.
@@ -2307,12 +2273,10 @@ func (x *PostInvoiceitemsArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
-		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
-		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
-		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
-	return c.Err()
+	return wire.ValidateObject(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer,
+		&x.Description, &x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata,
+		&x.Period, &x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior,
+		&x.TaxCode, &x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // PostInvoiceitemsDiscount is the type of $.discounts[*] in the arguments of
@@ -2345,9 +2309,7 @@ func (x *PostInvoiceitemsDiscount) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoiceitemsDiscountFields, &x.Coupon, &x.Discount)
 }
 
 // validate records the violations of x in c.
@@ -2389,9 +2351,7 @@ func (x *PostInvoiceitemsPeriod) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoiceitemsPeriodFields, &x.End, &x.Start)
 }
 
 // validate records the violations of x in c.
@@ -2440,9 +2400,8 @@ func (x *PostInvoiceitemsPriceData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoiceitemsPriceDataFields, &x.Currency, &x.Product,
+		&x.TaxBehavior, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // validate records the violations of x in c.
@@ -2497,12 +2456,11 @@ var postInvoiceitemsTool = runtime.Tool{
 // with a mode.
 func decodePostInvoiceitems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoiceitemsArgs)
-	d := wire.Start(data, mode)
-	d.Object(postInvoiceitemsArgsFields, &x.Amount, &x.Currency, &x.Customer, &x.Description,
-		&x.Discountable, &x.Discounts, &x.Expand, &x.Invoice, &x.Metadata, &x.Period,
-		&x.Price, &x.PriceData, &x.Quantity, &x.Subscription, &x.TaxBehavior, &x.TaxCode,
-		&x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postInvoiceitemsArgsFields, &x.Amount, &x.Currency,
+		&x.Customer, &x.Description, &x.Discountable, &x.Discounts, &x.Expand, &x.Invoice,
+		&x.Metadata, &x.Period, &x.Price, &x.PriceData, &x.Quantity, &x.Subscription,
+		&x.TaxBehavior, &x.TaxCode, &x.TaxRates, &x.UnitAmount, &x.UnitAmountDecimal)
+	return x, err
 }
 
 // newPostInvoiceitemsTool builds the stripe_post_invoiceitems tool of Module.
@@ -2640,10 +2598,9 @@ func (x *GetInvoicesArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
-		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer,
+		&x.EndingBefore, &x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription,
+		&x.MaxPages)
 }
 
 // GetInvoicesCollectionMethod is the type of $.collection_method in the
@@ -2699,13 +2656,13 @@ var getInvoicesTool = runtime.Tool{
 // mode.
 func decodeGetInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getInvoicesArgsFields, &x.CollectionMethod, &x.Customer, &x.EndingBefore,
-		&x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getInvoicesArgsFields, &x.CollectionMethod, &x.Customer,
+		&x.EndingBefore, &x.Expand, &x.Limit, &x.StartingAfter, &x.Status, &x.Subscription,
+		&x.MaxPages)
 	if seen.Absent(8) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetInvoicesTool builds the stripe_get_invoices tool of Module.
@@ -2968,15 +2925,13 @@ func (x *PostInvoicesArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
-		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
-		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
-		&x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt, &x.Expand, &x.Footer,
-		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
-		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
-		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount,
+		&x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields,
+		&x.Customer, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
+		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
+		&x.Expand, &x.Footer, &x.FromInvoice, &x.Metadata, &x.OnBehalfOf,
+		&x.PaymentSettings, &x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost,
+		&x.ShippingDetails, &x.StatementDescriptor, &x.Subscription, &x.TransferData)
 }
 
 // PostInvoicesAutomaticTax is the type of $.automatic_tax in the arguments of
@@ -3007,9 +2962,7 @@ func (x *PostInvoicesAutomaticTax) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesAutomaticTaxFields, &x.Enabled)
 }
 
 // validate records the violations of x in c.
@@ -3084,9 +3037,7 @@ func (x *PostInvoicesFromInvoice) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesFromInvoiceFields, &x.Action, &x.Invoice)
 }
 
 // validate records the violations of x in c.
@@ -3170,9 +3121,8 @@ func (x *PostInvoicesPaymentSettings) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsFields, &x.DefaultMandate,
+		&x.PaymentMethodOptions, &x.PaymentMethodTypes)
 }
 
 // validate records the violations of x in c.
@@ -3311,9 +3261,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebit) Validate() er
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitFields,
+		&x.MandateOptions, &x.VerificationMethod)
 }
 
 // validate records the violations of x in c.
@@ -3353,9 +3302,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptions)
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsAcssDebitMandateOptionsFields,
+		&x.TransactionType)
 }
 
 // validate records the violations of x in c.
@@ -3425,9 +3373,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsBancontact) Validate() e
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsBancontactFields,
+		&x.PreferredLanguage)
 }
 
 // validate records the violations of x in c.
@@ -3485,9 +3432,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCard) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsCardFields,
+		&x.Installments, &x.RequestThreeDSecure)
 }
 
 // validate records the violations of x in c.
@@ -3529,9 +3475,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallments) Valida
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsFields,
+		&x.Enabled, &x.Plan)
 }
 
 // validate records the violations of x in c.
@@ -3576,9 +3521,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlan) Va
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsCardInstallmentsPlanFields,
+		&x.Count, &x.Interval, &x.Type)
 }
 
 // validate records the violations of x in c.
@@ -3718,9 +3662,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalance) Validat
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceFields,
+		&x.BankTransfer, &x.FundingType)
 }
 
 // validate records the violations of x in c.
@@ -3764,9 +3707,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferFields,
+		&x.EuBankTransfer, &x.Type)
 }
 
 // validate records the violations of x in c.
@@ -3807,9 +3749,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTrans
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferFields,
+		&x.Country)
 }
 
 // validate records the violations of x in c.
@@ -3851,9 +3792,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccount) Validate(
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFields,
+		&x.FinancialConnections, &x.VerificationMethod)
 }
 
 // validate records the violations of x in c.
@@ -3897,9 +3837,8 @@ func (x *PostInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialCo
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFields,
+		&x.Permissions, &x.Prefetch)
 }
 
 // validate records the violations of x in c.
@@ -4116,9 +4055,7 @@ func (x *PostInvoicesRendering) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesRenderingFields, &x.AmountTaxDisplay, &x.PDF)
 }
 
 // validate records the violations of x in c.
@@ -4167,9 +4104,7 @@ func (x *PostInvoicesRenderingPDF) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesRenderingPDFFields, &x.PageSize)
 }
 
 // validate records the violations of x in c.
@@ -4220,9 +4155,7 @@ func (x *PostInvoicesShippingCost) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesShippingCostFields, &x.ShippingRate, &x.ShippingRateData)
 }
 
 // validate records the violations of x in c.
@@ -4277,9 +4210,8 @@ func (x *PostInvoicesShippingCostShippingRateData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesShippingCostShippingRateDataFields, &x.DeliveryEstimate,
+		&x.DisplayName, &x.FixedAmount, &x.Metadata, &x.TaxBehavior, &x.TaxCode, &x.Type)
 }
 
 // validate records the violations of x in c.
@@ -4321,9 +4253,8 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimate) Validate() er
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesShippingCostShippingRateDataDeliveryEstimateFields,
+		&x.Maximum, &x.Minimum)
 }
 
 // validate records the violations of x in c.
@@ -4365,9 +4296,8 @@ func (x *PostInvoicesShippingCostShippingRateDataDeliveryEstimateMaximum) Valida
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesShippingCostShippingRateDataDeliveryEstimateMaximumFields,
+		&x.Unit, &x.Value)
 }
 
 // validate records the violations of x in c.
@@ -4580,9 +4510,8 @@ func (x *PostInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValue
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesShippingCostShippingRateDataFixedAmountCurrencyOptionsValueFields,
+		&x.Amount, &x.TaxBehavior)
 }
 
 // validate records the violations of x in c.
@@ -4711,9 +4640,7 @@ func (x *PostInvoicesTransferData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesTransferDataFields, &x.Amount, &x.Destination)
 }
 
 // validate records the violations of x in c.
@@ -4740,15 +4667,14 @@ var postInvoicesTool = runtime.Tool{
 // mode.
 func decodePostInvoices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesArgs)
-	d := wire.Start(data, mode)
-	d.Object(postInvoicesArgsFields, &x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance,
-		&x.AutomaticTax, &x.CollectionMethod, &x.Currency, &x.CustomFields, &x.Customer,
-		&x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource, &x.DefaultTaxRates,
-		&x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt, &x.Expand, &x.Footer,
-		&x.FromInvoice, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings,
-		&x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
-		&x.StatementDescriptor, &x.Subscription, &x.TransferData)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postInvoicesArgsFields, &x.AccountTaxIDs,
+		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
+		&x.Currency, &x.CustomFields, &x.Customer, &x.DaysUntilDue, &x.DefaultPaymentMethod,
+		&x.DefaultSource, &x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate,
+		&x.EffectiveAt, &x.Expand, &x.Footer, &x.FromInvoice, &x.Metadata, &x.OnBehalfOf,
+		&x.PaymentSettings, &x.PendingInvoiceItemsBehavior, &x.Rendering, &x.ShippingCost,
+		&x.ShippingDetails, &x.StatementDescriptor, &x.Subscription, &x.TransferData)
+	return x, err
 }
 
 // newPostInvoicesTool builds the stripe_post_invoices tool of Module.
@@ -4856,9 +4782,7 @@ func (x *GetInvoicesInvoiceArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
-	return c.Err()
+	return wire.ValidateObject(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
 }
 
 // getInvoicesInvoiceTool is the tool less what needs Module's arguments, set by
@@ -4886,9 +4810,8 @@ var getInvoicesInvoiceTool = runtime.Tool{
 // DecodeGetInvoicesInvoiceArgs with a mode.
 func decodeGetInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetInvoicesInvoiceArgs)
-	d := wire.Start(data, mode)
-	d.Object(getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, getInvoicesInvoiceArgsFields, &x.Invoice, &x.Expand)
+	return x, err
 }
 
 // newGetInvoicesInvoiceTool builds the stripe_get_invoices_invoice tool of
@@ -5069,14 +4992,12 @@ func (x *PostInvoicesInvoiceArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
+	return wire.ValidateObject(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
 		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
 		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
 		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
 		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
 		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
-	return c.Err()
 }
 
 // PostInvoicesInvoiceAutomaticTax is the type of $.automatic_tax in the
@@ -5570,14 +5491,14 @@ var postInvoicesInvoiceTool = runtime.Tool{
 // DecodePostInvoicesInvoiceArgs with a mode.
 func decodePostInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceArgs)
-	d := wire.Start(data, mode)
-	d.Object(postInvoicesInvoiceArgsFields, &x.Invoice, &x.AccountTaxIDs,
-		&x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax, &x.CollectionMethod,
-		&x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod, &x.DefaultSource,
-		&x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate, &x.EffectiveAt,
-		&x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf, &x.PaymentSettings, &x.Rendering,
-		&x.ShippingCost, &x.ShippingDetails, &x.StatementDescriptor, &x.TransferData)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postInvoicesInvoiceArgsFields, &x.Invoice,
+		&x.AccountTaxIDs, &x.ApplicationFeeAmount, &x.AutoAdvance, &x.AutomaticTax,
+		&x.CollectionMethod, &x.CustomFields, &x.DaysUntilDue, &x.DefaultPaymentMethod,
+		&x.DefaultSource, &x.DefaultTaxRates, &x.Description, &x.Discounts, &x.DueDate,
+		&x.EffectiveAt, &x.Expand, &x.Footer, &x.Metadata, &x.OnBehalfOf,
+		&x.PaymentSettings, &x.Rendering, &x.ShippingCost, &x.ShippingDetails,
+		&x.StatementDescriptor, &x.TransferData)
+	return x, err
 }
 
 // newPostInvoicesInvoiceTool builds the stripe_post_invoices_invoice tool of
@@ -5679,9 +5600,7 @@ func (x *DeleteInvoicesInvoiceArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
-	return c.Err()
+	return wire.ValidateObject(deleteInvoicesInvoiceArgsFields, &x.Invoice)
 }
 
 // deleteInvoicesInvoiceTool is the tool less what needs Module's arguments, set
@@ -5709,9 +5628,8 @@ var deleteInvoicesInvoiceTool = runtime.Tool{
 // DecodeDeleteInvoicesInvoiceArgs with a mode.
 func decodeDeleteInvoicesInvoice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteInvoicesInvoiceArgs)
-	d := wire.Start(data, mode)
-	d.Object(deleteInvoicesInvoiceArgsFields, &x.Invoice)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, deleteInvoicesInvoiceArgsFields, &x.Invoice)
+	return x, err
 }
 
 // newDeleteInvoicesInvoiceTool builds the stripe_delete_invoices_invoice tool
@@ -5800,9 +5718,8 @@ func (x *PostInvoicesInvoiceFinalizeArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
-	return c.Err()
+	return wire.ValidateObject(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance,
+		&x.Expand)
 }
 
 // postInvoicesInvoiceFinalizeTool is the tool less what needs Module's
@@ -5824,9 +5741,9 @@ var postInvoicesInvoiceFinalizeTool = runtime.Tool{
 // DecodePostInvoicesInvoiceFinalizeArgs with a mode.
 func decodePostInvoicesInvoiceFinalize(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostInvoicesInvoiceFinalizeArgs)
-	d := wire.Start(data, mode)
-	d.Object(postInvoicesInvoiceFinalizeArgsFields, &x.Invoice, &x.AutoAdvance, &x.Expand)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postInvoicesInvoiceFinalizeArgsFields, &x.Invoice,
+		&x.AutoAdvance, &x.Expand)
+	return x, err
 }
 
 // newPostInvoicesInvoiceFinalizeTool builds the
@@ -5935,10 +5852,8 @@ func (x *GetPaymentLinksArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.StartingAfter, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand,
+		&x.Limit, &x.StartingAfter, &x.MaxPages)
 }
 
 // getPaymentLinksTool is the tool less what needs Module's arguments, set by
@@ -5966,13 +5881,12 @@ var getPaymentLinksTool = runtime.Tool{
 // with a mode.
 func decodeGetPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getPaymentLinksArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.StartingAfter, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getPaymentLinksArgsFields, &x.Active, &x.EndingBefore,
+		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
 	if seen.Absent(5) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetPaymentLinksTool builds the stripe_get_payment_links tool of Module.
@@ -6229,8 +6143,7 @@ func (x *PostPaymentLinksArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
+	return wire.ValidateObject(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
 		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
 		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
 		&x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
@@ -6238,7 +6151,6 @@ func (x *PostPaymentLinksArgs) Validate() error {
 		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
 		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
 		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
-	return c.Err()
 }
 
 // PostPaymentLinksAfterCompletion is the type of $.after_completion in the
@@ -6265,7 +6177,8 @@ var postPaymentLinksAfterCompletionFields = []wire.Field{
 // decode reads the JSON object of x from d, checking each value as it is read
 // and recording every violation in d.
 func (x *PostPaymentLinksAfterCompletion) decode(d *wire.Decoder) {
-	d.Object(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation, &x.Redirect, &x.Type)
+	d.Object(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation, &x.Redirect,
+		&x.Type)
 }
 
 // Validate checks the constraints of x, for values built in Go (decoding checks
@@ -6275,14 +6188,14 @@ func (x *PostPaymentLinksAfterCompletion) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation,
+		&x.Redirect, &x.Type)
 }
 
 // validate records the violations of x in c.
 func (x *PostPaymentLinksAfterCompletion) validate(c *wire.Checker) {
-	c.Object(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation, &x.Redirect, &x.Type)
+	c.Object(postPaymentLinksAfterCompletionFields, &x.HostedConfirmation, &x.Redirect,
+		&x.Type)
 }
 
 // PostPaymentLinksAfterCompletionHostedConfirmation is the type of
@@ -6313,9 +6226,8 @@ func (x *PostPaymentLinksAfterCompletionHostedConfirmation) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksAfterCompletionHostedConfirmationFields,
+		&x.CustomMessage)
 }
 
 // validate records the violations of x in c.
@@ -6351,9 +6263,7 @@ func (x *PostPaymentLinksAfterCompletionRedirect) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksAfterCompletionRedirectFields, &x.URL)
 }
 
 // validate records the violations of x in c.
@@ -6435,9 +6345,8 @@ func (x *PostPaymentLinksConsentCollection) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksConsentCollectionFields, &x.PaymentMethodReuseAgreement,
+		&x.Promotions, &x.TermsOfService)
 }
 
 // validate records the violations of x in c.
@@ -6475,9 +6384,8 @@ func (x *PostPaymentLinksConsentCollectionPaymentMethodReuseAgreement) Validate(
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksConsentCollectionPaymentMethodReuseAgreementFields,
+		&x.Position)
 }
 
 // validate records the violations of x in c.
@@ -6570,9 +6478,8 @@ func (x *PostPaymentLinksCustomField) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomFieldFields, &x.Dropdown, &x.Key, &x.Label,
+		&x.Numeric, &x.Optional, &x.Text, &x.Type)
 }
 
 // validate records the violations of x in c.
@@ -6609,9 +6516,7 @@ func (x *PostPaymentLinksCustomFieldDropdown) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomFieldDropdownFields, &x.Options)
 }
 
 // validate records the violations of x in c.
@@ -6650,9 +6555,7 @@ func (x *PostPaymentLinksCustomFieldDropdownOption) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomFieldDropdownOptionFields, &x.Label, &x.Value)
 }
 
 // validate records the violations of x in c.
@@ -6700,9 +6603,7 @@ func (x *PostPaymentLinksCustomFieldLabel) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomFieldLabelFields, &x.Custom, &x.Type)
 }
 
 // validate records the violations of x in c.
@@ -6760,9 +6661,8 @@ func (x *PostPaymentLinksCustomFieldNumeric) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomFieldNumericFields, &x.MaximumLength,
+		&x.MinimumLength)
 }
 
 // validate records the violations of x in c.
@@ -6825,9 +6725,8 @@ func (x *PostPaymentLinksCustomText) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomTextFields, &x.AfterSubmit, &x.ShippingAddress,
+		&x.Submit, &x.TermsOfServiceAcceptance)
 }
 
 // validate records the violations of x in c.
@@ -6864,9 +6763,7 @@ func (x *PostPaymentLinksCustomTextAfterSubmit) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksCustomTextAfterSubmitFields, &x.Message)
 }
 
 // validate records the violations of x in c.
@@ -6944,9 +6841,7 @@ func (x *PostPaymentLinksInvoiceCreation) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksInvoiceCreationFields, &x.Enabled, &x.InvoiceData)
 }
 
 // validate records the violations of x in c.
@@ -6998,9 +6893,8 @@ func (x *PostPaymentLinksInvoiceCreationInvoiceData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksInvoiceCreationInvoiceDataFields, &x.AccountTaxIDs,
+		&x.CustomFields, &x.Description, &x.Footer, &x.Metadata, &x.RenderingOptions)
 }
 
 // validate records the violations of x in c.
@@ -7070,9 +6964,8 @@ func (x *PostPaymentLinksLineItem) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksLineItemFields, &x.AdjustableQuantity, &x.Price,
+		&x.Quantity)
 }
 
 // validate records the violations of x in c.
@@ -7115,9 +7008,8 @@ func (x *PostPaymentLinksLineItemAdjustableQuantity) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksLineItemAdjustableQuantityFields, &x.Enabled,
+		&x.Maximum, &x.Minimum)
 }
 
 // validate records the violations of x in c.
@@ -7174,9 +7066,9 @@ func (x *PostPaymentLinksPaymentIntentData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksPaymentIntentDataFields, &x.CaptureMethod,
+		&x.Description, &x.Metadata, &x.SetupFutureUsage, &x.StatementDescriptor,
+		&x.StatementDescriptorSuffix, &x.TransferGroup)
 }
 
 // validate records the violations of x in c.
@@ -7313,9 +7205,7 @@ func (x *PostPaymentLinksRestrictions) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksRestrictionsFields, &x.CompletedSessions)
 }
 
 // validate records the violations of x in c.
@@ -7351,9 +7241,7 @@ func (x *PostPaymentLinksRestrictionsCompletedSessions) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksRestrictionsCompletedSessionsFields, &x.Limit)
 }
 
 // validate records the violations of x in c.
@@ -7390,9 +7278,7 @@ func (x *PostPaymentLinksShippingAddressCollection) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksShippingAddressCollectionFields, &x.AllowedCountries)
 }
 
 // validate records the violations of x in c.
@@ -7675,9 +7561,7 @@ func (x *PostPaymentLinksShippingOption) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksShippingOptionFields, &x.ShippingRate)
 }
 
 // validate records the violations of x in c.
@@ -7741,9 +7625,8 @@ func (x *PostPaymentLinksSubscriptionData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksSubscriptionDataFields, &x.Description, &x.Metadata,
+		&x.TrialPeriodDays, &x.TrialSettings)
 }
 
 // validate records the violations of x in c.
@@ -7780,9 +7663,7 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettings) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksSubscriptionDataTrialSettingsFields, &x.EndBehavior)
 }
 
 // validate records the violations of x in c.
@@ -7820,9 +7701,8 @@ func (x *PostPaymentLinksSubscriptionDataTrialSettingsEndBehavior) Validate() er
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksSubscriptionDataTrialSettingsEndBehaviorFields,
+		&x.MissingPaymentMethod)
 }
 
 // validate records the violations of x in c.
@@ -7879,16 +7759,15 @@ var postPaymentLinksTool = runtime.Tool{
 // with a mode.
 func decodePostPaymentLinks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksArgs)
-	d := wire.Start(data, mode)
-	d.Object(postPaymentLinksArgsFields, &x.AfterCompletion, &x.AllowPromotionCodes,
-		&x.ApplicationFeeAmount, &x.ApplicationFeePercent, &x.AutomaticTax,
-		&x.BillingAddressCollection, &x.ConsentCollection, &x.Currency, &x.CustomFields,
-		&x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
+	_, err := wire.DecodeObject(data, mode, postPaymentLinksArgsFields, &x.AfterCompletion,
+		&x.AllowPromotionCodes, &x.ApplicationFeeAmount, &x.ApplicationFeePercent,
+		&x.AutomaticTax, &x.BillingAddressCollection, &x.ConsentCollection, &x.Currency,
+		&x.CustomFields, &x.CustomText, &x.CustomerCreation, &x.Expand, &x.InactiveMessage,
 		&x.InvoiceCreation, &x.LineItems, &x.Metadata, &x.OnBehalfOf, &x.PaymentIntentData,
 		&x.PaymentMethodCollection, &x.PaymentMethodTypes, &x.PhoneNumberCollection,
 		&x.Restrictions, &x.ShippingAddressCollection, &x.ShippingOptions, &x.SubmitType,
 		&x.SubscriptionData, &x.TaxIDCollection, &x.TransferData)
-	return x, d.Done()
+	return x, err
 }
 
 // newPostPaymentLinksTool builds the stripe_post_payment_links tool of Module.
@@ -7996,9 +7875,7 @@ func (x *GetPaymentLinksPaymentLinkArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
-	return c.Err()
+	return wire.ValidateObject(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
 }
 
 // getPaymentLinksPaymentLinkTool is the tool less what needs Module's
@@ -8026,9 +7903,9 @@ var getPaymentLinksPaymentLinkTool = runtime.Tool{
 // DecodeGetPaymentLinksPaymentLinkArgs with a mode.
 func decodeGetPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkArgs)
-	d := wire.Start(data, mode)
-	d.Object(getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Expand)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, getPaymentLinksPaymentLinkArgsFields, &x.PaymentLink,
+		&x.Expand)
+	return x, err
 }
 
 // newGetPaymentLinksPaymentLinkTool builds the
@@ -8192,14 +8069,12 @@ func (x *PostPaymentLinksPaymentLinkArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
+	return wire.ValidateObject(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
 		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
 		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
 		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
 		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
 		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
-	return c.Err()
 }
 
 // PostPaymentLinksPaymentLinkAfterCompletion is the type of $.after_completion
@@ -8428,9 +8303,8 @@ func (x *PostPaymentLinksPaymentLinkLineItem) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksPaymentLinkLineItemFields, &x.AdjustableQuantity, &x.ID,
+		&x.Quantity)
 }
 
 // validate records the violations of x in c.
@@ -8487,9 +8361,8 @@ func (x *PostPaymentLinksPaymentLinkPaymentIntentData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksPaymentLinkPaymentIntentDataFields, &x.Description,
+		&x.Metadata, &x.StatementDescriptor, &x.StatementDescriptorSuffix, &x.TransferGroup)
 }
 
 // validate records the violations of x in c.
@@ -8854,9 +8727,8 @@ func (x *PostPaymentLinksPaymentLinkSubscriptionData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPaymentLinksPaymentLinkSubscriptionDataFields, &x.Metadata,
+		&x.TrialSettings)
 }
 
 // validate records the violations of x in c.
@@ -8912,14 +8784,13 @@ var postPaymentLinksPaymentLinkTool = runtime.Tool{
 // DecodePostPaymentLinksPaymentLinkArgs with a mode.
 func decodePostPaymentLinksPaymentLink(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostPaymentLinksPaymentLinkArgs)
-	d := wire.Start(data, mode)
-	d.Object(postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink, &x.Active,
-		&x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
+	_, err := wire.DecodeObject(data, mode, postPaymentLinksPaymentLinkArgsFields, &x.PaymentLink,
+		&x.Active, &x.AfterCompletion, &x.AllowPromotionCodes, &x.AutomaticTax,
 		&x.BillingAddressCollection, &x.CustomFields, &x.CustomText, &x.CustomerCreation,
 		&x.Expand, &x.InactiveMessage, &x.InvoiceCreation, &x.LineItems, &x.Metadata,
 		&x.PaymentIntentData, &x.PaymentMethodCollection, &x.PaymentMethodTypes,
 		&x.Restrictions, &x.ShippingAddressCollection, &x.SubscriptionData)
-	return x, d.Done()
+	return x, err
 }
 
 // newPostPaymentLinksPaymentLinkTool builds the
@@ -9046,10 +8917,8 @@ func (x *GetPaymentLinksPaymentLinkLineItemsArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
-		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink,
+		&x.EndingBefore, &x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
 }
 
 // getPaymentLinksPaymentLinkLineItemsTool is the tool less what needs Module's
@@ -9077,13 +8946,12 @@ var getPaymentLinksPaymentLinkLineItemsTool = runtime.Tool{
 // DecodeGetPaymentLinksPaymentLinkLineItemsArgs with a mode.
 func decodeGetPaymentLinksPaymentLinkLineItems(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPaymentLinksPaymentLinkLineItemsArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getPaymentLinksPaymentLinkLineItemsArgsFields, &x.PaymentLink, &x.EndingBefore,
-		&x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getPaymentLinksPaymentLinkLineItemsArgsFields,
+		&x.PaymentLink, &x.EndingBefore, &x.Expand, &x.Limit, &x.StartingAfter, &x.MaxPages)
 	if seen.Absent(5) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetPaymentLinksPaymentLinkLineItemsTool builds the
@@ -9247,10 +9115,9 @@ func (x *GetPricesArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand,
+		&x.Limit, &x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type,
+		&x.MaxPages)
 }
 
 // GetPricesRecurring is the type of $.recurring in the arguments of the
@@ -9282,9 +9149,7 @@ func (x *GetPricesRecurring) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(getPricesRecurringFields, &x.Interval, &x.UsageType)
 }
 
 // validate records the violations of x in c.
@@ -9351,13 +9216,13 @@ var getPricesTool = runtime.Tool{
 // decodeGetPrices is the tool's DecodeWith: DecodeGetPricesArgs with a mode.
 func decodeGetPrices(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getPricesArgsFields, &x.Active, &x.Currency, &x.EndingBefore, &x.Expand, &x.Limit,
-		&x.LookupKeys, &x.Product, &x.Recurring, &x.StartingAfter, &x.Type, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getPricesArgsFields, &x.Active, &x.Currency,
+		&x.EndingBefore, &x.Expand, &x.Limit, &x.LookupKeys, &x.Product, &x.Recurring,
+		&x.StartingAfter, &x.Type, &x.MaxPages)
 	if seen.Absent(10) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetPricesTool builds the stripe_get_prices tool of Module.
@@ -9747,9 +9612,8 @@ func (x *PostPricesCurrencyOptionsValue) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPricesCurrencyOptionsValueFields, &x.CustomUnitAmount,
+		&x.TaxBehavior, &x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // validate records the violations of x in c.
@@ -9796,9 +9660,8 @@ func (x *PostPricesCurrencyOptionsValueCustomUnitAmount) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPricesCurrencyOptionsValueCustomUnitAmountFields, &x.Enabled,
+		&x.Maximum, &x.Minimum, &x.Preset)
 }
 
 // validate records the violations of x in c.
@@ -10055,9 +9918,8 @@ func (x *PostPricesProductData) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPricesProductDataFields, &x.Active, &x.ID, &x.Metadata, &x.Name,
+		&x.StatementDescriptor, &x.TaxCode, &x.UnitLabel)
 }
 
 // validate records the violations of x in c.
@@ -10112,9 +9974,8 @@ func (x *PostPricesRecurring) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPricesRecurringFields, &x.AggregateUsage, &x.Interval,
+		&x.IntervalCount, &x.UsageType)
 }
 
 // validate records the violations of x in c.
@@ -10365,9 +10226,7 @@ func (x *PostPricesTransformQuantity) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPricesTransformQuantityFields, &x.DivideBy, &x.Round)
 }
 
 // validate records the violations of x in c.
@@ -10502,9 +10361,7 @@ func (x *GetPricesPriceArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
-	return c.Err()
+	return wire.ValidateObject(getPricesPriceArgsFields, &x.Price, &x.Expand)
 }
 
 // getPricesPriceTool is the tool less what needs Module's arguments, set by
@@ -10532,9 +10389,8 @@ var getPricesPriceTool = runtime.Tool{
 // a mode.
 func decodeGetPricesPrice(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetPricesPriceArgs)
-	d := wire.Start(data, mode)
-	d.Object(getPricesPriceArgsFields, &x.Price, &x.Expand)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, getPricesPriceArgsFields, &x.Price, &x.Expand)
+	return x, err
 }
 
 // newGetPricesPriceTool builds the stripe_get_prices_price tool of Module.
@@ -10777,9 +10633,8 @@ func (x *PostPricesPriceCurrencyOptionsValue) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postPricesPriceCurrencyOptionsValueFields, &x.CustomUnitAmount,
+		&x.TaxBehavior, &x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // validate records the violations of x in c.
@@ -11124,10 +10979,8 @@ func (x *GetProductsArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
-		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs,
+		&x.Limit, &x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
 }
 
 // getProductsTool is the tool less what needs Module's arguments, set by
@@ -11155,13 +11008,12 @@ var getProductsTool = runtime.Tool{
 // mode.
 func decodeGetProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetProductsArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getProductsArgsFields, &x.Active, &x.EndingBefore, &x.Expand, &x.IDs, &x.Limit,
-		&x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getProductsArgsFields, &x.Active, &x.EndingBefore,
+		&x.Expand, &x.IDs, &x.Limit, &x.Shippable, &x.StartingAfter, &x.URL, &x.MaxPages)
 	if seen.Absent(8) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetProductsTool builds the stripe_get_products tool of Module.
@@ -11345,11 +11197,10 @@ func (x *PostProductsArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
-		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
-		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
-	return c.Err()
+	return wire.ValidateObject(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description,
+		&x.Expand, &x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name,
+		&x.PackageDimensions, &x.Shippable, &x.StatementDescriptor, &x.TaxCode,
+		&x.UnitLabel, &x.URL)
 }
 
 // PostProductsDefaultPriceData is the type of $.default_price_data in the
@@ -11490,9 +11341,8 @@ func (x *PostProductsDefaultPriceDataCurrencyOptionsValue) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postProductsDefaultPriceDataCurrencyOptionsValueFields,
+		&x.CustomUnitAmount, &x.TaxBehavior, &x.Tiers, &x.UnitAmount, &x.UnitAmountDecimal)
 }
 
 // validate records the violations of x in c.
@@ -11705,9 +11555,8 @@ func (x *PostProductsDefaultPriceDataRecurring) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postProductsDefaultPriceDataRecurringFields, &x.Interval,
+		&x.IntervalCount)
 }
 
 // validate records the violations of x in c.
@@ -11777,9 +11626,7 @@ func (x *PostProductsFeature) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postProductsFeatureFields, &x.Name)
 }
 
 // validate records the violations of x in c.
@@ -11824,9 +11671,8 @@ func (x *PostProductsPackageDimensions) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	x.validate(&c)
-	return c.Err()
+	return wire.ValidateObject(postProductsPackageDimensionsFields, &x.Height, &x.Length, &x.Weight,
+		&x.Width)
 }
 
 // validate records the violations of x in c.
@@ -11853,11 +11699,11 @@ var postProductsTool = runtime.Tool{
 // mode.
 func decodePostProducts(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(PostProductsArgs)
-	d := wire.Start(data, mode)
-	d.Object(postProductsArgsFields, &x.Active, &x.DefaultPriceData, &x.Description, &x.Expand,
-		&x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name, &x.PackageDimensions,
-		&x.Shippable, &x.StatementDescriptor, &x.TaxCode, &x.UnitLabel, &x.URL)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, postProductsArgsFields, &x.Active, &x.DefaultPriceData,
+		&x.Description, &x.Expand, &x.Features, &x.ID, &x.Images, &x.Metadata, &x.Name,
+		&x.PackageDimensions, &x.Shippable, &x.StatementDescriptor, &x.TaxCode,
+		&x.UnitLabel, &x.URL)
+	return x, err
 }
 
 // newPostProductsTool builds the stripe_post_products tool of Module.

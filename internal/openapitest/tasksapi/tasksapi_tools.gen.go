@@ -123,9 +123,8 @@ func (x *GetTasksArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
-	return c.Err()
+	return wire.ValidateObject(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit,
+		&x.MaxPages)
 }
 
 // getTasksLimitRules are the numeric constraints of $.limit in the arguments of
@@ -161,15 +160,15 @@ var getTasksTool = runtime.Tool{
 // decodeGetTasks is the tool's DecodeWith: DecodeGetTasksArgs with a mode.
 func decodeGetTasks(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTasksArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor, &x.Limit, &x.MaxPages)
+	seen, err := wire.DecodeObject(data, mode, getTasksArgsFields, &x.ProjectID, &x.Label, &x.Cursor,
+		&x.Limit, &x.MaxPages)
 	if seen.Absent(3) {
 		x.Limit = 50
 	}
 	if seen.Absent(4) {
 		x.MaxPages = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newGetTasksTool builds the tasks_get_tasks tool of Module.
@@ -271,10 +270,8 @@ func (x *CreateTaskArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
-		&x.Priority, &x.ProjectID, &x.Weight)
-	return c.Err()
+	return wire.ValidateObject(createTaskArgsFields, &x.Content, &x.Description, &x.DueString,
+		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 }
 
 // checkTaskContent records the violations of the constraints of v in c. Every
@@ -317,13 +314,12 @@ var createTaskTool = runtime.Tool{
 // decodeCreateTask is the tool's DecodeWith: DecodeCreateTaskArgs with a mode.
 func decodeCreateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CreateTaskArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(createTaskArgsFields, &x.Content, &x.Description, &x.DueString, &x.Labels,
-		&x.Priority, &x.ProjectID, &x.Weight)
+	seen, err := wire.DecodeObject(data, mode, createTaskArgsFields, &x.Content, &x.Description,
+		&x.DueString, &x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 	if seen.Absent(4) {
 		x.Priority = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newCreateTaskTool builds the tasks_create_task tool of Module.
@@ -403,9 +399,7 @@ func (x *GetTaskArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(getTaskArgsFields, &x.TaskID)
-	return c.Err()
+	return wire.ValidateObject(getTaskArgsFields, &x.TaskID)
 }
 
 // getTaskTool is the tool less what needs Module's arguments, set by
@@ -432,9 +426,8 @@ var getTaskTool = runtime.Tool{
 // decodeGetTask is the tool's DecodeWith: DecodeGetTaskArgs with a mode.
 func decodeGetTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(GetTaskArgs)
-	d := wire.Start(data, mode)
-	d.Object(getTaskArgsFields, &x.TaskID)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, getTaskArgsFields, &x.TaskID)
+	return x, err
 }
 
 // newGetTaskTool builds the tasks_get_task tool of Module.
@@ -529,10 +522,8 @@ func (x *UpdateTaskArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
-		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
-	return c.Err()
+	return wire.ValidateObject(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description,
+		&x.DueString, &x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 }
 
 // updateTaskTool is the tool less what needs Module's arguments, set by
@@ -553,13 +544,12 @@ var updateTaskTool = runtime.Tool{
 // decodeUpdateTask is the tool's DecodeWith: DecodeUpdateTaskArgs with a mode.
 func decodeUpdateTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(UpdateTaskArgs)
-	d := wire.Start(data, mode)
-	seen := d.Object(updateTaskArgsFields, &x.TaskID, &x.Content, &x.Description, &x.DueString,
-		&x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
+	seen, err := wire.DecodeObject(data, mode, updateTaskArgsFields, &x.TaskID, &x.Content,
+		&x.Description, &x.DueString, &x.Labels, &x.Priority, &x.ProjectID, &x.Weight)
 	if seen.Absent(5) {
 		x.Priority = 1
 	}
-	return x, d.Done()
+	return x, err
 }
 
 // newUpdateTaskTool builds the tasks_update_task tool of Module.
@@ -640,9 +630,7 @@ func (x *DeleteTaskArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(deleteTaskArgsFields, &x.TaskID)
-	return c.Err()
+	return wire.ValidateObject(deleteTaskArgsFields, &x.TaskID)
 }
 
 // deleteTaskTool is the tool less what needs Module's arguments, set by
@@ -668,9 +656,8 @@ var deleteTaskTool = runtime.Tool{
 // decodeDeleteTask is the tool's DecodeWith: DecodeDeleteTaskArgs with a mode.
 func decodeDeleteTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(DeleteTaskArgs)
-	d := wire.Start(data, mode)
-	d.Object(deleteTaskArgsFields, &x.TaskID)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, deleteTaskArgsFields, &x.TaskID)
+	return x, err
 }
 
 // newDeleteTaskTool builds the tasks_delete_task tool of Module.
@@ -736,9 +723,7 @@ func (x *CloseTaskArgs) Validate() error {
 	if x == nil {
 		return wire.NilObject()
 	}
-	var c wire.Checker
-	c.Object(closeTaskArgsFields, &x.TaskID)
-	return c.Err()
+	return wire.ValidateObject(closeTaskArgsFields, &x.TaskID)
 }
 
 // closeTaskTool is the tool less what needs Module's arguments, set by
@@ -758,9 +743,8 @@ var closeTaskTool = runtime.Tool{
 // decodeCloseTask is the tool's DecodeWith: DecodeCloseTaskArgs with a mode.
 func decodeCloseTask(data []byte, mode runtime.DecodeMode) (any, error) {
 	x := new(CloseTaskArgs)
-	d := wire.Start(data, mode)
-	d.Object(closeTaskArgsFields, &x.TaskID)
-	return x, d.Done()
+	_, err := wire.DecodeObject(data, mode, closeTaskArgsFields, &x.TaskID)
+	return x, err
 }
 
 // newCloseTaskTool builds the tasks_close_task tool of Module.
