@@ -116,7 +116,7 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		case f.required:
 			body = append(body, jen.If(jen.Op("!").Id("has"+f.name)).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(f.json))))
-		case f.hasDef && f.def != nil && !zeroDefault(f):
+		case appliesDefault(f):
 			body = append(body, jen.If(jen.Op("!").Id("has"+f.name)).Block(
 				jen.Id("x").Dot(f.name).Op("=").Add(g.fieldDefault(f))))
 		}
@@ -473,6 +473,13 @@ func (g *generator) zero(t *goType, ptr bool) jen.Code {
 		return g.typeExpr(t).Values()
 	}
 	return jen.Nil() // slices, maps, raw
+}
+
+// appliesDefault reports whether decoding sets f's default when the
+// property is absent: an optional property whose default is not the zero
+// value its Go type starts with.
+func appliesDefault(f *field) bool {
+	return !f.required && f.hasDef && f.def != nil && !zeroDefault(f)
 }
 
 // zeroDefault reports whether a field's default is the zero value its Go

@@ -25,6 +25,16 @@ func tableName(t *goType) string { return lowerFirst(t.name) + "Fields" }
 // tabled reports whether the struct t is decoded and validated through a
 // table.
 func (g *generator) tabled(t *goType) bool {
+	if t.tabled == 0 { // decided once: the decoder, Validate and decode function all ask
+		t.tabled = 1
+		if g.decideTabled(t) {
+			t.tabled = 2
+		}
+	}
+	return t.tabled == 2
+}
+
+func (g *generator) decideTabled(t *goType) bool {
 	if t.kind != kStruct || t.constVar != "" || t.extra != nil || t.recursive ||
 		len(t.fields) == 0 || len(t.fields) > wire.MaxTableFields {
 		return false
@@ -201,7 +211,7 @@ func (g *generator) tableDecodeBody(t *goType, mode jen.Code) []jen.Code {
 func (g *generator) tableDefaults(t *goType) []jen.Code {
 	var defaults []jen.Code
 	for i, f := range t.fields {
-		if !f.required && f.hasDef && f.def != nil && !zeroDefault(f) {
+		if appliesDefault(f) {
 			defaults = append(defaults, jen.If(jen.Id("seen").Dot("Absent").Call(jen.Lit(i))).Block(
 				jen.Id("x").Dot(f.name).Op("=").Add(g.fieldDefault(f))))
 		}

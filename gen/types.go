@@ -76,6 +76,8 @@ type goType struct {
 	// an alias of it), so when it is tabled they call its table
 	// themselves, without decode and validate methods (table.go).
 	root bool
+	// tabled caches tabled(t): 0 not yet decided, 1 no, 2 yes.
+	tabled int8
 
 	// same is the type t is an alias of: a nested struct or enum of the same
 	// shape declared before it (see shared.go). t is then declared as
