@@ -38,6 +38,12 @@ import (
 //
 // The tool's decoder still enforces every keyword; a warning says only that
 // the model is shown less.
+//
+// Encoding is most of the check's cost, so what can be known without it is
+// not encoded: a plain schema (runtime.PlainSchema: no reference or union,
+// read from its bytes) under a name every dialect takes is taken by every
+// plain mode as generated. TestTargetsFastMatchesSlow compares the answers
+// with encoding every tool in every mode, over every spec in the repository.
 
 // targetMode is one way a host can encode a catalog for a dialect.
 type targetMode struct {
@@ -86,6 +92,24 @@ func checkTargets(f *spec.File) (warnings []string, err error) {
 // checkTargetsWith is checkTargets, taking the tools' schema literals from
 // schemas when it is not nil.
 func checkTargetsWith(f *spec.File, schemas *schemaMemo) (warnings []string, err error) {
+	return checkTargetsHow(f, schemas, targetsHow{})
+}
+
+// targetsHow tunes checkTargetsHow for the tests that compare its fast
+// paths with encoding every tool in every mode.
+type targetsHow struct {
+	slow bool // encode every tool in every mode, as the runtime would
+	// plain counts the tools whose plain modes were answered from the
+	// schema's bytes (runtime.PlainSchema) and names alone.
+	plain *int
+}
+
+// checkTargetsHow is checkTargetsWith. A tool whose schema is plain
+// (runtime.PlainSchema) and whose name every targeted dialect takes is not
+// encoded in the plain modes: every one of them takes it, and sends it as
+// generated (Gemini's parameters aside, which rewrite it and are compared
+// when the module names its targets).
+func checkTargetsHow(f *spec.File, schemas *schemaMemo, how targetsHow) (warnings []string, err error) {
 	var errs spec.ErrorList
 	var issues []*targetIssue
 	index := map[string]*targetIssue{}
@@ -113,10 +137,17 @@ func checkTargetsWith(f *spec.File, schemas *schemaMemo) (warnings []string, err
 		}
 		tools[i] = &runtime.Tool{Name: t.Name, Description: t.Description, Schema: schema}
 		c := toolCheck{t: t, rt: tools[i], warn: warn, errs: &errs}
+		plain := !how.slow && plainTool(t.Name, schema, f.TargetDialects())
+		if plain && how.plain != nil {
+			*how.plain++
+		}
 		for _, dialect := range f.TargetDialects() {
 			for _, m := range targetModes(dialect) {
 				if m.opts != (runtime.EncodeOptions{}) && !named {
 					continue // warnings only for the dialects a module names
+				}
+				if plain && m.opts == (runtime.EncodeOptions{}) && (!named || m.dialect != runtime.DialectGemini) {
+					continue // taken, and sent as generated or not compared
 				}
 				c.check(m, named)
 			}
@@ -148,6 +179,21 @@ func checkTargetsWith(f *spec.File, schemas *schemaMemo) (warnings []string, err
 		warnings = append(warnings, is.pos.String()+": "+strings.Replace(is.msg, "{on}", strings.Join(is.labels, ", "), 1))
 	}
 	return warnings, nil
+}
+
+// plainTool reports whether every dialect of dialects takes a tool named
+// name with the argument schema schema in its plain mode, from the bytes
+// and the name alone (false: encode it to know).
+func plainTool(name string, schema []byte, dialects []string) bool {
+	if !runtime.PlainSchema(schema) {
+		return false
+	}
+	for _, d := range dialects {
+		if runtime.CheckToolName(runtime.Dialect(d), name) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // toolCheck is one tool under check, with what its modes share.

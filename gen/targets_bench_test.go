@@ -12,7 +12,9 @@ import (
 // 1,000-tool spec of internal/scale, as written (no targets: every dialect,
 // plain mode, errors only) and with every dialect named in targets (every
 // mode, warnings too), beside Code on the same spec, to show the check stays
-// a small part of generating:
+// a small part of generating. memo=cold computes the tools' schema literals
+// too (as when the check asks for them first); memo=warm takes them from a
+// memo that has them (as when the code has): the check alone.
 //
 //	go test ./gen -run '^$' -bench 'CheckTargets|Code/tools=1000' -benchmem
 func BenchmarkCheckTargets(b *testing.B) {
@@ -27,14 +29,26 @@ func BenchmarkCheckTargets(b *testing.B) {
 				f.Targets = append(f.Targets, spec.Target{Dialect: d})
 			}
 		}
-		b.Run(fmt.Sprintf("tools=%d/targets=%v", n, named), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := checkTargets(f); err != nil {
-					b.Fatal(err)
+		for _, warm := range []bool{false, true} {
+			var memo *schemaMemo
+			name := "cold"
+			if warm {
+				memo, name = newSchemaMemo(), "warm"
+				for _, t := range f.Tools {
+					if _, err := memo.json(t.Params); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tool")
-		})
+			b.Run(fmt.Sprintf("tools=%d/targets=%v/memo=%s", n, named, name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := checkTargetsWith(f, memo); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tool")
+			})
+		}
 	}
 }

@@ -2,12 +2,14 @@ package gen
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/scale"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/spec"
 )
@@ -99,5 +101,84 @@ func TestTargetsRefusedName(t *testing.T) {
 	f.Targets = nil
 	if _, err := Generate(f, dir); err == nil || !strings.Contains(err.Error(), "cannot take the tool name") {
 		t.Errorf("Generate with every dialect targeted: %v, want the name refused", err)
+	}
+}
+
+// targetSpecs are the specs the fast paths are compared on: every spec in
+// the repository that loads (testdata, fixtures, generated modules,
+// examples), and internal/scale's, each as written, with every dialect
+// named in targets, and with none.
+func targetSpecs(t *testing.T) map[string]*spec.File {
+	t.Helper()
+	files := map[string]*spec.File{}
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, SpecSuffix) {
+			return nil
+		}
+		if f, err := spec.Load(path); err == nil {
+			files[path] = f
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 50 {
+		t.Fatalf("only %d specs load under the repository", len(files))
+	}
+	for _, n := range []int{4, 160} {
+		f, err := spec.Parse("big.tools.yaml", scale.Spec(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[fmt.Sprintf("scale(%d)", n)] = f
+	}
+	refused, err := spec.Parse("x.tools.yaml", []byte("toolgen: 1\nprovider: x\ntools:\n  - name: x_ping\n    description: Ping.\n  - name: x_pong\n    description: Pong.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused.Tools[0].Name = "x.ping" // refused by all but MCP (see TestTargetsRefusedName)
+	files["refused-name"] = refused
+	for name, f := range files {
+		if len(f.Targets) > 0 {
+			none := *f
+			none.Targets = nil
+			files[name+" (no targets)"] = &none
+		}
+		all := *f
+		all.Targets = nil
+		for _, d := range spec.Dialects {
+			all.Targets = append(all.Targets, spec.Target{Dialect: d})
+		}
+		files[name+" (every dialect)"] = &all
+	}
+	return files
+}
+
+// TestTargetsFastMatchesSlow: the target check gives the same warnings and
+// errors, in the same order, with its fast paths as when it encodes every
+// tool in every mode, for every spec of targetSpecs; and the fast paths
+// are taken.
+func TestTargetsFastMatchesSlow(t *testing.T) {
+	plain := 0
+	for name, f := range targetSpecs(t) {
+		slowWarn, slowErr := checkTargetsHow(f, nil, targetsHow{slow: true})
+		fastWarn, fastErr := checkTargetsHow(f, nil, targetsHow{plain: &plain})
+		if !slices.Equal(fastWarn, slowWarn) {
+			t.Errorf("%s: warnings differ\n--- fast\n%s\n--- slow\n%s", name, strings.Join(fastWarn, "\n"), strings.Join(slowWarn, "\n"))
+		}
+		if fmt.Sprint(fastErr) != fmt.Sprint(slowErr) {
+			t.Errorf("%s: errors differ\n--- fast\n%v\n--- slow\n%v", name, fastErr, slowErr)
+		}
+	}
+	t.Logf("%d tools took the plain path", plain)
+	if plain < 500 {
+		t.Errorf("%d tools took the plain path, want at least 500", plain)
 	}
 }
