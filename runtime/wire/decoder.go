@@ -280,50 +280,79 @@ func (d *Decoder) NextKey() bool {
 	if d.stopped {
 		return false
 	}
-	// The common case, `, "key":` (or `"key":` first), on locals; anything
-	// else is read again, from the start, by the general case.
+	// The common cases, `, "key":` (or `"key":` first) and the closing
+	// '}', on locals; anything else is read again, from the start, by the
+	// general case.
 	data := d.data
-	if i := skipWS(data, d.pos); i < len(data) {
-		key := false
-		if d.fresh {
-			key = data[i] == '"'
-		} else if data[i] == ',' {
-			i = skipWS(data, i+1)
-			key = i < len(data) && data[i] == '"'
+	i := skipWS(data, d.pos)
+	if i >= len(data) {
+		return d.nextKey()
+	}
+	c := data[i]
+	if c == '}' {
+		d.pos = i
+		d.leave()
+		return false
+	}
+	if !d.fresh {
+		if c != ',' {
+			return d.nextKey()
 		}
-		if key {
-			d.fresh = false
-			// A key is mostly a short run of plain ASCII.
-			j := i + 1
-			for j < len(data) && keyByte[data[j]] {
-				j++
-			}
-			if j < len(data) && data[j] == '"' {
-				d.name = data[i+1 : j]
-				d.pos = j + 1
-			} else {
-				name, ok := d.readStringFrom(i+1, j)
-				if !ok {
-					return false
-				}
-				d.name = name
-			}
-			if i = skipWS(data, d.pos); i < len(data) && data[i] == ':' {
-				d.pos = i + 1
-				return true
-			}
-			d.pos = i
-			d.syntax("':' after object key")
+		if i = skipWS(data, i+1); i >= len(data) {
+			return d.nextKey()
+		}
+		c = data[i]
+	}
+	if c != '"' {
+		return d.nextKey()
+	}
+	d.fresh = false
+	j := keyEnd(data, i+1)
+	if j < len(data) && data[j] == '"' {
+		d.name = data[i+1 : j]
+		d.pos = j + 1
+	} else {
+		name, ok := d.readStringFrom(i+1, j)
+		if !ok {
 			return false
 		}
+		d.name = name
 	}
-	return d.nextKey()
+	if i = d.pos; i < len(data) && data[i] == ':' {
+		d.pos = i + 1
+		return true
+	}
+	if i = skipWS(data, d.pos); i < len(data) && data[i] == ':' {
+		d.pos = i + 1
+		return true
+	}
+	d.pos = i
+	d.syntax("':' after object key")
+	return false
 }
 
-// keyByte marks the bytes of NextKey's quick scan of a key: printable ASCII
-// but '"' and '\\'.
+// keyEnd returns the index of the first byte at or after i in data that
+// ends NextKey's quick scan of a key (a '"', a '\\', a control character or
+// a byte of a multi-byte UTF-8 sequence), or len(data): eight bytes at a
+// time, as a key is mostly a short run of plain ASCII.
+func keyEnd(data []byte, i int) int {
+	for i+8 <= len(data) {
+		x := binary.LittleEndian.Uint64(data[i:])
+		if m := strStop(x) | x&hiBits; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(data) && keyByte[data[i]] {
+		i++
+	}
+	return i
+}
+
+// keyByte marks the bytes keyEnd reads past: ASCII but control characters,
+// '"' and '\\'.
 var keyByte = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
+	for c := 0x20; c < 0x80; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t

@@ -315,6 +315,11 @@ type Decimal struct {
 	i     int64   // the value, when whole and within int64 (isInt)
 	isInt bool
 	text  string
+	// The value as m·10^e with m an integer of at most 18 digits, when it
+	// is positive and has no more digits (small): dividesText's multipleOf.
+	m     uint64
+	e     int
+	small bool
 }
 
 // Dec parses the number text (JSON syntax) of a schema keyword. It panics
@@ -339,7 +344,64 @@ func ParseDecimal(text string) (*Decimal, bool) {
 	if v, _, ok := x.int64(); ok {
 		d.i, d.isInt = v, true
 	}
+	if digits := x.digits(); !x.neg && len(digits) > 0 && len(digits) <= 18 {
+		for _, c := range digits {
+			d.m = d.m*10 + uint64(c-'0')
+		}
+		d.e, d.small = x.point-x.n, true
+	}
 	return d, true
+}
+
+// dividesText reports whether the number whose JSON text is tok is a
+// multiple of d, when that is decided at once: tok a plain decimal of at
+// most 18 digits (no exponent) and d small. false is "check in full" (not a
+// multiple, or not decided here).
+func (d *Decimal) dividesText(tok []byte) bool {
+	if !d.small {
+		return false
+	}
+	// tok = X·10^-frac, X its digits without the point.
+	var x uint64
+	n, frac, dot := 0, 0, false
+	for i, c := range tok {
+		switch {
+		case c >= '0' && c <= '9':
+			x = x*10 + uint64(c-'0')
+			n++
+			if dot {
+				frac++
+			}
+		case c == '.':
+			dot = true
+		case c == '-' && i == 0:
+		default:
+			return false // an exponent
+		}
+	}
+	if n == 0 || n > 18 {
+		return false
+	}
+	// x/d = X·10^k / m with k = -frac - e.
+	switch k := -frac - d.e; {
+	case k == 0:
+		return x%d.m == 0
+	case k > 0:
+		// X·10^k ≡ 0 (mod m).
+		return mulMod(x%d.m, powMod(10, k, d.m), d.m) == 0
+	case k >= -18:
+		// X ≡ 0 (mod m·10^-k), when that fits.
+		q := d.m
+		for ; k < 0; k++ {
+			hi, lo := bits.Mul64(q, 10)
+			if hi != 0 {
+				return false
+			}
+			q = lo
+		}
+		return x%q == 0
+	}
+	return false
 }
 
 // String is the number's canonical JSON text ("9007199254740993", "0.5",

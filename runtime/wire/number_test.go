@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -103,6 +106,88 @@ func TestNumberRulesExact(t *testing.T) {
 	(&NumberRules{Maximum: Dec("1e30"), Minimum: Dec("-1e30")}).CheckInt(&c, -9223372036854775808)
 	if c.Failed() {
 		t.Errorf("1e30 bounds: %v", c.Violations())
+	}
+}
+
+// TestNumberRulesFastPath compares CheckInt and CheckFloat, which decide
+// most values at once (intKeeps, floatKeeps, dividesText), with the full
+// check on random rules and numbers: bounds and multiples whole or not, at,
+// beside and far from the values, numbers written with fractions,
+// exponents and signs.
+func TestNumberRulesFastPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	decs := []string{"0", "1", "-1", "2", "3", "0.5", "0.25", "0.1", "0.3", "7", "10", "100", "1000", "-2.5", "1e-9", "3e-20",
+		"1e20", "12345678901234567", "123456789012345678", "1234567890123456789", "9223372036854775807", "0.000001", "25", "1.5",
+		"9007199254740992", "9007199254740993"}
+	pick := func() *Decimal {
+		if r.IntN(3) == 0 {
+			return nil
+		}
+		return Dec(decs[r.IntN(len(decs))])
+	}
+	toks := []string{"0", "-0", "1", "2", "3", "7", "7.5", "12.25", "100", "99.5", "100.0", "1e2", "-1", "-2.5", "0.5", "0.3",
+		"0.30000000000000004", "1e-9", "6e-20", "123456789012345678", "1234567890123456789", "9223372036854775807",
+		"-9223372036854775808", "1.5e1", "2E0", "0.000001", "0.0000010", "25", "50", "1000", "1001", "12345678901234567.0",
+		// ties: the float64 of the bound, another exact value
+		"0.09999999999999999999", "0.1000000000000000000001", "99.99999999999999999", "100.00000000000000001",
+		"9007199254740993", "9007199254740992", "2.4999999999999999999", "0.50000000000000000001"}
+	slow := func(rules *NumberRules, n number) []string {
+		var c Checker
+		rules.check(&c, n)
+		var out []string
+		for _, v := range c.Violations() {
+			out = append(out, v.Message)
+		}
+		return out
+	}
+	msgs := func(c *Checker) []string {
+		var out []string
+		for _, v := range c.Violations() {
+			out = append(out, v.Message)
+		}
+		return out
+	}
+	fast := 0
+	for range 20000 {
+		rules := &NumberRules{Minimum: pick(), ExclusiveMinimum: pick(), Maximum: pick(), ExclusiveMaximum: pick()}
+		if r.IntN(2) == 0 {
+			if m := pick(); m != nil && m.f > 0 {
+				rules.MultipleOf = m
+			}
+		}
+		if r.IntN(8) == 0 {
+			rules.Enum = []*Decimal{Dec(decs[r.IntN(len(decs))]), Dec(toks[r.IntN(len(toks))])}
+		}
+		tok := toks[r.IntN(len(toks))]
+		var d Decoder
+		d.Reset([]byte(tok))
+		v, text, ok := d.Number()
+		if !ok {
+			t.Fatalf("Number(%s)", tok)
+		}
+		var c Checker
+		rules.CheckFloat(&c, v, text)
+		if got, want := msgs(&c), slow(rules, number{f: v, tok: text, float: true}); !slices.Equal(got, want) {
+			t.Fatalf("CheckFloat(%s) with %+v: %q, the full check %q", tok, *rules, got, want)
+		}
+		c.Reset()
+		rules.CheckFloat(&c, v, nil) // a value built in Go
+		if got, want := msgs(&c), slow(rules, number{f: v, float: true}); !slices.Equal(got, want) {
+			t.Fatalf("CheckFloat(%v) with %+v: %q, the full check %q", v, *rules, got, want)
+		}
+		if i, err := strconv.ParseInt(tok, 10, 64); err == nil {
+			c.Reset()
+			rules.CheckInt(&c, i)
+			if got, want := msgs(&c), slow(rules, number{i: i}); !slices.Equal(got, want) {
+				t.Fatalf("CheckInt(%d) with %+v: %q, the full check %q", i, *rules, got, want)
+			}
+			if rules.intKeeps(i) {
+				fast++
+			}
+		}
+	}
+	if fast == 0 {
+		t.Error("no integer was decided at once")
 	}
 }
 

@@ -19,14 +19,63 @@ type NumberRules struct {
 
 // CheckInt records in c the rules that the integer v breaks.
 func (r *NumberRules) CheckInt(c *Checker, v int64) {
-	r.check(c, number{i: v})
+	if !r.intKeeps(v) {
+		r.check(c, number{i: v})
+	}
+}
+
+// intKeeps reports whether the integer v keeps every rule as far as whole
+// bounds and a whole multipleOf tell it at once; false is "check in full"
+// (a rule broken, or one that needs the exact comparison).
+func (r *NumberRules) intKeeps(v int64) bool {
+	if b := r.Minimum; b != nil && !(b.isInt && v >= b.i) {
+		return false
+	}
+	if b := r.ExclusiveMinimum; b != nil && !(b.isInt && v > b.i) {
+		return false
+	}
+	if b := r.Maximum; b != nil && !(b.isInt && v <= b.i) {
+		return false
+	}
+	if b := r.ExclusiveMaximum; b != nil && !(b.isInt && v < b.i) {
+		return false
+	}
+	if m := r.MultipleOf; m != nil && !(m.isInt && m.i > 0 && v%m.i == 0) {
+		return false
+	}
+	return len(r.Enum) == 0
 }
 
 // CheckFloat records in c the rules that the number v breaks. tok is the
 // JSON text v was decoded from (the exact value), or nil for a value built
 // in Go (then the shortest text that gives v, as JSON would write it).
 func (r *NumberRules) CheckFloat(c *Checker, v float64, tok []byte) {
-	r.check(c, number{f: v, tok: tok, float: true})
+	if !r.floatKeeps(v, tok) {
+		r.check(c, number{f: v, tok: tok, float: true})
+	}
+}
+
+// floatKeeps is intKeeps for a number: a bound is kept at once when v is
+// strictly on its side (rounding is monotonic, so float64(x) > float64(b)
+// means x > b); a tie, a multipleOf that the number's short text does not
+// decide and an enum are checked in full.
+func (r *NumberRules) floatKeeps(v float64, tok []byte) bool {
+	if b := r.Minimum; b != nil && !(v > b.f) {
+		return false
+	}
+	if b := r.ExclusiveMinimum; b != nil && !(v > b.f) {
+		return false
+	}
+	if b := r.Maximum; b != nil && !(v < b.f) {
+		return false
+	}
+	if b := r.ExclusiveMaximum; b != nil && !(v < b.f) {
+		return false
+	}
+	if m := r.MultipleOf; m != nil && !m.dividesText(tok) {
+		return false
+	}
+	return len(r.Enum) == 0
 }
 
 // number is the value being checked.

@@ -177,6 +177,16 @@ func TestNextKeyFastPath(t *testing.T) {
 	docs := []string{`{}`, `{ }`, `{"a":1}`, `{"a" : 1 , "b":2}`, "{\n \"a\":\t1,\r\n\"b\" :2\n}", `{"a":1,}`, `{,"a":1}`,
 		`{"a"1}`, `{"a":1 "b":2}`, `{"a":1,,"b":2}`, `{a:1}`, `{"a":1`, `{"a":1,`, `{"a`, `{"a"`, `{"a":`, `{"a\"b":1}`,
 		`{"a\u0041":1,"é":2}`, "{\"a\x01\":1}", `{"a":1}}`, `{"a":{"b":{}},"c":[]}`, `{"a":1 , }`, `{"a":1, 2}`, `{"":1}`}
+	// Keys of every length to 20 with a byte that ends the quick scan (or
+	// does not: DEL, '~') at each position, across the eight-byte steps.
+	for n := 0; n <= 20; n++ {
+		for at := 0; at <= n; at++ {
+			for _, sp := range []string{`\"`, `\n`, `\u00e9`, "\x01", "\x1f", "é", "\xff", "\x7f", "~", `"`, ""} {
+				key := strings.Repeat("k", at) + sp + strings.Repeat("y", n-at)
+				docs = append(docs, `{"`+key+`":1,"`+key+`x" :2}`, `{"`+key+`"`, `{ "`+key)
+			}
+		}
+	}
 	for _, doc := range docs {
 		walkKeys := func(next func(*Decoder) bool) (string, error) {
 			var d Decoder
