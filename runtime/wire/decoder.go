@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	didyoumean "github.com/toolgen/toolgen/internal/suggest"
 	"github.com/toolgen/toolgen/runtime"
@@ -48,6 +49,7 @@ type Decoder struct {
 	stopped bool   // malformed input or too deep: nothing more is read
 	name    []byte // the key NextKey read
 	scratch []byte // unescaped strings
+	strs    []byte // the block str copies short strings into (see strBlock)
 
 	synPos int    // offset of the syntax error
 	synMsg string // what was expected there ("" = no syntax error)
@@ -64,6 +66,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.fresh = false
 	d.stopped = false
 	d.name = nil
+	d.strs = nil // a document's strings share blocks with no other's
 	d.synPos = 0
 	d.synMsg = ""
 	d.mode = 0
@@ -591,7 +594,35 @@ func (d *Decoder) String() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return string(b), true
+	return d.str(b), true
+}
+
+// Decoded strings of up to strMax bytes are copied into blocks of at most
+// strBlock bytes shared by the strings of one document (one allocation for
+// the short strings of a call, not one each): a string kept keeps its
+// block, at most strBlock bytes, from being collected.
+const (
+	strBlock = 1024
+	strMax   = 128
+)
+
+// str is a copy of b (the bytes of a string just read).
+func (d *Decoder) str(b []byte) string {
+	n := len(b)
+	switch {
+	case n == 0:
+		return ""
+	case n > strMax:
+		return string(b)
+	case cap(d.strs)-len(d.strs) < n:
+		// The rest of the document holds the rest of its strings: a short
+		// document gets a block no larger than it.
+		d.strs = make([]byte, 0, min(strBlock, n+len(d.data)-d.pos))
+	}
+	i := len(d.strs)
+	d.strs = append(d.strs, b...)
+	// The bytes at i and after are never written again.
+	return unsafe.String(&d.strs[i], n)
 }
 
 // TrimmedString reads a string with its leading and trailing white space

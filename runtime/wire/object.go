@@ -478,7 +478,7 @@ func (s StringMap) read(d *Decoder, p any) {
 			d.Skip()
 			continue
 		}
-		k := string(d.name)
+		k := d.str(d.name)
 		if _, dup := m[k]; dup {
 			d.Duplicate()
 			continue
