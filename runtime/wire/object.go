@@ -88,8 +88,11 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 	}
 	seen |= seenObject
 	next := 0 // properties usually come in the schema's order: try that first
-	for d.NextKey() {
-		i := lookup(fields, d.name, next)
+	for {
+		i, ok := d.nextField(fields, next)
+		if !ok {
+			break
+		}
 		if i < 0 {
 			d.unknownField(fields)
 			continue
@@ -121,6 +124,53 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 		}
 	}
 	return seen
+}
+
+// nextField is NextKey for an object described by fields: it reads the
+// next member's key and the colon after it and returns the index of the
+// property the key names (-1 for none: the key is in d.name), or ok false
+// after the object's end. Properties usually come in the table's order,
+// some left out: the raw key is compared with the names of fields[next]
+// and fields[next+1] before it is read in full and looked up. (A table's
+// names are plain — letters, digits, '_' and '-', as a spec writes them —
+// so a key equal to one, byte for byte, has no escapes.)
+func (d *Decoder) nextField(fields []Field, next int) (int, bool) {
+	if d.stopped {
+		return 0, false
+	}
+	data := d.data
+	if i := skipWS(data, d.pos); i < len(data) {
+		c := data[i]
+		if c == '}' {
+			d.pos = i
+			d.leave()
+			return 0, false
+		}
+		if !d.fresh && c == ',' {
+			if i = skipWS(data, i+1); i < len(data) {
+				c = data[i]
+			}
+		} else if !d.fresh {
+			c = 0 // the general case's syntax error
+		}
+		if c == '"' {
+			q := i + 1
+			for k := next; k < next+2 && k < len(fields); k++ {
+				name := fields[k].Name
+				e := q + len(name)
+				if e+1 < len(data) && data[e] == '"' && data[e+1] == ':' && string(data[q:e]) == name {
+					d.fresh = false
+					d.name = data[q:e]
+					d.pos = e + 2
+					return k, true
+				}
+			}
+		}
+	}
+	if !d.NextKey() {
+		return 0, false
+	}
+	return lookup(fields, d.name, next), true
 }
 
 // lookup is the index of the property name in fields, trying from first

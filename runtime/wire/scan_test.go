@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -259,6 +260,65 @@ func TestNextKeyFastPath(t *testing.T) {
 		n2, e2 := walkKeys((*Decoder).nextKey)
 		if n1 != n2 || (e1 == nil) != (e2 == nil) || e1 != nil && e1.Error() != e2.Error() {
 			t.Errorf("NextKey on %q: %s, %v; the general case: %s, %v", doc, n1, e1, n2, e2)
+		}
+	}
+}
+
+// TestNextFieldFastPath compares the table's key reading (nextField, which
+// compares the raw key with the names it expects next) with NextKey and a
+// lookup, on objects of keys equal to, near and escaped forms of a table's
+// names, in and out of order, with every spacing and damage.
+func TestNextFieldFastPath(t *testing.T) {
+	fields := []Field{{Name: "a"}, {Name: "bb"}, {Name: "name"}, {Name: "names"}, {Name: "x_y"}, {Name: "unit_price"}, {Name: ""}}
+	keys := []string{`"a"`, `"bb"`, `"name"`, `"names"`, `"x_y"`, `"unit_price"`, `""`, `"nam"`, `"namex"`, `"n\u0061me"`, `"a\""`,
+		`"b"`, `"unit_pric"`, `"unit_price\n"`, `"é"`, `"names`, `"a`, `a`, `"bb" `, `"x_y"` + "\t"}
+	seps := []string{`,`, `, `, ",\n  ", ` ,`, ``, `,,`}
+	colons := []string{`:`, ` :`, `: `, ``, `::`}
+	r := rand.New(rand.NewPCG(9, 10))
+	walk := func(doc string, table bool) string {
+		var d Decoder
+		d.Reset([]byte(doc))
+		var out []string
+		if d.BeginObject() {
+			next := 0
+			for {
+				var i int
+				if table {
+					var ok bool
+					if i, ok = d.nextField(fields, next); !ok {
+						break
+					}
+				} else {
+					if !d.NextKey() {
+						break
+					}
+					i = lookup(fields, d.Name(), next)
+				}
+				if i >= 0 {
+					next = i + 1
+				}
+				out = append(out, strconv.Itoa(i)+"="+string(d.Name()))
+				d.Skip()
+			}
+		}
+		err := d.Finish()
+		return strings.Join(out, "|") + "@" + strconv.Itoa(d.pos) + " " + fmt.Sprint(err)
+	}
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString([]string{"{", "{ ", "{\n"}[r.IntN(3)])
+		for j := range r.IntN(6) {
+			if j > 0 {
+				b.WriteString(seps[r.IntN(len(seps))])
+			}
+			b.WriteString(keys[r.IntN(len(keys))])
+			b.WriteString(colons[r.IntN(len(colons))])
+			b.WriteString([]string{"1", `"v"`, "{}", "[1]", ""}[r.IntN(5)])
+		}
+		b.WriteString([]string{"}", " }", "", ",}", "}}"}[r.IntN(5)])
+		doc := b.String()
+		if got, want := walk(doc, true), walk(doc, false); got != want {
+			t.Fatalf("%s\nnextField:      %s\nNextKey+lookup: %s", doc, got, want)
 		}
 	}
 }
