@@ -28,7 +28,7 @@ type allOfSite struct {
 
 // allOf reads the parts of `allOf:` into s.AllOf and queues s for merging.
 func (p *parser) allOf(v *yaml.Node, s *Schema, sub subject, in string) *allOfSite {
-	items, ok := p.sequence(v, "allOf "+in)
+	items, ok := p.sequenceKey(v, "allOf", in)
 	if !ok {
 		return nil
 	}

@@ -24,7 +24,7 @@ type Example struct {
 // examples reads a tool's `examples:` list: each item a mapping of
 // arguments. They are checked once the file is resolved (checkExamples).
 func (p *parser) examples(v *yaml.Node, t *Tool, in string) {
-	items, ok := p.sequence(v, "examples "+in)
+	items, ok := p.sequenceKey(v, "examples", in)
 	if !ok {
 		return
 	}

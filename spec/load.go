@@ -68,6 +68,24 @@ var (
 	typeNameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 )
 
+// validName is nameChars.MatchString(s), without the regexp machinery
+// (every tool and parameter name is checked).
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || isUpperASCII(c) || isLowerASCII(c):
+		case i > 0 && (c == '-' || isDigitASCII(c)):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // Load reads and parses the spec file at path. See Parse. A file that cannot
 // be read is reported as an ErrorList too, wrapping the error of os.ReadFile
 // (errors.Is(err, fs.ErrNotExist) works).

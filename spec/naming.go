@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // commonInitialisms are the words golint (and Go readers) expect in all caps.
@@ -32,6 +33,14 @@ func isInitialism(up string, extra []string) bool {
 
 // goName is GoName with extra initialisms.
 func goName(name string, extra []string) string {
+	if isASCII(name) {
+		return goNameASCII(name, extra)
+	}
+	return goNameRunes(name, extra)
+}
+
+// goNameRunes is goName for any name.
+func goNameRunes(name string, extra []string) string {
 	var b strings.Builder
 	for _, w := range words(name) {
 		up := strings.ToUpper(w)
@@ -56,6 +65,109 @@ func goName(name string, extra []string) string {
 		s = "X" + s
 	}
 	return s
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
+
+// goNameASCII is goNameRunes for an ASCII name, with the words of words
+// found in place: the same name, without a string for each word.
+func goNameASCII(name string, extra []string) string {
+	var buf [64]byte
+	out := buf[:0]
+	var up []byte
+	word := func(w string) {
+		up = append(up[:0], w...)
+		for i, c := range up {
+			if isLowerASCII(c) {
+				up[i] = c - ('a' - 'A')
+			}
+		}
+		if isInitialismBytes(up, extra) {
+			if string(up) == "IDS" {
+				out = append(out, "IDs"...)
+			} else {
+				out = append(out, up...)
+			}
+			return
+		}
+		// Plurals of initialisms: "urls" → "URLs", "APIs" → "APIs".
+		if n := len(up); n > 2 && up[n-1] == 'S' && w[n-1] == 's' && isInitialismBytes(up[:n-1], extra) {
+			out = append(out, up[:n-1]...)
+			out = append(out, 's')
+			return
+		}
+		out = append(out, up[0])
+		for i := 1; i < len(w); i++ {
+			c := w[i]
+			if isUpperASCII(c) {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+		}
+	}
+	start := -1 // of the current word, -1 for none
+	flush := func(i int) {
+		if start >= 0 {
+			word(name[start:i])
+			start = -1
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case isUpperASCII(c):
+			// As in words: "userID" → user, ID; "HTTPServer" → HTTP,
+			// Server; "APIs" stays one word.
+			if start >= 0 {
+				prev := name[i-1]
+				nextLower := i+1 < len(name) && isLowerASCII(name[i+1])
+				if nextLower && name[i+1] == 's' && (i+2 == len(name) || !isLowerASCII(name[i+2])) {
+					nextLower = false
+				}
+				if isLowerASCII(prev) || isDigitASCII(prev) || (isUpperASCII(prev) && nextLower) {
+					flush(i)
+				}
+			}
+			if start < 0 {
+				start = i
+			}
+		case isLowerASCII(c) || isDigitASCII(c):
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(name))
+	if len(out) > 0 && isDigitASCII(out[0]) {
+		return "X" + string(out)
+	}
+	return string(out)
+}
+
+// isInitialismBytes is isInitialism for upper-case bytes.
+func isInitialismBytes(up []byte, extra []string) bool {
+	if commonInitialisms[string(up)] {
+		return true
+	}
+	for _, e := range extra {
+		if e == string(up) {
+			return true
+		}
+	}
+	return false
 }
 
 // words splits a name at '_', '-', ' ', '.', and at lower→upper case changes.

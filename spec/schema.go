@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -21,21 +22,22 @@ type subject struct {
 }
 
 func (s subject) String() string {
+	q := strconv.Quote // as %q writes a string
 	switch s.kind {
 	case "parameter":
-		return fmt.Sprintf("parameter %q", s.path)
+		return "parameter " + q(s.path)
 	case "type":
-		return fmt.Sprintf("type %q", s.path)
+		return "type " + q(s.path)
 	case "result":
 		if s.path == "" {
-			return fmt.Sprintf("the result of tool %q", s.tool)
+			return "the result of tool " + q(s.tool)
 		}
-		return fmt.Sprintf("result field %q of tool %q", s.path, s.tool)
+		return "result field " + q(s.path) + " of tool " + q(s.tool)
 	default:
 		if s.path == "" {
-			return fmt.Sprintf("the extra parameters of tool %q", s.tool)
+			return "the extra parameters of tool " + q(s.tool)
 		}
-		return fmt.Sprintf("extra parameter field %q of tool %q", s.path, s.tool)
+		return "extra parameter field " + q(s.path) + " of tool " + q(s.tool)
 	}
 }
 
@@ -45,6 +47,16 @@ func (s subject) child(seg string) subject {
 		seg = strings.TrimPrefix(seg, ".")
 	}
 	s.path += seg
+	return s
+}
+
+// childName is child("." + name): the subject of property name.
+func (s subject) childName(name string) subject {
+	if s.path == "" {
+		s.path = name
+	} else {
+		s.path = s.path + "." + name
+	}
 	return s
 }
 
@@ -149,7 +161,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		p.errorf(n, "the schema of %s must be a mapping; found %s (write {type: %s})", sub, describe(d), d.Value)
 		return nil
 	}
-	m := p.mapping(n, "the schema of "+of, in, schemaKeys)
+	m := p.mappingOf(n, text{"the schema of ", of}, text{a: in}, schemaKeys)
 	if m == nil {
 		return nil
 	}
@@ -202,7 +214,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	}
 
 	if v := m.val("description"); v != nil {
-		s.Description, _ = p.str(v, "description "+in)
+		s.Description, _ = p.strKey(v, "description", in)
 	}
 	if e, ok := m.get("go_name"); ok {
 		if (sub.kind == "result" || sub.kind == "extra") && sub.path == "" {
@@ -221,7 +233,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		}
 	}
 	if v := m.val("nullable"); v != nil {
-		if b, ok := p.boolean(v, "nullable "+in); ok && b {
+		if b, ok := p.booleanKey(v, "nullable", in); ok && b {
 			s.Nullable = true
 		}
 	}
@@ -233,7 +245,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	// string
 	count := func(key string, dst **int) {
 		if v := m.val(key); v != nil && fits(key) {
-			if c, ok := p.count(v, key+" "+in, 0); ok {
+			if c, ok := p.countKey(v, key, in, 0); ok {
 				*dst = &c
 			}
 		}
@@ -241,8 +253,8 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	count("minLength", &s.MinLength)
 	count("maxLength", &s.MaxLength)
 	if v := m.val("pattern"); v != nil && fits("pattern") {
-		if pat, ok := p.str(v, "pattern "+in); ok {
-			if _, err := regexp.Compile(pat); err != nil {
+		if pat, ok := p.strKey(v, "pattern", in); ok {
+			if err := p.compiles(pat); err != nil {
 				msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 				p.errorf(v, "pattern %q %s does not compile as a Go regular expression (RE2 syntax: no lookaround or backreferences): %s", pat, in, msg)
 			} else {
@@ -251,7 +263,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		}
 	}
 	if v := m.val("format"); v != nil && fits("format") {
-		if f, ok := p.str(v, "format "+in); ok {
+		if f, ok := p.strKey(v, "format", in); ok {
 			if !contains(formats, f) {
 				p.errorf(v, "unsupported format %q %s; supported formats are %s%s", f, in, joinAnd(formats), didYouMean(f, formats))
 			} else {
@@ -261,7 +273,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	}
 
 	if v := m.val("trim"); v != nil && fits("trim") {
-		s.Trim, _ = p.boolean(v, "trim "+in)
+		s.Trim, _ = p.booleanKey(v, "trim", in)
 	}
 
 	// integer and number
@@ -278,7 +290,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 			p.errorf(v, "%s %s must be a number, not a boolean: in JSON Schema draft 2020-12 it is the bound itself (write %s: 0 instead of %s: 0 with %s: true)", key, in, key, other, key)
 			return
 		}
-		f, ok := p.exactNumber(v, key+" "+in)
+		f, ok := p.exactNumberKey(v, key, in)
 		if !ok {
 			return
 		}
@@ -309,13 +321,13 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	count("minItems", &s.MinItems)
 	count("maxItems", &s.MaxItems)
 	if v := m.val("uniqueItems"); v != nil && fits("uniqueItems") {
-		s.UniqueItems, _ = p.boolean(v, "uniqueItems "+in)
+		s.UniqueItems, _ = p.booleanKey(v, "uniqueItems", in)
 	}
 
 	// object
 	if v := m.val("properties"); v != nil && fits("properties") && !isNull(v) {
-		if pf := p.mapping(v, "properties "+in, "in properties of "+of, nil); pf != nil {
-			s.Properties = p.properties(pf, func(name string) subject { return sub.child("." + name) }, "property", of)
+		if pf := p.mappingOf(v, text{"properties ", in}, text{"in properties of ", of}, nil); pf != nil {
+			s.Properties = p.properties(pf, sub.childName, "property", of)
 		}
 	}
 	var site *allOfSite
@@ -348,6 +360,20 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	return s
 }
 
+// compiles is the error of regexp.Compile(pat), compiled once for each
+// pattern of the file (an API repeats its patterns).
+func (p *parser) compiles(pat string) error {
+	if err, ok := p.patterns[pat]; ok {
+		return err
+	}
+	_, err := regexp.Compile(pat)
+	if p.patterns == nil {
+		p.patterns = map[string]error{}
+	}
+	p.patterns[pat] = err
+	return err
+}
+
 func containsType(ts []Type, t Type) bool {
 	for _, x := range ts {
 		if x == t {
@@ -360,7 +386,7 @@ func containsType(ts []Type, t Type) bool {
 // schemaType reads `type: T` or `type: [T, "null"]` into s.
 func (p *parser) schemaType(v *yaml.Node, s *Schema, in string) bool {
 	one := func(n *yaml.Node) (Type, bool) {
-		name, ok := p.str(n, "type "+in)
+		name, ok := p.strKey(n, "type", in)
 		if !ok {
 			return "", false
 		}
@@ -409,13 +435,15 @@ func (p *parser) properties(f *fields, sub func(string) subject, what, of string
 	byGo := map[string]*Property{}
 	for _, e := range f.list {
 		name := deref(e.Key).Value
-		p.checkName(e.Key, what+" name", name)
+		if !validName(name) || len(name) > MaxNameLen {
+			p.checkName(e.Key, what+" name", name)
+		}
 		prop := &Property{Pos: p.pos(e.Key), Name: name, GoName: goName(name, p.extra)}
 		prop.Schema = p.schema(e.Val, sub(name))
 		if prop.Schema != nil && prop.Schema.GoName != "" {
 			prop.GoName = prop.Schema.GoName
 		}
-		if prop.GoName == "" && nameChars.MatchString(name) {
+		if prop.GoName == "" && validName(name) {
 			p.errorf(e.Key, "%s name %q of %s has no letters or digits to make a Go field name from (give it a go_name)", what, name, of)
 		} else if first, dup := byGo[prop.GoName]; dup && prop.GoName != "" {
 			p.errorf(e.Key, "%s %q of %s has the Go name %s, like %s %q (line %d); rename one, or give it a go_name", what, name, of, prop.GoName, what, first.Name, first.Pos.Line)
@@ -516,6 +544,15 @@ func (p *parser) checkRanges(m *fields, s *Schema, in string) {
 	numRange("exclusiveMinimum", "exclusiveMaximum", s.ExclusiveMinimum, s.ExclusiveMaximum, true)
 }
 
+// exactNumberKey is exactNumber(n, key+" "+in), the message made only for
+// a problem.
+func (p *parser) exactNumberKey(n *yaml.Node, key, in string) (*wire.Decimal, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!int" && plainDecimal(d.Value, 0) && d.Value != "-0" {
+		return wire.Dec(d.Value), true // as exactNumber reads it
+	}
+	return p.exactNumber(n, key+" "+in)
+}
+
 // exactNumber reads a number keyword exactly, as the decimal it writes
 // (9007199254740993 is not rounded to a float64).
 func (p *parser) exactNumber(n *yaml.Node, what string) (*wire.Decimal, bool) {
@@ -523,6 +560,9 @@ func (p *parser) exactNumber(n *yaml.Node, what string) (*wire.Decimal, bool) {
 	if d != nil && d.Kind == yaml.ScalarNode {
 		switch d.ShortTag() {
 		case "!!int":
+			if plainDecimal(d.Value, 0) && d.Value != "-0" {
+				return wire.Dec(d.Value), true // as big.Int writes it
+			}
 			if i, ok := new(big.Int).SetString(d.Value, 0); ok {
 				return wire.Dec(i.String()), true
 			}

@@ -69,7 +69,7 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	if e, ok := m.get("params"); ok {
 		t.Params.Pos = p.pos(e.Key)
 		if !isNull(e.Val) {
-			if pf := p.mapping(e.Val, "params "+in, "in params of "+label, nil); pf != nil {
+			if pf := p.mappingOf(e.Val, text{"params ", in}, text{"in params of ", label}, nil); pf != nil {
 				t.Params.Properties = p.properties(pf, func(name string) subject {
 					return subject{kind: "parameter", tool: t.Name, path: name}
 				}, "parameter", "tool "+fmt.Sprintf("%q", t.Name))
@@ -110,7 +110,7 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 	p.flags(m, t, in)
 	t.DeferLoading = f.DeferLoading
 	if v := m.val("defer_loading"); v != nil {
-		t.DeferLoading, _ = p.boolean(v, "defer_loading "+in)
+		t.DeferLoading, _ = p.booleanKey(v, "defer_loading", in)
 	}
 	if v := m.val("title"); v != nil {
 		t.Title = p.title(v, in)
@@ -199,7 +199,7 @@ func (p *parser) checkName(n *yaml.Node, what, name string) {
 	switch {
 	case name == "":
 		p.errorf(n, "%s is empty", what)
-	case !nameChars.MatchString(name):
+	case !validName(name):
 		p.errorf(n, "%s %q has characters providers refuse: use letters, digits, _ and -, starting with a letter or _", what, name)
 	case len(name) > MaxNameLen:
 		p.errorf(n, "%s %q is %d characters long; providers accept at most %d", what, name, len(name), MaxNameLen)
@@ -258,7 +258,7 @@ func (p *parser) flags(m *fields, t *Tool, in string) {
 			p.errorf(v, "%s %s must be true, false or by_input; found %s", key, in, describe(d))
 			return fl
 		}
-		fl.Value, _ = p.boolean(v, key+" "+in)
+		fl.Value, _ = p.booleanKey(v, key, in)
 		return fl
 	}
 	fs := &t.Flags
@@ -273,7 +273,7 @@ func (p *parser) flags(m *fields, t *Tool, in string) {
 	}
 	fs.RequiresApproval = flag("requires_approval", false, false)
 	if v := m.val("permission_check"); v != nil {
-		fs.PermissionCheck, _ = p.boolean(v, "permission_check "+in)
+		fs.PermissionCheck, _ = p.booleanKey(v, "permission_check", in)
 	}
 	if fs.ReadOnly.Mode == Static && fs.ReadOnly.Value && fs.Destructive.Value {
 		p.errorAt(fs.Destructive.Pos, "destructive: true contradicts read_only: true (line %d) %s: a read-only tool changes nothing", fs.ReadOnly.Pos.Line, in)

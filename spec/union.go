@@ -104,7 +104,7 @@ func (p *parser) union(m *fields, s *Schema, sub subject, in string) {
 	u := &Union{Pos: p.pos(e.Key), Kind: kind}
 	s.Union = u
 	site := &unionSite{schema: s, sub: sub, in: in}
-	items, ok := p.sequence(e.Val, string(kind)+" "+in)
+	items, ok := p.sequenceKey(e.Val, string(kind), in)
 	if !ok {
 		return
 	}

@@ -42,8 +42,7 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 		case "!!null":
 			return nil, true
 		case "!!bool":
-			var b bool
-			if err := d.Decode(&b); err == nil {
+			if b, ok := scalarBool(d); ok {
 				return b, true
 			}
 		case "!!int":
@@ -66,8 +65,7 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 					return json.Number(d.Value), true
 				}
 			}
-			var f float64
-			if err := d.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			if f, ok := scalarFloat(d); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 				return f, true
 			}
 			p.errorf(n, "%s is not a finite number; JSON has no infinities or NaN", d.Value)
@@ -422,7 +420,7 @@ func checkFormat(format, s string) string {
 // enum reads an `enum:` list: non-empty, unique, values of the schema's type
 // meeting its other constraints.
 func (p *parser) enum(v *yaml.Node, s *Schema, sub subject, in string) {
-	items, ok := p.sequence(v, "enum "+in)
+	items, ok := p.sequenceKey(v, "enum", in)
 	if !ok {
 		return
 	}

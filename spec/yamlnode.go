@@ -38,6 +38,8 @@ type parser struct {
 	// MaxNesting).
 	nesting int
 	tooDeep bool // the nesting error was reported for this top-level schema
+	// patterns holds the answer of regexp.Compile for each pattern read.
+	patterns map[string]error
 }
 
 // itemType is a Go type name a go_name gives array items or map values.
@@ -124,20 +126,56 @@ func isNull(n *yaml.Node) bool {
 // entry is one key: value pair of a mapping.
 type entry struct {
 	Key, Val *yaml.Node
+	name     string // the key's name: deref(Key).Value
 }
 
 // fields is a mapping node read into its pairs, in file order.
 type fields struct {
-	list  []entry
+	list []entry
+	// index finds a key in a long mapping; a short one (the most) is
+	// searched in order, which costs less than building a map.
 	index map[string]int
+}
+
+// indexFrom is the length from which a mapping's keys are indexed.
+const indexFrom = 12
+
+// find is the index in f.list of key, or -1.
+func (f *fields) find(key string) int {
+	if f.index != nil {
+		if i, ok := f.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range f.list {
+		if f.list[i].name == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// add appends e, whose key is not in f yet.
+func (f *fields) add(e entry) {
+	f.list = append(f.list, e)
+	switch {
+	case f.index != nil:
+		f.index[e.name] = len(f.list) - 1
+	case len(f.list) == indexFrom:
+		f.index = make(map[string]int, 2*indexFrom)
+		for i := range f.list {
+			f.index[f.list[i].name] = i
+		}
+	}
 }
 
 func (f *fields) get(key string) (entry, bool) {
 	if f == nil {
 		return entry{}, false
 	}
-	i, ok := f.index[key]
-	if !ok {
+	i := f.find(key)
+	if i < 0 {
 		return entry{}, false
 	}
 	return f.list[i], true
@@ -159,6 +197,17 @@ func (f *fields) has(key string) bool {
 // that is not a mapping is reported as "what must be a mapping" and gives
 // nil.
 func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fields {
+	return p.mappingOf(n, text{a: what}, text{a: where}, known)
+}
+
+// text is a message fragment in two parts, joined only when a message
+// prints it: what most reads never need.
+type text struct{ a, b string }
+
+func (t text) String() string { return t.a + t.b }
+
+// mappingOf is mapping with what and where in parts.
+func (p *parser) mappingOf(n *yaml.Node, what, where text, known []string) *fields {
 	n = p.expand(n)
 	if p.aliases > maxAliases {
 		return nil
@@ -167,7 +216,7 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 		p.errorf(n, "%s must be a mapping; found %s", what, describe(n))
 		return nil
 	}
-	f := &fields{index: map[string]int{}}
+	f := &fields{list: make([]entry, 0, len(n.Content)/2)}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -181,7 +230,7 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 			continue
 		}
 		name := kd.Value
-		if j, dup := f.index[name]; dup {
+		if j := f.find(name); j >= 0 {
 			p.errorf(k, "duplicate key %q %s (first given at line %d)", name, where, f.list[j].Key.Line)
 			continue
 		}
@@ -196,8 +245,7 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 			p.errorf(k, "unknown key %q %s%s", name, where, hint)
 			continue
 		}
-		f.index[name] = len(f.list)
-		f.list = append(f.list, entry{k, v})
+		f.add(entry{k, v, name})
 	}
 	for _, m := range merges {
 		m = deref(m)
@@ -208,14 +256,13 @@ func (p *parser) mapping(n *yaml.Node, what, where string, known []string) *fiel
 			srcs = []*yaml.Node{m}
 		}
 		for _, src := range srcs {
-			mf := p.mapping(src, "a merged value (<<)", where, known)
+			mf := p.mappingOf(src, text{a: "a merged value (<<)"}, where, known)
 			if mf == nil {
 				continue
 			}
 			for _, e := range mf.list {
-				if _, ok := f.index[deref(e.Key).Value]; !ok {
-					f.index[deref(e.Key).Value] = len(f.list)
-					f.list = append(f.list, e)
+				if f.find(e.name) < 0 {
+					f.add(e)
 				}
 			}
 		}
@@ -234,6 +281,45 @@ func (p *parser) sequence(n *yaml.Node, what string) ([]*yaml.Node, bool) {
 		return nil, false
 	}
 	return n.Content, true
+}
+
+// sequenceKey is sequence(n, key+" "+in), the message made only for a
+// problem.
+func (p *parser) sequenceKey(n *yaml.Node, key, in string) ([]*yaml.Node, bool) {
+	if n != nil && n.Kind == yaml.SequenceNode && p.aliases <= maxAliases {
+		return n.Content, true
+	}
+	return p.sequence(n, key+" "+in)
+}
+
+// strKey is str(n, key+" "+in), the message made only for a problem.
+func (p *parser) strKey(n *yaml.Node, key, in string) (string, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" {
+		return d.Value, true
+	}
+	return p.str(n, key+" "+in)
+}
+
+// booleanKey is boolean(n, key+" "+in), the message made only for a
+// problem.
+func (p *parser) booleanKey(n *yaml.Node, key, in string) (bool, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+		if b, ok := scalarBool(d); ok {
+			return b, true
+		}
+	}
+	return p.boolean(n, key+" "+in)
+}
+
+// countKey is count(n, key+" "+in, least), the message made only for a
+// problem.
+func (p *parser) countKey(n *yaml.Node, key, in string, least int) (int, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!int" {
+		if i, ok := scalarInt(d); ok && i >= int64(least) && i <= math.MaxInt32 {
+			return int(i), true
+		}
+	}
+	return p.count(n, key+" "+in, least)
 }
 
 // str reads a string scalar. Numbers and booleans are not strings: YAML
@@ -258,9 +344,27 @@ func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
 		p.errorf(n, "%s must be true or false; found %s", what, describe(d))
 		return false, false
 	}
+	b, ok := scalarBool(d)
+	if !ok {
+		p.errorf(n, "%s must be true or false; found %s", what, describe(d))
+		return false, false
+	}
+	return b, true
+}
+
+// scalarBool decodes a !!bool scalar as d.Decode(&b) does, without its
+// reflection for the words yaml.v3 resolves to a bool.
+func scalarBool(d *yaml.Node) (bool, bool) {
+	if d.Tag == "!!bool" {
+		switch d.Value {
+		case "true", "True", "TRUE":
+			return true, true
+		case "false", "False", "FALSE":
+			return false, true
+		}
+	}
 	var b bool
 	if err := d.Decode(&b); err != nil {
-		p.errorf(n, "%s must be true or false; found %s", what, describe(d))
 		return false, false
 	}
 	return b, true
@@ -277,8 +381,7 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 			}
 			fallthrough
 		case "!!float":
-			var f float64
-			if err := d.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			if f, ok := scalarFloat(d); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 				return f, true
 			}
 		}
@@ -304,12 +407,63 @@ func (p *parser) count(n *yaml.Node, what string, least int) (int, bool) {
 	return int(f), true
 }
 
+// scalarInt decodes a scalar as n.Decode(&i) into an int64 does, without
+// its reflection for a !!int written in plain decimal digits.
 func scalarInt(n *yaml.Node) (int64, bool) {
+	if n.Tag == "!!int" && plainDecimal(n.Value, 18) {
+		// yaml.v3 parses it with strconv.ParseInt(v, 0, 64): without a
+		// leading 0 (octal) or underscores, base 10.
+		i, err := strconv.ParseInt(n.Value, 10, 64)
+		return i, err == nil
+	}
 	var i int64
 	if err := n.Decode(&i); err != nil {
 		return 0, false
 	}
 	return i, true
+}
+
+// scalarFloat decodes a scalar as n.Decode(&f) into a float64 does,
+// without its reflection for a !!float written as digits, a point and
+// digits.
+func scalarFloat(n *yaml.Node) (float64, bool) {
+	if n.Tag == "!!float" {
+		v := strings.TrimPrefix(n.Value, "-")
+		if dot := strings.IndexByte(v, '.'); dot > 0 && dot < len(v)-1 && digits(v[:dot]) && digits(v[dot+1:]) {
+			// yaml.v3 gives it to strconv.ParseFloat as written.
+			f, err := strconv.ParseFloat(n.Value, 64)
+			return f, err == nil
+		}
+	}
+	var f float64
+	if err := n.Decode(&f); err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+// plainDecimal reports whether s is an integer in decimal digits with an
+// optional "-", without leading zeros, of at most max digits (0: any
+// number).
+func plainDecimal(s string, max int) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || !digits(s) || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	return max == 0 || len(s) <= max
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(list []string, s string) bool {
