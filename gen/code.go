@@ -39,7 +39,11 @@ func specBase(path string) string {
 func Code(f *spec.File) ([]byte, error) { return codeWith(f, nil) }
 
 // codeWith is Code, taking the schema literals from schemas when it is not nil.
-func codeWith(f *spec.File, schemas *schemaMemo) ([]byte, error) {
+func codeWith(f *spec.File, schemas *schemaMemo) ([]byte, error) { return codeRaw(f, schemas, true) }
+
+// codeRaw is codeWith, writing the declarations raw.go covers as text when
+// raw is true and with jennifer otherwise (the same bytes).
+func codeRaw(f *spec.File, schemas *schemaMemo, raw bool) ([]byte, error) {
 	if f == nil {
 		return nil, errors.New("gen: nil spec")
 	}
@@ -58,7 +62,10 @@ func codeWith(f *spec.File, schemas *schemaMemo) ([]byte, error) {
 	// The file in sections: the module wiring, each tool's declarations,
 	// the named types. Each chunk of sections is rendered while the next
 	// ones are built (render.go).
-	r := newRenderer(pkg, GeneratedHeader(f.Path), chunkSections)
+	if raw && !rawNames[pkg] {
+		g.raws = &rawStore{}
+	}
+	r := newRenderer(pkg, GeneratedHeader(f.Path), chunkSections, g.raws)
 	r.add(append(g.moduleDecls(), g.httpDecls()...))
 	banner := func(title string) []jen.Code {
 		return []jen.Code{jen.Comment(strings.Repeat("-", 8) + " " + title + " " + strings.Repeat("-", 8)), jen.Line()}
@@ -213,6 +220,9 @@ type generator struct {
 	shapes map[string]*goType
 	// schemas gives the schema literals (nil: computed here).
 	schemas *schemaMemo
+	// raws holds the declarations written as text (raw.go); nil when
+	// jennifer writes them all.
+	raws *rawStore
 	// noTime asks typeOf for a string rather than time.Time for a
 	// date-time: a union's alternative (union.go).
 	noTime bool
@@ -271,6 +281,11 @@ const commentWidth = 80
 // commentWidth at spaces. Lines that Go doc comments treat specially
 // (indented code, list items) are kept as they are.
 func comment(text string) *jen.Statement {
+	return jen.Comment(strings.Join(commentLines(text), "\n"))
+}
+
+// commentLines are the "//" lines comment writes for text.
+func commentLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
 		l = strings.TrimRight(l, " \t\r")
@@ -285,7 +300,7 @@ func comment(text string) *jen.Statement {
 			}
 		}
 	}
-	return jen.Comment(strings.Join(out, "\n"))
+	return out
 }
 
 // keepLine reports whether a comment line must not be re-wrapped: it is

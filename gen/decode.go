@@ -42,13 +42,21 @@ func defaultsNote(t *goType) string {
 }
 
 // decodeEntry is the exported Decode<Tool>Args function.
+// decodeEntryDoc is the doc comment of t's Decode<Tool>Args function.
+func decodeEntryDoc(t *toolIR) string {
+	return "Decode" + t.args.name + " decodes and validates the JSON arguments of the " + t.tool.Name + " tool in one pass." +
+		defaultsNote(t.args) + " It reports every violation, each with its JSON path, in a" +
+		" *runtime.ValidationError, and returns the value as far as it could decode it even then (never nil)."
+}
+
 func (g *generator) decodeEntry(t *toolIR) []jen.Code {
+	if g.raws != nil {
+		return []jen.Code{g.rawDecodeEntry(t)}
+	}
 	name := t.args.name
 	fn := "Decode" + name
 	return []jen.Code{
-		comment(fn + " decodes and validates the JSON arguments of the " + t.tool.Name + " tool in one pass." +
-			defaultsNote(t.args) + " It reports every violation, each with its JSON path, in a" +
-			" *runtime.ValidationError, and returns the value as far as it could decode it even then (never nil)."),
+		comment(decodeEntryDoc(t)),
 		jen.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(name), jen.Error()).Block(
 			decodeEntryBody(t)..., // module.go
 		),

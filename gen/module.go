@@ -246,11 +246,18 @@ func (g *generator) moduleArgs() []jen.Code {
 // toolFuncDecl declares t's package-level runtime.Tool, its DecodeWith
 // function and, for a tool that bindsMore, toolFunc(t).
 func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
-	static, bound := g.toolLiteral(t)
 	doc := toolStatic(t) + " is the tool less its Execute, set by Module (" + toolRun(t) + ")."
 	if bindsMore(t.tool) {
 		doc = toolStatic(t) + " is the tool less what needs Module's arguments, set by " + toolFunc(t) + "."
 	}
+	if g.raws != nil && !bindsMore(t.tool) {
+		if static := g.rawToolStatic(t, doc); static != nil {
+			if decode := g.rawDecode(t); decode != nil {
+				return []jen.Code{static, decode, g.rawRun(t)}
+			}
+		}
+	}
+	static, bound := g.toolLiteral(t)
 	args := t.args.name
 	out := []jen.Code{
 		comment(doc),

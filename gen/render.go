@@ -28,7 +28,7 @@ var chunkSections = 32
 // render renders sections as one file of package pkg under the header
 // comment, chunk sections at a time.
 func render(pkg, header string, sections [][]jen.Code, chunk int) ([]byte, error) {
-	r := newRenderer(pkg, header, chunk)
+	r := newRenderer(pkg, header, chunk, nil)
 	for _, sec := range sections {
 		r.add(sec)
 	}
@@ -46,6 +46,9 @@ type renderer struct {
 	chunks      []*renderedChunk // those started, in order
 	wg          sync.WaitGroup
 	sem         chan struct{}
+	// raws holds the declarations written as text (raw.go) whose
+	// placeholders the sections hold; nil when there are none.
+	raws *rawStore
 }
 
 // renderedChunk is a chunk's formatted source, or why it failed; its
@@ -55,8 +58,8 @@ type renderedChunk struct {
 	err error
 }
 
-func newRenderer(pkg, header string, chunk int) *renderer {
-	return &renderer{pkg: pkg, header: header, chunk: chunk, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+func newRenderer(pkg, header string, chunk int, raws *rawStore) *renderer {
+	return &renderer{pkg: pkg, header: header, chunk: chunk, sem: make(chan struct{}, runtime.GOMAXPROCS(0)), raws: raws}
 }
 
 // newFile is a jennifer file of the renderer's package holding codes, with
@@ -107,7 +110,7 @@ func (r *renderer) discard() { r.wg.Wait() }
 
 // finish renders what is left and returns the file.
 func (r *renderer) finish() ([]byte, error) {
-	sections, pkg := r.sections, r.pkg
+	sections := r.sections
 	whole := func() ([]byte, error) {
 		var buf bytes.Buffer
 		if err := r.newFile(sections, true).Render(&buf); err != nil {
@@ -116,7 +119,11 @@ func (r *renderer) finish() ([]byte, error) {
 		return buf.Bytes(), nil
 	}
 	if r.chunk <= 0 || len(sections) <= r.chunk {
-		return whole()
+		src, err := whole()
+		if err != nil || r.raws.empty() {
+			return src, err
+		}
+		return r.join([][]byte{src}, whole)
 	}
 	n := (len(sections) + r.chunk - 1) / r.chunk
 	for len(r.chunks) < n {
@@ -131,37 +138,63 @@ func (r *renderer) finish() ([]byte, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	return r.join(out, whole)
+}
 
+// join joins formatted chunks into one file: the first chunk's head, one
+// import block merging theirs and those of the raw declarations spliced
+// into their bodies, and the bodies. When the chunks cannot be joined
+// (their imports clash) it renders the file whole instead; a file with raw
+// declarations must join (raw.go keeps them to names that cannot clash).
+func (r *renderer) join(out [][]byte, whole func() ([]byte, error)) ([]byte, error) {
+	pkg := r.pkg
+	fallback := func(why string) ([]byte, error) {
+		if !r.raws.empty() {
+			return nil, errors.New("internal error: the raw declarations cannot be joined: " + why)
+		}
+		return whole()
+	}
 	// Split each chunk into its head (up to the package clause), imports
 	// and body; merge the imports.
 	imports := map[string]string{} // path → its line in the import block
 	names := map[string]string{}   // package name → path
+	addImport := func(l string) string {
+		p, name, ok := importOf([]byte(l))
+		if !ok {
+			return "an import line " + l
+		}
+		if prev, seen := imports[p]; seen {
+			if prev != l {
+				return "one path imported under two names: " + p // a raw one and a jennifer one
+			}
+			return ""
+		}
+		if other, clash := names[name]; clash && other != p {
+			return "two paths under one name: " + name // jennifer would rename one
+		}
+		imports[p], names[name] = l, p
+		return ""
+	}
 	var head []byte
-	bodies := make([][]byte, n)
+	bodies := make([][]byte, len(out))
 	for i, src := range out {
 		h, lines, body, ok := splitFile(src, pkg)
 		if !ok {
-			return whole()
+			return fallback("a chunk without its package clause")
 		}
 		if i == 0 {
 			head = h
 		}
 		for _, line := range lines {
-			l := string(line)
-			p, name, ok := importOf(line)
-			if !ok {
-				return whole()
+			if why := addImport(string(line)); why != "" {
+				return fallback(why)
 			}
-			if prev, seen := imports[p]; seen {
-				if prev != l {
-					return whole() // one path imported under two names
-				}
-				continue
+		}
+		body, paths := r.raws.splice(body)
+		for _, p := range paths {
+			if why := addImport(importLine(p)); why != "" {
+				return fallback(why)
 			}
-			if other, clash := names[name]; clash && other != p {
-				return whole() // two paths under one name: jennifer would rename one
-			}
-			imports[p], names[name] = l, p
 		}
 		bodies[i] = body
 	}

@@ -201,6 +201,9 @@ func (g *generator) schemaConst(name, what string, s *spec.Schema) []jen.Code {
 	if err != nil {
 		g.errs = append(g.errs, "the schema of "+name+" cannot be written as JSON: "+err.Error())
 	}
+	if g.raws != nil {
+		return []jen.Code{g.rawSchemaConst(name, what, b)}
+	}
 	return []jen.Code{
 		comment(name + " is " + what),
 		jen.Const().Id(name).Op("=").Add(stringLit(string(b))),
@@ -210,8 +213,13 @@ func (g *generator) schemaConst(name, what string, s *spec.Schema) []jen.Code {
 
 // stringLit is a string literal, raw (`…`) when that reads better.
 func stringLit(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0xFEFF }) {
+	if rawStringOK(s) {
 		return jen.Op("`" + s + "`")
 	}
 	return jen.Lit(s)
+}
+
+// rawStringOK reports whether stringLit writes s as a raw string literal.
+func rawStringOK(s string) bool {
+	return !strings.ContainsAny(s, "`\r") && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0xFEFF })
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -40,93 +41,94 @@ func (g *generator) decideTabled(t *goType) bool {
 		return false
 	}
 	for _, f := range t.fields {
-		if g.tableValue(f) == nil {
+		if g.tableValue(f) == "" {
 			return false
 		}
 	}
 	return true
 }
 
-// tableValue is the wire.Value of field f in its struct's table, or nil
-// when f needs the member loop.
-func (g *generator) tableValue(f *field) jen.Code {
+// tableValue is the wire.Value of field f in its struct's table, as Go
+// text (gofmt'd: raw.go writes it as it is), or "" when f needs the member
+// loop.
+func (g *generator) tableValue(f *field) string {
 	t := f.typ
 	if (f.required && f.ptr && !f.nullable) || t.constVar != "" || (t.schema != nil && t.schema.Trim) {
-		return nil
+		return ""
 	}
-	vals := func(kv ...any) jen.Code { // pairs of key and value; nil values left out
-		var items []jen.Code
+	vals := func(kv ...string) string { // pairs of key and value; empty values left out
+		var b strings.Builder
+		b.WriteByte('{')
 		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] != nil {
-				items = append(items, jen.Id(kv[i].(string)).Op(":").Add(kv[i+1].(jen.Code)))
+			if kv[i+1] == "" {
+				continue
 			}
+			if b.Len() > 1 {
+				b.WriteString(", ")
+			}
+			b.WriteString(kv[i] + ": " + kv[i+1])
 		}
-		return jen.Values(items...)
+		b.WriteByte('}')
+		return b.String()
 	}
-	check := func(name string) any {
+	rules := func(name string) string {
 		if name == "" {
-			return nil
+			return ""
 		}
-		return jen.Id(name)
+		return "&" + name // a wire.NumberRules value
 	}
-	rules := func(name string) any {
-		if name == "" {
-			return nil
-		}
-		return jen.Op("&").Id(name) // a wire.NumberRules value
-	}
-	method := func(t *goType, m string) jen.Code { return jen.Parens(jen.Op("*").Id(t.name)).Dot(m) }
+	method := func(t *goType, m string) string { return "(*" + t.name + ")." + m }
 	unnamed := func(t *goType) bool { return t.name == "" || t.alias }
 	switch t.kind {
 	case kString:
 		if unnamed(t) {
-			return jen.Qual(wirePkg, "String").Add(vals("Check", check(t.check)))
+			return "wire.String" + vals("Check", t.check)
 		}
 	case kInt:
 		if unnamed(t) {
-			return jen.Qual(wirePkg, "Int").Add(vals("Rules", rules(t.check)))
+			return "wire.Int" + vals("Rules", rules(t.check))
 		}
 	case kFloat:
 		if unnamed(t) {
-			return jen.Qual(wirePkg, "Float").Add(vals("Rules", rules(t.check)))
+			return "wire.Float" + vals("Rules", rules(t.check))
 		}
 	case kBool:
 		if unnamed(t) {
-			return jen.Qual(wirePkg, "Bool").Add(vals("Check", check(t.check)))
+			return "wire.Bool" + vals("Check", t.check)
 		}
 	case kTime:
-		return jen.Qual(wirePkg, "DateTime").Values()
+		return "wire.DateTime{}"
 	case kEnum:
-		return jen.Qual(wirePkg, "Enum").Types(jen.Id(t.name)).Add(vals("Of", jen.Id(ofName(t)), "Check", jen.Id(t.check)))
+		return "wire.Enum[" + t.name + "]" + vals("Of", ofName(t), "Check", t.check)
 	case kStruct:
-		return jen.Qual(wirePkg, "Object").Types(jen.Id(t.name)).Add(vals("Decode", method(t, "decode"), "Validate", method(t, "validate")))
+		return "wire.Object[" + t.name + "]" + vals("Decode", method(t, "decode"), "Validate", method(t, "validate"))
 	case kSlice:
 		e := t.elem
 		if f.ptr || !unnamed(t) || t.elemPtr || uniqueBySpans(t) || e.constVar != "" || (e.schema != nil && e.schema.Trim) {
-			return nil
+			return ""
 		}
-		var max jen.Code = jen.Qual(wirePkg, "NoMaxItems")
+		max := "wire.NoMaxItems"
 		if m := t.schema.MaxItems; m != nil {
-			max = jen.Lit(*m)
+			max = strconv.Itoa(*m)
 		}
 		switch e.kind {
 		case kString:
 			if unnamed(e) {
-				return jen.Qual(wirePkg, "Strings").Add(vals("Max", max, "Item", check(e.check), "Check", check(t.check)))
+				return "wire.Strings" + vals("Max", max, "Item", e.check, "Check", t.check)
 			}
 		case kEnum:
-			return jen.Qual(wirePkg, "Enums").Types(jen.Id(e.name)).Add(vals("Max", max, "Of", jen.Id(ofName(e)), "Item", jen.Id(e.check), "Check", check(t.check)))
+			return "wire.Enums[" + e.name + "]" + vals("Max", max, "Of", ofName(e), "Item", e.check, "Check", t.check)
 		case kStruct:
-			return jen.Qual(wirePkg, "Objects").Types(jen.Id(e.name)).Add(vals("Max", max, "Decode", method(e, "decode"), "Validate", method(e, "validate"), "Check", check(t.check)))
+			return "wire.Objects[" + e.name + "]" + vals("Max", max, "Decode", method(e, "decode"), "Validate", method(e, "validate"), "Check", t.check)
 		}
 	case kMap:
 		e := t.elem
 		if f.ptr || !unnamed(t) || t.elemPtr || t.check != "" || e.kind != kString || !unnamed(e) || e.constVar != "" || (e.schema != nil && e.schema.Trim) {
-			return nil
+			return ""
 		}
-		return jen.Qual(wirePkg, "StringMap").Add(vals("Check", check(e.check)))
+		return "wire.StringMap" + vals("Check", e.check)
 	}
-	return nil
+	return ""
 }
 
 // tableDecl is the Fields table of the struct t.
@@ -140,7 +142,7 @@ func (g *generator) tableDecl(t *goType) []jen.Code {
 		if f.nullable {
 			row = append(row, jen.Id("Nullable").Op(":").True())
 		}
-		rows = append(rows, jen.Values(append(row, jen.Id("Value").Op(":").Add(g.tableValue(f)))...))
+		rows = append(rows, jen.Values(append(row, jen.Id("Value").Op(":").Id(g.tableValue(f)))...))
 	}
 	return []jen.Code{
 		comment(tableName(t) + " are the properties of " + t.name + ", in the order of its fields: how its decode and validate methods read and check each."),

@@ -1,0 +1,432 @@
+package gen
+
+import (
+	"bytes"
+	doccomment "go/doc/comment"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/spec"
+)
+
+// Raw declarations. The declarations every tool has and whose shape is
+// fixed — its runtime.Tool literal, decode and run functions, schema
+// constants — are written here directly as gofmt'd text instead of being
+// built as jennifer trees and formatted: at a thousand tools, formatting
+// them was most of what generating cost. Each declaration's text is kept
+// in a rawStore and a one-line placeholder stands for it among the
+// jennifer code; after formatting, the renderer splices the text in where
+// the placeholder is (render.go) and adds the imports it uses.
+//
+// The text must be exactly what go/format would make of it, so that the
+// file is the same bytes as when jennifer writes everything:
+// TestRawMatchesJennifer generates every spec in the repository both ways
+// and compares. A declaration whose shape this file does not cover (an
+// icon list, a multi-line flags literal, a default that is not a simple
+// constant) is built with jennifer as before.
+
+// rawMarker starts a placeholder line: the marker and the declaration's
+// index in its store. No line gofmt writes starts so: comments it writes
+// start with "// ", and the file holds no multi-line string.
+const rawMarker = "//toolgen:raw:"
+
+// rawDecl is one declaration written as text.
+type rawDecl struct {
+	text    []byte   // gofmt'd, ending in a newline, no blank line at either end
+	imports []string // the paths of the packages it uses
+}
+
+// rawStore holds a file's raw declarations. The generator adds to it while
+// the renderer's goroutines read what earlier sections placed.
+type rawStore struct {
+	mu    sync.Mutex
+	decls []*rawDecl
+}
+
+func (s *rawStore) empty() bool {
+	if s == nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.decls) == 0
+}
+
+// add stores d and returns its placeholder: a blank line, the marker line,
+// a blank line (gofmt keeps one blank line on each side of it, which the
+// declaration, having a doc comment, needs before it, and which keeps the
+// next declaration's doc comment apart).
+func (s *rawStore) add(d *rawDecl) jen.Code {
+	s.mu.Lock()
+	i := len(s.decls)
+	s.decls = append(s.decls, d)
+	s.mu.Unlock()
+	return jen.Line().Id(rawMarker + strconv.Itoa(i)).Line()
+}
+
+// splice replaces the placeholder lines of body with their declarations
+// and returns the result and the import paths those use.
+func (s *rawStore) splice(body []byte) ([]byte, []string) {
+	if s.empty() || !bytes.Contains(body, []byte(rawMarker)) {
+		return body, nil
+	}
+	s.mu.Lock()
+	decls := s.decls
+	s.mu.Unlock()
+	out := make([]byte, 0, len(body)*2)
+	var paths []string
+	seen := map[string]bool{}
+	rest := body
+	for {
+		i := bytes.Index(rest, []byte(rawMarker))
+		if i < 0 || (i > 0 && rest[i-1] != '\n') {
+			if i < 0 {
+				break
+			}
+			out = append(out, rest[:i+1]...)
+			rest = rest[i+1:]
+			continue
+		}
+		end := bytes.IndexByte(rest[i:], '\n')
+		if end < 0 {
+			end = len(rest) - i
+		}
+		n, err := strconv.Atoi(string(rest[i+len(rawMarker) : i+end]))
+		if err != nil || n < 0 || n >= len(decls) {
+			out = append(out, rest[:i+1]...)
+			rest = rest[i+1:]
+			continue
+		}
+		out = append(out, rest[:i]...)
+		out = append(out, decls[n].text...)
+		for _, p := range decls[n].imports {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+		rest = rest[min(i+end+1, len(rest)):]
+	}
+	return append(out, rest...), paths
+}
+
+// importLine is the import block line of path as jennifer writes it for
+// the packages raw declarations use, whose names are their paths' last
+// elements.
+func importLine(p string) string { return strconv.Quote(p) }
+
+// rawNames are the package names raw declarations write. A file of a
+// package with one of these names gets none: jennifer would rename the
+// import.
+var rawNames = map[string]bool{"runtime": true, "wire": true, "json": true, "context": true}
+
+// rawWriter builds one raw declaration.
+type rawWriter struct {
+	b       []byte
+	imports []string
+}
+
+// str appends parts.
+func (w *rawWriter) str(parts ...string) *rawWriter {
+	for _, p := range parts {
+		w.b = append(w.b, p...)
+	}
+	return w
+}
+
+// pkg records that the declaration uses the package at path and returns
+// its name.
+func (w *rawWriter) pkg(p string) string {
+	for _, q := range w.imports {
+		if q == p {
+			return path.Base(p)
+		}
+	}
+	w.imports = append(w.imports, p)
+	return path.Base(p)
+}
+
+// qual is a qualified identifier of the package at path.
+func (w *rawWriter) qual(p, name string) string { return w.pkg(p) + "." + name }
+
+// quote appends s as jennifer writes a string literal.
+func (w *rawWriter) quote(s string) *rawWriter {
+	w.b = strconv.AppendQuote(w.b, s)
+	return w
+}
+
+// doc appends text as the doc comment of a top-level declaration, as
+// comment writes it and gofmt then reformats it.
+func (w *rawWriter) doc(text string) *rawWriter {
+	lines := commentLines(text)
+	if !plainDoc(lines) {
+		lines = formatDoc(lines)
+	}
+	for _, l := range lines {
+		w.b = append(w.b, l...)
+		w.b = append(w.b, '\n')
+	}
+	return w
+}
+
+// decl is the finished declaration.
+func (w *rawWriter) decl() *rawDecl { return &rawDecl{text: w.b, imports: w.imports} }
+
+// plainDoc reports whether gofmt leaves the doc comment lines as they are:
+// one paragraph of text lines that go/doc/comment reads as nothing but
+// text (no heading, list, code block, link or blank line).
+func plainDoc(lines []string) bool {
+	for _, l := range lines {
+		if len(l) < 4 || !strings.HasPrefix(l, "// ") {
+			return false
+		}
+		t := l[3:]
+		c := t[0]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '(' || c == '"' || c == '\'' || c == '*' && len(t) > 1 && t[1] != ' ') || keepLine(t) {
+			return false
+		}
+		if strings.ContainsAny(t, "[\t") {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+// formatDoc is what gofmt does to a doc comment of "//" lines (go/printer's
+// formatDocComment, for comments without directives).
+func formatDoc(lines []string) []string {
+	var b strings.Builder
+	for _, l := range lines {
+		after, _ := strings.CutPrefix(l, "//")
+		b.WriteString(strings.TrimPrefix(after, " "))
+		b.WriteString("\n")
+	}
+	var p doccomment.Parser
+	var pr doccomment.Printer
+	text := string(pr.Comment(p.Parse(b.String())))
+	var out []string
+	for text != "" {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		switch {
+		case line == "":
+			line = "//"
+		case strings.HasPrefix(line, "\t"):
+			line = "//" + line
+		default:
+			line = "// " + line
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// raw stores the declaration w built and returns its placeholder.
+func (g *generator) raw(w *rawWriter) jen.Code { return g.raws.add(w.decl()) }
+
+// rawRun is runDecl(t) as a raw declaration.
+func (g *generator) rawRun(t *toolIR) jen.Code {
+	w := &rawWriter{}
+	args := t.args.name
+	ctx, call, result := w.qual("context", "Context"), w.qual(runtimePkg, "Call"), w.qual(runtimePkg, "Result")
+	w.doc(toolRun(t)+" runs a call of the "+t.tool.Name+" tool with impl.").
+		str("func ", toolRun(t), "(impl ", InterfaceName, ", ctx ", ctx, ", call *", call, ", args any) (", result, ", error) {\n").
+		str("\tif a, ok := args.(*", args, "); ok && a != nil {\n\t\treturn ")
+	method := "impl." + t.tool.GoName + "(ctx, call, a)"
+	if t.tool.Result != nil {
+		w.str(w.qual(wirePkg, "JSON"), "(", method, ")\n")
+	} else {
+		w.str(method, "\n")
+	}
+	w.str("\t}\n\treturn ", result, "{}, ", w.qual(wirePkg, "ArgsError"), "(args, (*", args, ")(nil))\n}\n")
+	return g.raw(w)
+}
+
+// rawDecodeEntry is decodeEntry(t) as a raw declaration.
+func (g *generator) rawDecodeEntry(t *toolIR) jen.Code {
+	w := &rawWriter{}
+	name := t.args.name
+	fn := "Decode" + name
+	w.doc(decodeEntryDoc(t)).
+		str("func ", fn, "(data []byte) (*", name, ", error) {\n").
+		str("\tv, err := ", toolDecode(t), "(data, 0)\n").
+		str("\treturn v.(*", name, "), err\n}\n")
+	return g.raw(w)
+}
+
+// rawSchemaConst is schemaConst as a raw declaration.
+func (g *generator) rawSchemaConst(name, what string, b []byte) jen.Code {
+	w := &rawWriter{}
+	w.doc(name+" is "+what).str("const ", name, " = ")
+	s := string(b)
+	if rawStringOK(s) {
+		w.str("`", s, "`\n")
+	} else {
+		w.quote(s).str("\n")
+	}
+	return g.raw(w)
+}
+
+// rawDecode is the DecodeWith function of t (toolFuncDecl) as a raw
+// declaration, or nil when one of its defaults is not a simple constant.
+func (g *generator) rawDecode(t *toolIR) jen.Code {
+	args := t.args
+	var body []string
+	if args.root && g.tabled(args) {
+		var defaults []string
+		for i, f := range args.fields {
+			if !appliesDefault(f) {
+				continue
+			}
+			lit, ok := g.rawDefault(f)
+			if !ok {
+				return nil
+			}
+			defaults = append(defaults, "\tif seen.Absent("+strconv.Itoa(i)+") {\n\t\tx."+f.name+" = "+lit+"\n\t}\n")
+		}
+		seen := "_"
+		if len(defaults) > 0 {
+			seen = "seen"
+		}
+		call := "wire.DecodeObject(data, mode, " + strings.ReplaceAll(tableArgs(args, len("\tseen, err := wire.DecodeObject(data, mode, ")), "\n", "\n\t\t") + ")"
+		body = append(body, "\tx := new("+args.name+")\n", "\t"+seen+", err := "+call+"\n")
+		body = append(body, defaults...)
+		body = append(body, "\treturn x, err\n")
+	} else {
+		body = append(body, "\tx := new("+args.name+")\n", "\td := wire.Start(data, mode)\n", "\tx.decode(d)\n", "\treturn x, d.Done()\n")
+	}
+	w := &rawWriter{}
+	w.pkg(wirePkg)
+	w.doc(toolDecode(t)+" is the tool's DecodeWith: Decode"+args.name+" with a mode.").
+		str("func ", toolDecode(t), "(data []byte, mode ", w.qual(runtimePkg, "DecodeMode"), ") (any, error) {\n").
+		str(body...).str("}\n")
+	return g.raw(w)
+}
+
+// rawDefault is the Go text of the default of f, which fieldDefault writes,
+// when it is a constant this file writes the same way.
+func (g *generator) rawDefault(f *field) (string, bool) {
+	if f.ptr || f.def == nil {
+		return "", false
+	}
+	switch t := f.typ; t.kind {
+	case kString:
+		if s, ok := f.def.(string); ok {
+			return strconv.Quote(s), true
+		}
+	case kEnum:
+		if s, ok := f.def.(string); ok {
+			for _, e := range t.enum {
+				if e.value == s {
+					return e.name, true
+				}
+			}
+		}
+	case kInt:
+		if i, ok := f.def.(int64); ok {
+			return strconv.FormatInt(i, 10), true
+		}
+	case kBool:
+		if b, ok := f.def.(bool); ok {
+			return strconv.FormatBool(b), true
+		}
+	}
+	return "", false
+}
+
+// rawToolStatic is the package-level runtime.Tool of t (toolFuncDecl) as
+// a raw declaration, or nil when its literal has a line this file does
+// not write (icons, a flags literal of more than one line).
+func (g *generator) rawToolStatic(t *toolIR, doc string) jen.Code {
+	tool := t.tool
+	if len(tool.Icons) > 0 {
+		return nil
+	}
+	w := &rawWriter{}
+	type kv struct{ k, v string }
+	kind := "KindTool"
+	if tool.Kind == spec.KindAgent {
+		kind = "KindAgent"
+	}
+	lines := []kv{
+		{"Name", "Tool" + tool.GoName},
+		{"Description", strconv.Quote(tool.Description)},
+		{"Kind", w.qual(runtimePkg, kind)},
+	}
+	if tool.Title != "" {
+		lines = append(lines, kv{"Title", strconv.Quote(tool.Title)})
+	}
+	raw := w.qual("encoding/json", "RawMessage")
+	lines = append(lines, kv{"Schema", raw + "(" + t.goLower + "Schema)"})
+	if tool.Result != nil {
+		lines = append(lines, kv{"ResultSchema", raw + "(" + t.goLower + "ResultSchema)"})
+	}
+	if len(tool.Examples) > 0 {
+		lines = append(lines, kv{"Examples", examplesFunc(tool) + "()"})
+	}
+	if tool.Gate != "" {
+		f := g.f
+		gate, msg := strconv.Quote(tool.Gate), strconv.Quote(tool.GateMessage)
+		if c := f.GateConst(tool.Gate); c != "" {
+			gate = c
+		}
+		if tool.GateMessage == f.GateMessage && tool.GateMessage != "" && tool.Gate == f.Gate {
+			msg = "gateMessage"
+		}
+		lines = append(lines, kv{"Gate", gate})
+		if tool.GateMessage != "" {
+			lines = append(lines, kv{"GateMessage", msg})
+		}
+	}
+	flags, ok := rawFlags(tool.Flags, w.qual(runtimePkg, "Flags"))
+	if !ok {
+		return nil
+	}
+	lines = append(lines, kv{"Flags", flags})
+	if tool.DeferLoading {
+		lines = append(lines, kv{"DeferLoading", "true"})
+	}
+	lines = append(lines, kv{"DecodeWith", toolDecode(t)}, kv{"Label", t.goLower + "Label"})
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l.k)+1)
+	}
+	w.doc(doc).str("var ", toolStatic(t), " = ", w.qual(runtimePkg, "Tool"), "{\n")
+	for _, l := range lines {
+		w.str("\t", l.k, ":", strings.Repeat(" ", width-len(l.k)), l.v, ",\n")
+	}
+	w.str("}\n")
+	return g.raw(w)
+}
+
+// rawFlags is flagsValue(fl) when it is one line.
+func rawFlags(fl spec.Flags, typ string) (string, bool) {
+	var set []string
+	if !fl.Enabled.Value {
+		set = append(set, "Enabled: false")
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{
+		{"Enabled", fl.Enabled.Value},
+		{"ReadOnly", fl.ReadOnly.Value},
+		{"Destructive", fl.Destructive.Value},
+		{"Idempotent", fl.Idempotent.Value},
+		{"OpenWorld", fl.OpenWorld.Value},
+		{"ConcurrencySafe", fl.ConcurrencySafe.Value},
+		{"RequiresApproval", fl.RequiresApproval.Value},
+	} {
+		if f.on {
+			set = append(set, f.name+": true")
+		}
+	}
+	if len(set) > 4 {
+		return "", false
+	}
+	return typ + "{" + strings.Join(set, ", ") + "}", true
+}

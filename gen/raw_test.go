@@ -1,0 +1,78 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/internal/scale"
+	"github.com/toolgen/toolgen/spec"
+)
+
+// TestRawMatchesJennifer generates every valid spec in the repository, and
+// specs of the scale benchmark, with the raw declarations (raw.go) and with
+// jennifer writing everything: the bytes must be the same. It is what
+// proves the raw text is what go/format would write.
+func TestRawMatchesJennifer(t *testing.T) {
+	var files []*spec.File
+	root := filepath.Join("..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, SpecSuffix) {
+			return nil
+		}
+		f, err := spec.Load(path)
+		if err != nil {
+			return nil // a negative case
+		}
+		files = append(files, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 40 {
+		t.Fatalf("found %d valid specs in the repository, want at least 40", len(files))
+	}
+	for _, n := range []int{1, 10, 100, 1000} {
+		if testing.Short() && n > 100 {
+			break
+		}
+		f, err := spec.Parse(fmt.Sprintf("scale%d.tools.yaml", n), scale.Spec(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	raws := 0
+	for _, f := range files {
+		want, werr := codeRaw(f, nil, false)
+		got, gerr := codeRaw(f, nil, true)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Errorf("%s: error with raw declarations %v, with jennifer %v", f.Path, gerr, werr)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the raw declarations change the code:\n%s", f.Path, firstDiff(got, want))
+			if dir := os.Getenv("TOOLGEN_RAW_DIFF"); dir != "" {
+				base := strings.ReplaceAll(f.Path, string(filepath.Separator), "_")
+				os.WriteFile(filepath.Join(dir, base+".raw.go"), got, 0o644)
+				os.WriteFile(filepath.Join(dir, base+".jen.go"), want, 0o644)
+			}
+			continue
+		}
+		if werr == nil {
+			raws++
+		}
+	}
+	t.Logf("%d specs generate the same code both ways", raws)
+}
