@@ -262,16 +262,25 @@ func lowerFirst(s string) string { return spec.LowerFirst(s) }
 // Go doc comments do: text that does not start with name follows
 // "<name> is <what>: ".
 func doc(name, what, text string, code jen.Code) jen.Code {
+	text = docText(name, what, text)
+	if text == "" {
+		return code
+	}
+	return comment(text).Line().Add(code)
+}
+
+// docText is the text of doc's comment ("": none).
+func docText(name, what, text string) string {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "" && what == "":
-		return code
+		return ""
 	case text == "":
 		text = name + " is " + what + "."
 	case !strings.HasPrefix(text, name+" "):
 		text = name + " is " + what + ": " + text
 	}
-	return comment(text).Line().Add(code)
+	return text
 }
 
 // commentWidth is the width comment wraps long lines to, "// " included.

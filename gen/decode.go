@@ -73,6 +73,16 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		return nil // other named types are read inline where they are used
 	}
 	if g.tabled(t) { // table.go
+		if g.raws != nil {
+			out := []jen.Code{g.rawTable(t)}
+			if t.root {
+				return out
+			}
+			if d := g.rawTableDecode(t); d != nil {
+				return append(out, d)
+			}
+			return append(out, g.tableDecode(t)...)
+		}
 		return append(g.tableDecl(t), g.tableDecode(t)...)
 	}
 	var body []jen.Code

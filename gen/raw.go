@@ -122,7 +122,7 @@ func importLine(p string) string { return strconv.Quote(p) }
 // rawNames are the package names raw declarations write. A file of a
 // package with one of these names gets none: jennifer would rename the
 // import.
-var rawNames = map[string]bool{"runtime": true, "wire": true, "json": true, "context": true}
+var rawNames = map[string]bool{"runtime": true, "wire": true, "json": true, "context": true, "time": true}
 
 // rawWriter builds one raw declaration.
 type rawWriter struct {
@@ -429,4 +429,170 @@ func rawFlags(fl spec.Flags, typ string) (string, bool) {
 		return "", false
 	}
 	return typ + "{" + strings.Join(set, ", ") + "}", true
+}
+
+// rawTypeExpr is typeExpr(t) as text, or "" for a type this file does not
+// write.
+func (g *generator) rawTypeExpr(w *rawWriter, t *goType) string {
+	if t.name != "" {
+		return t.name
+	}
+	switch t.kind {
+	case kString, kEnum:
+		return "string"
+	case kInt:
+		return "int64"
+	case kFloat:
+		return "float64"
+	case kBool:
+		return "bool"
+	case kTime:
+		return w.qual("time", "Time")
+	case kSlice, kMap:
+		if t.elem == nil {
+			return ""
+		}
+		elem := g.rawTypeExpr(w, t.elem)
+		if elem == "" {
+			return ""
+		}
+		if t.elemPtr && t.elem.kind != kUnion {
+			elem = "*" + elem
+		}
+		if t.kind == kSlice {
+			return "[]" + elem
+		}
+		return "map[string]" + elem
+	case kRaw:
+		return w.qual("encoding/json", "RawMessage")
+	}
+	return ""
+}
+
+// rawTag is the struct tag jennifer writes for a json key.
+func rawTag(json string) string {
+	s := "json:" + strconv.Quote(json)
+	if strconv.CanBackquote(s) {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
+}
+
+// rawStruct is typeDecl of the struct t as a raw declaration, or nil.
+func (g *generator) rawStruct(t *goType) jen.Code {
+	w := &rawWriter{}
+	type line struct{ doc, decl string }
+	var fields []line
+	for _, f := range t.fields {
+		typ := g.rawTypeExpr(w, f.typ)
+		if typ == "" {
+			return nil
+		}
+		if f.ptr {
+			typ = "*" + typ
+		}
+		tag := f.json
+		if !f.required && !f.hasDef {
+			tag += ",omitempty"
+		}
+		fields = append(fields, line{fieldDoc(f), f.name + " " + typ + " " + rawTag(tag)})
+	}
+	if t.extra != nil {
+		elem := g.rawTypeExpr(w, t.extra)
+		if elem == "" {
+			return nil
+		}
+		if t.extraPtr && t.extra.kind != kUnion {
+			elem = "*" + elem
+		}
+		fields = append(fields, line{t.extraName + " holds the properties the schema does not name, by key.",
+			t.extraName + " map[string]" + elem + " " + rawTag("-")})
+	}
+	w.doc(docText(t.name, t.what, t.doc))
+	if len(fields) == 0 {
+		w.str("type ", t.name, " struct{}\n")
+		return g.raw(w)
+	}
+	w.str("type ", t.name, " struct {\n")
+	for _, f := range fields {
+		for _, l := range commentLines(f.doc) {
+			w.str("\t", l, "\n")
+		}
+		w.str("\t", f.decl, "\n")
+	}
+	w.str("}\n")
+	return g.raw(w)
+}
+
+// rawAlias is aliasDecl(t) as a raw declaration.
+func (g *generator) rawAlias(t *goType) jen.Code {
+	w := &rawWriter{}
+	w.doc(aliasText(t)).str("type ", t.name, " = ", t.same.name, "\n")
+	return g.raw(w)
+}
+
+// rawTable is tableDecl(t) as a raw declaration.
+func (g *generator) rawTable(t *goType) jen.Code {
+	w := &rawWriter{}
+	w.doc(tableDoc(t)).str("var ", tableName(t), " = []", w.qual(wirePkg, "Field"), "{\n")
+	for _, f := range t.fields {
+		w.str("\t{Name: ").quote(f.json)
+		if f.required {
+			w.str(", Required: true")
+		}
+		if f.nullable {
+			w.str(", Nullable: true")
+		}
+		w.str(", Value: ", g.tableValue(f), "},\n")
+	}
+	w.str("}\n")
+	return g.raw(w)
+}
+
+// rawTableDecode is tableDecode(t) as a raw declaration, or nil when a
+// default is not a simple constant.
+func (g *generator) rawTableDecode(t *goType) jen.Code {
+	var defaults []string
+	for i, f := range t.fields {
+		if !appliesDefault(f) {
+			continue
+		}
+		lit, ok := g.rawDefault(f)
+		if !ok {
+			return nil
+		}
+		defaults = append(defaults, "\tif seen.Absent("+strconv.Itoa(i)+") {\n\t\tx."+f.name+" = "+lit+"\n\t}\n")
+	}
+	w := &rawWriter{}
+	w.doc(tableDecodeDoc).str("func (x *", t.name, ") decode(d *", w.qual(wirePkg, "Decoder"), ") {\n\t")
+	if len(defaults) == 0 {
+		w.str(rawTableCall("d", t), "\n")
+	} else {
+		w.str("seen := ", rawTableCall("d", t), "\n").str(defaults...)
+	}
+	w.str("}\n")
+	return g.raw(w)
+}
+
+// rawTableCall is tableCall(recv, t) as text, its lines after the first
+// indented for a statement of a function body.
+func rawTableCall(recv string, t *goType) string {
+	return recv + ".Object(" + strings.ReplaceAll(tableArgs(t, len("\tseen := "+recv+".Object(")), "\n", "\n\t\t") + ")"
+}
+
+// rawTableValidate is validateMethods(t) of the tabled struct t as raw
+// declarations.
+func (g *generator) rawTableValidate(t *goType) []jen.Code {
+	w := &rawWriter{}
+	w.doc(validateDoc).str("func (x *", t.name, ") Validate() error {\n").
+		str("\tif x == nil {\n\t\treturn ", w.qual(wirePkg, "NilObject"), "()\n\t}\n").
+		str("\treturn wire.ValidateObject(", strings.ReplaceAll(tableArgs(t, len("\treturn wire.ValidateObject(")), "\n", "\n\t\t"), ")\n}\n")
+	out := []jen.Code{g.raw(w)}
+	if t.root {
+		return out
+	}
+	w = &rawWriter{}
+	w.doc("validate records the violations of x in c.").
+		str("func (x *", t.name, ") validate(c *", w.qual(wirePkg, "Checker"), ") {\n\t", rawTableCall("c", t), "\n}\n")
+	return append(out, g.raw(w))
 }

@@ -146,6 +146,14 @@ func ofName(t *goType) string {
 
 // aliasDecl declares t as an alias of the type of the same shape.
 func (g *generator) aliasDecl(t *goType) jen.Code {
+	if g.raws != nil {
+		return g.rawAlias(t)
+	}
+	return comment(aliasText(t)).Line().Add(jen.Type().Id(t.name).Op("=").Id(t.same.name)).Line()
+}
+
+// aliasText is the doc comment of aliasDecl(t).
+func aliasText(t *goType) string {
 	text := strings.TrimSpace(t.doc)
 	switch {
 	case text == "":
@@ -153,6 +161,5 @@ func (g *generator) aliasDecl(t *goType) jen.Code {
 	case !strings.HasPrefix(text, t.name+" "):
 		text = t.name + " is " + t.what + ": " + text
 	}
-	text += " It is an alias of " + t.same.name + ", which has the same shape."
-	return comment(text).Line().Add(jen.Type().Id(t.name).Op("=").Id(t.same.name)).Line()
+	return text + " It is an alias of " + t.same.name + ", which has the same shape."
 }

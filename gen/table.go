@@ -131,6 +131,14 @@ func (g *generator) tableValue(f *field) string {
 	return ""
 }
 
+// tableDoc is the doc comment of t's Fields table.
+func tableDoc(t *goType) string {
+	return tableName(t) + " are the properties of " + t.name + ", in the order of its fields: how its decode and validate methods read and check each."
+}
+
+// tableDecodeDoc is the doc comment of a tabled struct's decode method.
+const tableDecodeDoc = "decode reads the JSON object of x from d, checking each value as it is read and recording every violation in d."
+
 // tableDecl is the Fields table of the struct t.
 func (g *generator) tableDecl(t *goType) []jen.Code {
 	var rows []jen.Code
@@ -145,7 +153,7 @@ func (g *generator) tableDecl(t *goType) []jen.Code {
 		rows = append(rows, jen.Values(append(row, jen.Id("Value").Op(":").Id(g.tableValue(f)))...))
 	}
 	return []jen.Code{
-		comment(tableName(t) + " are the properties of " + t.name + ", in the order of its fields: how its decode and validate methods read and check each."),
+		comment(tableDoc(t)),
 		jen.Var().Id(tableName(t)).Op("=").Index().Qual(wirePkg, "Field").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...),
 		jen.Line(),
 	}
@@ -185,7 +193,7 @@ func (g *generator) tableDecode(t *goType) []jen.Code {
 		return nil
 	}
 	return []jen.Code{
-		comment("decode reads the JSON object of x from d, checking each value as it is read and recording every violation in d."),
+		comment(tableDecodeDoc),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("decode").Params(jen.Id("d").Op("*").Qual(wirePkg, "Decoder")).Block(g.tableRead(t)...),
 		jen.Line(),
 	}

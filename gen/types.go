@@ -486,6 +486,11 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 	}
 	switch t.kind {
 	case kStruct:
+		if g.raws != nil {
+			if d := g.rawStruct(t); d != nil {
+				return []jen.Code{d}
+			}
+		}
 		var fields []jen.Code
 		for _, f := range t.fields {
 			tag := f.json

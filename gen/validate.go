@@ -23,10 +23,16 @@ var formatFunc = map[string]string{
 	"uuid":      "IsUUID",
 }
 
+// validateDoc is the doc comment of a struct's Validate method.
+const validateDoc = "Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."
+
 // validateMethods are a struct's Validate and validate methods.
 func (g *generator) validateMethods(t *goType) []jen.Code {
 	if t.kind != kStruct {
 		return nil
+	}
+	if g.raws != nil && g.tabled(t) && len(depthGuard(t)) == 0 && len(constCheck(t, jen.Id("x"))) == 0 {
+		return g.rawTableValidate(t)
 	}
 	c := func() *jen.Statement { return jen.Id("c") }
 	var body []jen.Code
@@ -93,7 +99,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 		validateBody = tableValidateBody(t) // table.go: wire.ValidateObject
 	}
 	validate := []jen.Code{
-		comment("Validate checks the constraints of x, for values built in Go (decoding checks them already). It reports every violation, each with its JSON path, in a *runtime.ValidationError."),
+		comment(validateDoc),
 		jen.Func().Params(jen.Id("x").Op("*").Id(t.name)).Id("Validate").Params().Error().Block(validateBody...),
 		jen.Line(),
 	}
