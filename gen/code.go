@@ -62,9 +62,7 @@ func codeRaw(f *spec.File, schemas *schemaMemo, raw bool) ([]byte, error) {
 	// The file in sections: the module wiring, each tool's declarations,
 	// the named types. Each chunk of sections is rendered while the next
 	// ones are built (render.go).
-	if raw && !rawNames[pkg] {
-		g.raws = &rawStore{}
-	}
+	g.raws, g.jen = &rawStore{}, !raw
 	r := newRenderer(pkg, GeneratedHeader(f.Path), chunkSections, g.raws)
 	r.add(append(g.moduleDecls(), g.httpDecls()...))
 	banner := func(title string) []jen.Code {
@@ -220,9 +218,10 @@ type generator struct {
 	shapes map[string]*goType
 	// schemas gives the schema literals (nil: computed here).
 	schemas *schemaMemo
-	// raws holds the declarations written as text (raw.go); nil when
-	// jennifer writes them all.
+	// raws holds the declarations written as text (raw.go); jen asks for
+	// jennifer's version of those that have one (tests compare the two).
 	raws *rawStore
+	jen  bool
 	// noTime asks typeOf for a string rather than time.Time for a
 	// date-time: a union's alternative (union.go).
 	noTime bool

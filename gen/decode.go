@@ -50,7 +50,7 @@ func decodeEntryDoc(t *toolIR) string {
 }
 
 func (g *generator) decodeEntry(t *toolIR) []jen.Code {
-	if g.raws != nil {
+	if !g.jen {
 		return []jen.Code{g.rawDecodeEntry(t)}
 	}
 	name := t.args.name
@@ -73,7 +73,7 @@ func (g *generator) decodeMethods(t *goType) []jen.Code {
 		return nil // other named types are read inline where they are used
 	}
 	if g.tabled(t) { // table.go
-		if g.raws != nil {
+		if !g.jen {
 			out := []jen.Code{g.rawTable(t)}
 			if t.root {
 				return out

@@ -250,7 +250,7 @@ func (g *generator) toolFuncDecl(t *toolIR) []jen.Code {
 	if bindsMore(t.tool) {
 		doc = toolStatic(t) + " is the tool less what needs Module's arguments, set by " + toolFunc(t) + "."
 	}
-	if g.raws != nil && !bindsMore(t.tool) {
+	if !g.jen && !bindsMore(t.tool) {
 		if static := g.rawToolStatic(t, doc); static != nil {
 			if decode := g.rawDecode(t); decode != nil {
 				return []jen.Code{static, decode, g.rawRun(t)}

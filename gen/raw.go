@@ -116,13 +116,10 @@ func (s *rawStore) splice(body []byte) ([]byte, []string) {
 
 // importLine is the import block line of path as jennifer writes it for
 // the packages raw declarations use, whose names are their paths' last
-// elements.
+// elements. (jennifer names an import after the package whatever the
+// generated package is called; only two imports of one name would make it
+// rename one, and then the file is not joined: render.go.)
 func importLine(p string) string { return strconv.Quote(p) }
-
-// rawNames are the package names raw declarations write. A file of a
-// package with one of these names gets none: jennifer would rename the
-// import.
-var rawNames = map[string]bool{"runtime": true, "wire": true, "json": true, "context": true, "time": true}
 
 // rawWriter builds one raw declaration.
 type rawWriter struct {

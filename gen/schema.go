@@ -201,7 +201,7 @@ func (g *generator) schemaConst(name, what string, s *spec.Schema) []jen.Code {
 	if err != nil {
 		g.errs = append(g.errs, "the schema of "+name+" cannot be written as JSON: "+err.Error())
 	}
-	if g.raws != nil {
+	if !g.jen {
 		return []jen.Code{g.rawSchemaConst(name, what, b)}
 	}
 	return []jen.Code{

@@ -146,7 +146,7 @@ func ofName(t *goType) string {
 
 // aliasDecl declares t as an alias of the type of the same shape.
 func (g *generator) aliasDecl(t *goType) jen.Code {
-	if g.raws != nil {
+	if !g.jen {
 		return g.rawAlias(t)
 	}
 	return comment(aliasText(t)).Line().Add(jen.Type().Id(t.name).Op("=").Id(t.same.name)).Line()

@@ -486,7 +486,7 @@ func (g *generator) typeDecl(t *goType) []jen.Code {
 	}
 	switch t.kind {
 	case kStruct:
-		if g.raws != nil {
+		if !g.jen {
 			if d := g.rawStruct(t); d != nil {
 				return []jen.Code{d}
 			}

@@ -31,7 +31,7 @@ func (g *generator) validateMethods(t *goType) []jen.Code {
 	if t.kind != kStruct {
 		return nil
 	}
-	if g.raws != nil && g.tabled(t) && len(depthGuard(t)) == 0 && len(constCheck(t, jen.Id("x"))) == 0 {
+	if !g.jen && g.tabled(t) && len(depthGuard(t)) == 0 && len(constCheck(t, jen.Id("x"))) == 0 {
 		return g.rawTableValidate(t)
 	}
 	c := func() *jen.Statement { return jen.Id("c") }
