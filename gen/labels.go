@@ -2,6 +2,7 @@ package gen
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -17,7 +18,7 @@ import (
 // the label never shows what the call refused. Strings are clipped
 // (wire.Clip); numbers, booleans and times are short already.
 
-// labelFunc is the label function of a tool.
+// labelFunc is the label function of a tool (a raw declaration: raw.go).
 func (g *generator) labelFunc(t *toolIR) []jen.Code {
 	tool := t.tool
 	name := t.goLower + "Label"
@@ -25,8 +26,9 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 	if fallback == "" {
 		fallback = tool.Name
 	}
-	head := comment(name + " renders the status label of a call from its arguments (possibly partial or nil). It cannot fail.")
-	sig := jen.Func().Id(name).Params(jen.Id("args").Any()).String()
+	w := &rawWriter{}
+	w.doc(name+" renders the status label of a call from its arguments (possibly partial or nil). It cannot fail.").
+		str("func ", name, "(args any) string {\n")
 
 	hasParam := false
 	for _, p := range tool.StatusParts {
@@ -42,47 +44,53 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 				text += p.Text
 			}
 		}
-		return []jen.Code{head, sig.Block(jen.Return(jen.Lit(text))), jen.Line()}
+		w.str("\treturn ").quote(text).str("\n}\n")
+		return []jen.Code{g.raw(w)}
 	}
 
 	// A call whose arguments failed to decode comes as an *InvalidArgs:
 	// its placeholders show only values no violation is about.
-	value := func(f *field) (present, missing, text *jen.Statement) {
-		present, missing, text = g.labelValue(f)
-		rejected := jen.Id("bad").Dot("Rejected").Call(jen.Lit(f.json))
-		if present == nil {
-			return jen.Op("!").Add(rejected.Clone()), rejected, text
+	value := func(w *rawWriter, f *field) (present, missing, text string) {
+		present, missing, text = g.labelValue(w, f)
+		rejected := "bad.Rejected(" + strconv.Quote(f.json) + ")"
+		if present == "" {
+			return "!" + rejected, rejected, text
 		}
-		return present.Op("&&").Op("!").Add(rejected.Clone()), missing.Op("||").Add(rejected), text
+		return present + " && !" + rejected, missing + " || " + rejected, text
 	}
-	body := g.templateBody(t, tool.StatusParts, "status label", value, jen.Lit(fallback), true)
-	return []jen.Code{head, sig.Block(body...), jen.Line()}
+	g.templateBody(w, t, tool.StatusParts, "status label", value, strconv.Quote(fallback), true)
+	w.str("}\n")
+	return []jen.Code{g.raw(w)}
 }
 
-// templateBody is the body of a label or prompt function compiled from
+// templateBody writes the body of a label or prompt function compiled from
 // parts: it type-asserts the arguments, returns whenFallback when they are
 // not there or a placeholder without its own fallback has no value, and
 // returns the text with every placeholder's value inserted. value gives,
-// for a field, the conditions under which it has a value and has none (nil,
-// nil: it always has one) and the expression of its text; what names the
+// for a field, the conditions under which it has a value and has none ("",
+// "": it always has one) and the expression of its text; what names the
 // template in generator errors. A label (label) unpacks its argument with
 // wire.LabelValue, which also gives the *runtime.InvalidArgs (bad) of a call
 // that failed to decode, and type-asserts the value itself (a generic
 // unpacker would compile a wrapper per argument type).
-func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
-	value func(*field) (present, missing, text *jen.Statement), whenFallback jen.Code, label bool) []jen.Code {
-	absent := []jen.Code{jen.Op("!").Id("ok"), jen.Id("a").Op("==").Nil()}
-	unpack := jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("args").Assert(jen.Op("*").Id(t.args.name))
+//
+// The text is gofmt'd as it is: every operator of the conditions and the
+// concatenation (||, &&, ==, !=, +) is one gofmt writes with spaces around
+// it in such expressions, and no operand is itself a binary expression.
+func (g *generator) templateBody(w *rawWriter, t *toolIR, parts []spec.LabelPart, what string,
+	value func(w *rawWriter, f *field) (present, missing, text string), whenFallback string, label bool) {
+	absent := []string{"!ok", "a == nil"}
 	if label {
-		absent = []jen.Code{jen.Id("a").Op("==").Nil()}
-		unpack = jen.List(jen.Id("v"), jen.Id("bad")).Op(":=").Qual(wirePkg, "LabelValue").Call(jen.Id("args")).Line().
-			List(jen.Id("a"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Op("*").Id(t.args.name))
+		absent = []string{"a == nil"}
+		w.str("\tv, bad := ", w.qual(wirePkg, "LabelValue"), "(args)\n\ta, _ := v.(*", t.args.name, ")\n")
+	} else {
+		w.str("\ta, ok := args.(*", t.args.name, ")\n")
 	}
-	var body, concat []jen.Code
+	var body, concat []string
 	text := ""
 	flush := func() {
 		if text != "" {
-			concat = append(concat, jen.Lit(text))
+			concat = append(concat, strconv.Quote(text))
 			text = ""
 		}
 	}
@@ -96,18 +104,16 @@ func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
 			g.errs = append(g.errs, what+" of "+t.tool.Name+": no parameter "+strconv.Quote(p.Param))
 			continue
 		}
-		present, missing, v := value(f)
+		present, missing, v := value(w, f)
 		flush()
 		switch {
-		case present == nil: // always has a value, fallback or not
+		case present == "": // always has a value, fallback or not
 			concat = append(concat, v)
 		case p.HasFallback:
 			id := "p" + strconv.Itoa(i)
-			body = append(body,
-				jen.Id(id).Op(":=").Lit(p.Fallback),
-				jen.If(present).Block(jen.Id(id).Op("=").Add(v)),
-			)
-			concat = append(concat, jen.Id(id))
+			body = append(body, "\t"+id+" := "+strconv.Quote(p.Fallback)+"\n",
+				"\tif "+present+" {\n\t\t"+id+" = "+v+"\n\t}\n")
+			concat = append(concat, id)
 		default:
 			absent = append(absent, missing)
 			concat = append(concat, v)
@@ -115,65 +121,57 @@ func (g *generator) templateBody(t *toolIR, parts []spec.LabelPart, what string,
 	}
 	flush()
 	if len(concat) == 0 {
-		concat = append(concat, jen.Lit(""))
+		concat = append(concat, `""`)
 	}
-	expr := jen.Add(concat[0])
-	for _, c := range concat[1:] {
-		expr = expr.Op("+").Add(c)
-	}
-	cond := jen.Add(absent[0])
-	for _, c := range absent[1:] {
-		cond = cond.Op("||").Add(c)
-	}
-	block := []jen.Code{unpack, jen.If(cond).Block(jen.Return(whenFallback))}
-	block = append(block, body...)
-	return append(block, jen.Return(expr))
+	w.str("\tif ", strings.Join(absent, " || "), " {\n\t\treturn ", whenFallback, "\n\t}\n")
+	w.str(body...)
+	w.str("\treturn ", strings.Join(concat, " + "), "\n")
 }
 
 // labelValue gives the conditions under which the argument of f has a
-// value and has none (nil, nil: it always has one), and the expression of
+// value and has none ("", "": it always has one), and the expression of
 // its text.
-func (g *generator) labelValue(f *field) (present, missing, value *jen.Statement) {
-	x := func() *jen.Statement { return jen.Id("a").Dot(f.name) }
+func (g *generator) labelValue(w *rawWriter, f *field) (present, missing, value string) {
+	x := "a." + f.name
 	v := x
 	if f.ptr {
-		present, missing = x().Op("!=").Nil(), x().Op("==").Nil()
-		v = func() *jen.Statement { return jen.Op("*").Add(x()) }
+		present, missing = x+" != nil", x+" == nil"
+		v = "*" + x
 	}
 	switch f.typ.kind {
 	case kString, kEnum:
-		s := v()
+		s := v
 		if f.typ.name != "" {
-			s = jen.String().Parens(v())
+			s = "string(" + v + ")"
 		}
 		if !f.ptr {
-			present, missing = s.Clone().Op("!=").Lit(""), s.Clone().Op("==").Lit("")
+			present, missing = s+` != ""`, s+` == ""`
 		}
-		value = jen.Qual(wirePkg, "Clip").Call(s)
+		value = w.qual(wirePkg, "Clip") + "(" + s + ")"
 	case kInt:
-		value = jen.Qual("strconv", "FormatInt").Call(conv(f.typ, jen.Int64(), v()), jen.Lit(10))
+		value = w.qual("strconv", "FormatInt") + "(" + conv(f.typ, "int64", v) + ", 10)"
 	case kFloat:
-		value = jen.Qual(wirePkg, "FormatNumber").Call(conv(f.typ, jen.Float64(), v()))
+		value = w.qual(wirePkg, "FormatNumber") + "(" + conv(f.typ, "float64", v) + ")"
 	case kBool:
-		value = jen.Qual("strconv", "FormatBool").Call(conv(f.typ, jen.Bool(), v()))
+		value = w.qual("strconv", "FormatBool") + "(" + conv(f.typ, "bool", v) + ")"
 	case kTime:
 		if !f.ptr {
-			present, missing = jen.Op("!").Add(v()).Dot("IsZero").Call(), v().Dot("IsZero").Call()
+			present, missing = "!"+v+".IsZero()", v+".IsZero()"
 		}
 		// Format has a value receiver: it reads through a pointer.
-		value = x().Dot("Format").Call(jen.Qual("time", "RFC3339"))
+		value = x + ".Format(" + w.qual("time", "RFC3339") + ")"
 	default:
 		// The spec allows only scalar placeholders; show the type's name.
 		g.errs = append(g.errs, "status label placeholder {"+f.json+"} names a parameter that is not a string, number or boolean")
-		value = jen.Lit("")
+		value = `""`
 	}
 	return present, missing, value
 }
 
-// conv converts a named scalar to its underlying type for formatting.
-func conv(t *goType, to *jen.Statement, v *jen.Statement) *jen.Statement {
+// conv converts a named scalar to its underlying type to for formatting.
+func conv(t *goType, to, v string) string {
 	if t.name != "" {
-		return to.Parens(v)
+		return to + "(" + v + ")"
 	}
 	return v
 }

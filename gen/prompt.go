@@ -16,15 +16,16 @@ import "github.com/dave/jennifer/jen"
 func promptName(t *toolIR) string { return t.goLower + "Prompt" }
 
 // promptFunc is the prompt function of an agent tool with a template; nil
-// for any other tool.
+// for any other tool. It is a raw declaration (raw.go).
 func (g *generator) promptFunc(t *toolIR) []jen.Code {
 	tool := t.tool
 	if !isAgent(tool) || tool.Prompt == "" {
 		return nil
 	}
 	name := promptName(t)
-	head := comment(name + " renders the prompt sent to the sub-agent of one call of the " + tool.Name + " tool from its arguments, with the spec's prompt template. When a placeholder without a fallback has no value, it is the default prompt (the arguments as JSON).")
-	sig := jen.Func().Id(name).Params(jen.Id("args").Any()).String()
+	w := &rawWriter{}
+	w.doc(name+" renders the prompt sent to the sub-agent of one call of the "+tool.Name+" tool from its arguments, with the spec's prompt template. When a placeholder without a fallback has no value, it is the default prompt (the arguments as JSON).").
+		str("func ", name, "(args any) string {\n")
 
 	hasParam := false
 	text := ""
@@ -35,11 +36,13 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 		text += p.Text
 	}
 	if !hasParam {
-		return []jen.Code{head, sig.Block(jen.Return(jen.Lit(text))), jen.Line()}
+		w.str("\treturn ").quote(text).str("\n}\n")
+		return []jen.Code{g.raw(w)}
 	}
-
-	fallback := jen.Qual(runtimePkg, "DefaultAgentPrompt").Call(jen.Id("args"))
-	return []jen.Code{head, sig.Block(g.templateBody(t, tool.PromptParts, "prompt", g.promptValue, fallback, false)...), jen.Line()}
+	fallback := w.qual(runtimePkg, "DefaultAgentPrompt") + "(args)"
+	g.templateBody(w, t, tool.PromptParts, "prompt", g.promptValue, fallback, false)
+	w.str("}\n")
+	return []jen.Code{g.raw(w)}
 }
 
 // promptValue gives the conditions under which f has a value in a prompt
@@ -47,31 +50,31 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 // it is), and the expression of its text: a string as it is, a number or
 // boolean formatted as in JSON, a time in RFC 3339 with its fraction of a
 // second.
-func (g *generator) promptValue(f *field) (present, missing, text *jen.Statement) {
-	v := jen.Id("a").Dot(f.name)
+func (g *generator) promptValue(w *rawWriter, f *field) (present, missing, text string) {
+	v := "a." + f.name
 	if f.ptr {
-		present, missing = jen.Id("a").Dot(f.name).Op("!=").Nil(), jen.Id("a").Dot(f.name).Op("==").Nil()
-		v = jen.Op("*").Add(v)
+		present, missing = v+" != nil", v+" == nil"
+		v = "*" + v
 	}
 	switch f.typ.kind {
 	case kString, kEnum:
 		if f.typ.name != "" {
-			return present, missing, jen.String().Parens(v)
+			return present, missing, "string(" + v + ")"
 		}
 		return present, missing, v
 	case kInt:
-		return present, missing, jen.Qual("strconv", "FormatInt").Call(conv(f.typ, jen.Int64(), v), jen.Lit(10))
+		return present, missing, w.qual("strconv", "FormatInt") + "(" + conv(f.typ, "int64", v) + ", 10)"
 	case kFloat:
-		return present, missing, jen.Qual(wirePkg, "FormatNumber").Call(conv(f.typ, jen.Float64(), v))
+		return present, missing, w.qual(wirePkg, "FormatNumber") + "(" + conv(f.typ, "float64", v) + ")"
 	case kBool:
-		return present, missing, jen.Qual("strconv", "FormatBool").Call(conv(f.typ, jen.Bool(), v))
+		return present, missing, w.qual("strconv", "FormatBool") + "(" + conv(f.typ, "bool", v) + ")"
 	case kTime:
 		// Format has a value receiver: it reads through a pointer.
-		return present, missing, jen.Id("a").Dot(f.name).Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
+		return present, missing, "a." + f.name + ".Format(" + w.qual("time", "RFC3339Nano") + ")"
 	}
 	// The spec allows only scalar placeholders.
 	g.errs = append(g.errs, "prompt placeholder {"+f.json+"} names a parameter that is not a string, number or boolean")
-	return present, missing, jen.Lit("")
+	return present, missing, `""`
 }
 
 // field returns the field with JSON name name, or nil.
