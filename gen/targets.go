@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -130,6 +131,9 @@ func checkTargetsHow(f *spec.File, schemas *schemaMemo, how targetsHow) (warning
 		issues = append(issues, is)
 	}
 	tools := make([]*runtime.Tool, len(f.Tools))
+	// What each tool sends on Anthropic strict, for its per-request limits;
+	// nil when a tool was encoded instead (CheckLimits encodes them all).
+	anthropicStrict := make([]runtime.SentSchema, len(f.Tools))
 	for i, t := range f.Tools {
 		schema, err := schemas.json(t.Params)
 		if err != nil {
@@ -149,7 +153,18 @@ func checkTargetsHow(f *spec.File, schemas *schemaMemo, how targetsHow) (warning
 				if plain && m.opts == (runtime.EncodeOptions{}) && (!named || m.dialect != runtime.DialectGemini) {
 					continue // taken, and sent as generated or not compared
 				}
-				c.check(m, named)
+				if how.slow {
+					c.check(m, named)
+					continue
+				}
+				sent, ok := c.checkSent(m, named)
+				if m.dialect == runtime.DialectAnthropic && m.strict {
+					if !ok {
+						anthropicStrict = nil
+					} else if anthropicStrict != nil {
+						anthropicStrict[i] = sent
+					}
+				}
 			}
 		}
 	}
@@ -160,7 +175,10 @@ func checkTargetsHow(f *spec.File, schemas *schemaMemo, how targetsHow) (warning
 	if named {
 		for _, dialect := range f.TargetDialects() {
 			for _, m := range targetModes(dialect) {
-				if err := checkLimits(f, tools, m, warn); err != nil {
+				if how.slow {
+					anthropicStrict = nil
+				}
+				if err := checkLimits(f, tools, m, anthropicStrict, warn); err != nil {
 					return nil, err
 				}
 			}
@@ -198,11 +216,66 @@ func plainTool(name string, schema []byte, dialects []string) bool {
 
 // toolCheck is one tool under check, with what its modes share.
 type toolCheck struct {
-	t    *spec.Tool
-	rt   *runtime.Tool // t as the runtime sees it, with its generated argument schema
-	in   any           // that schema, parsed once, for compare
-	warn func(spec.Pos, string, string)
-	errs *spec.ErrorList
+	t  *spec.Tool
+	rt *runtime.Tool       // t as the runtime sees it, with its generated argument schema
+	in any                 // that schema, parsed once, for compare
+	ts *runtime.ToolSchema // that schema, read once, for checkSent
+	// compared holds what compare found for each schema sent, by its
+	// identity: modes sent the same schema (OpenAI's two dialects, a
+	// fallback to the schema as generated) find the same.
+	compared map[uintptr][]finding
+	warn     func(spec.Pos, string, string)
+	errs     *spec.ErrorList
+}
+
+// finding is a warning before it names its dialects.
+type finding struct {
+	pos spec.Pos
+	msg string
+}
+
+// checkSent is check, from what mode m sends of the tool's schema
+// (runtime.ToolSchema.Sent) rather than from encoding the tool and
+// decoding the result: the same findings, for a fraction of the cost. A
+// tool m refuses is checked again by check, which locates the refusal;
+// ok is false then.
+func (c *toolCheck) checkSent(m targetMode, named bool) (sent runtime.SentSchema, ok bool) {
+	t := c.t
+	if c.ts == nil {
+		c.ts = runtime.ReadToolSchema(c.rt.Schema)
+	}
+	sent, err := c.ts.Sent(m.dialect, t.Name, m.opts)
+	if err != nil {
+		c.check(m, named)
+		return sent, false
+	}
+	if !named || m.opts == (runtime.EncodeOptions{}) && m.dialect != runtime.DialectGemini || sent.Schema == nil {
+		return sent, true // as in check
+	}
+	if m.strict && !sent.Strict {
+		if rerr := sent.NotStrict; rerr != nil {
+			pos, what := locate(t, rerr)
+			c.warn(pos, m.label, fmt.Sprintf("tool %q is sent without strict on {on}: %s cannot be strict (%s)", t.Name, what, reason(rerr)))
+		}
+		return sent, true
+	}
+	id := reflect.ValueOf(sent.Schema).Pointer()
+	if found, ok := c.compared[id]; ok {
+		for _, f := range found {
+			c.warn(f.pos, m.label, f.msg)
+		}
+		return sent, true
+	}
+	var found []finding
+	compare(t, t.Params, "", c.ts.Root(), sent.Schema, m.label, func(pos spec.Pos, label, msg string) {
+		found = append(found, finding{pos, msg})
+		c.warn(pos, label, msg)
+	})
+	if c.compared == nil {
+		c.compared = map[uintptr][]finding{}
+	}
+	c.compared[id] = found
+	return sent, true
 }
 
 // check encodes the tool in mode m and reports what the encoder refused
@@ -618,11 +691,20 @@ func sortedMapKeys(m map[string]any) []string {
 // the module went into one request: a warning, since a host sends the
 // tools a call needs, and may send fewer. The limits are the plain mode's,
 // and for Anthropic the strict mode's budget.
-func checkLimits(f *spec.File, tools []*runtime.Tool, m targetMode, warn func(spec.Pos, string, string)) error {
+//
+// anthropicStrict, when it is not nil, is what each tool sends on
+// Anthropic strict (so that the tools are not encoded again for it).
+func checkLimits(f *spec.File, tools []*runtime.Tool, m targetMode, anthropicStrict []runtime.SentSchema, warn func(spec.Pos, string, string)) error {
 	if m.opts.GeminiJSONSchema || m.strict && m.dialect != runtime.DialectAnthropic {
 		return nil
 	}
-	issues, err := runtime.CheckLimits(m.dialect, tools, m.opts)
+	var issues []runtime.LimitIssue
+	var err error
+	if m.strict && anthropicStrict != nil {
+		issues, err = runtime.CheckLimitsSent(m.dialect, tools, m.opts, anthropicStrict)
+	} else {
+		issues, err = runtime.CheckLimits(m.dialect, tools, m.opts)
+	}
 	if err != nil {
 		return err
 	}

@@ -650,39 +650,44 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 			return nil, err
 		}
 	}
+	a, err := e.rootSchema(schema, info)
+	if err != nil {
+		return nil, err
+	}
+	// The schema as generated (its root flattened), compacted: what is
+	// sent where the dialect takes it as it is.
 	var params json.RawMessage
-	if e.d == DialectMCP {
-		schema, params, err = mcpRoot(schema, info)
+	if a.flattened {
+		params, err = marshalCompact(a.schema)
 	} else {
-		schema, params, err = objectRoot(schema, info)
+		var compact bytes.Buffer
+		if err = json.Compact(&compact, raw); err != nil {
+			err = fmt.Errorf("invalid schema: %v", err)
+		}
+		params = compact.Bytes()
 	}
 	if err != nil {
 		return nil, err
 	}
-	if params == nil {
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, raw); err != nil {
-			return nil, fmt.Errorf("invalid schema: %v", err)
+	var examples []json.RawMessage
+	if e.d == DialectAnthropic && !e.opts.OmitExamples {
+		if examples, err = compactExamples(t.Examples); err != nil {
+			return nil, err
 		}
-		params = compact.Bytes()
+	}
+	if err := e.rewrite(&a, info); err != nil {
+		return nil, err
+	}
+	sent := params // what the dialect's function (Anthropic: strict one) takes
+	if a.out != nil {
+		if sent, err = marshalCompact(a.out); err != nil {
+			return nil, err
+		}
 	}
 
 	switch e.d {
 	case DialectOpenAI, DialectOpenAIChat:
-		strict := false
-		if e.opts.Strict {
-			out, err := strictRoot(schema, info)
-			switch {
-			case err == nil:
-				if params, err = marshalCompact(out); err != nil {
-					return nil, err
-				}
-				strict = true
-			case !errors.Is(err, ErrUnsupportedSchema):
-				return nil, err
-			}
-		}
-		f := openAIFunction{Name: t.Name, Description: t.Description, Parameters: params, Strict: strict}
+		f := openAIFunction{Name: t.Name, Description: t.Description, Parameters: sent, Strict: a.strict}
 		if e.d == DialectOpenAIChat {
 			return openAIChatTool{Type: "function", Function: f}, nil
 		}
@@ -695,52 +700,24 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 		return rt, nil
 
 	case DialectAnthropic:
-		plain := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params, DeferLoading: t.DeferLoading}
-		if !e.opts.OmitExamples {
-			if plain.InputExamples, err = compactExamples(t.Examples); err != nil {
-				return nil, err
-			}
-		}
-		if !e.opts.Strict {
+		plain := anthropicTool{Name: t.Name, Description: t.Description, InputSchema: params, DeferLoading: t.DeferLoading,
+			InputExamples: examples}
+		if !a.strict {
 			return plain, nil
-		}
-		out, cost, err := anthropicStrictRoot(schema, info)
-		switch {
-		case errors.Is(err, ErrUnsupportedSchema):
-			return plain, nil
-		case err != nil:
-			return nil, err
 		}
 		strict := plain
 		strict.Strict = true
-		if strict.InputSchema, err = marshalCompact(out); err != nil {
-			return nil, err
-		}
-		return anthropicStrictTool{strict: strict, plain: plain, optional: cost.optional, unions: cost.unions}, nil
+		strict.InputSchema = sent
+		return anthropicStrictTool{strict: strict, plain: plain, optional: a.cost.optional, unions: a.cost.unions}, nil
 
 	case DialectGemini:
 		g := geminiFunction{Name: t.Name, Description: t.Description}
-		if e.opts.GeminiJSONSchema {
-			if !noParameters(schema) {
-				if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params, info); err != nil {
-					return nil, err
-				}
-			}
-			return g, nil
-		}
-		out, err := geminiRoot(schema, info)
 		switch {
-		case err == nil && out != nil:
-			if g.Parameters, err = marshalCompact(out); err != nil {
-				return nil, err
-			}
-		case err == nil: // no parameters
-		case errors.Is(err, ErrUnsupportedSchema):
-			if g.ParametersJSONSchema, err = geminiJSONSchema(schema, params, info); err != nil {
-				return nil, err
-			}
+		case a.none:
+		case a.jsonSchema:
+			g.ParametersJSONSchema = sent
 		default:
-			return nil, err
+			g.Parameters = sent
 		}
 		return g, nil
 
@@ -769,6 +746,102 @@ func (e *encoder) toolItem(t *Tool) (any, error) {
 	}
 }
 
+// argSchema is what dialect and options send of a tool's argument schema.
+type argSchema struct {
+	// schema is the schema as generated, its root flattened (objectRoot,
+	// mcpRoot) when flattened is set: sent where the dialect takes it as
+	// it is.
+	schema    map[string]any
+	flattened bool
+	// out is the dialect's rewrite of schema, sent instead of it; nil
+	// when schema is sent (Anthropic strict: the strict form, the plain
+	// one sends schema).
+	out map[string]any
+	// strict: out is strict mode's (OpenAI: sent strict; Anthropic: the
+	// tool can be strict, within a request's budget, which cost is what
+	// it spends of). notStrict says why strict mode cannot carry schema.
+	strict    bool
+	notStrict error
+	cost      strictCost
+	// Gemini: jsonSchema, sent as parametersJsonSchema; none, without
+	// parameters.
+	jsonSchema, none bool
+}
+
+// rootSchema is root, a tool's argument schema as decoded, with info
+// (analyzeRefs'), as e's dialect takes it before any rewrite: its root
+// flattened where the dialect needs that.
+func (e *encoder) rootSchema(root map[string]any, info refInfo) (argSchema, error) {
+	var a argSchema
+	var err error
+	if e.d == DialectMCP {
+		a.schema, a.flattened, err = mcpRoot(root, info)
+	} else {
+		a.schema, a.flattened, err = objectRoot(root, info)
+	}
+	return a, err
+}
+
+// rewrite completes a (rootSchema's) with the rewrite of its schema for
+// e's dialect and options.
+func (e *encoder) rewrite(a *argSchema, info refInfo) error {
+	var err error
+	schema := a.schema
+	switch e.d {
+	case DialectOpenAI, DialectOpenAIChat:
+		if e.opts.Strict {
+			out, err := strictRoot(schema, info)
+			switch {
+			case err == nil:
+				a.out, a.strict = out, true
+			case errors.Is(err, ErrUnsupportedSchema):
+				a.notStrict = err
+			default:
+				return err
+			}
+		}
+
+	case DialectAnthropic:
+		if e.opts.Strict {
+			out, cost, err := anthropicStrictRoot(schema, info)
+			switch {
+			case err == nil:
+				a.out, a.strict, a.cost = out, true, cost
+			case errors.Is(err, ErrUnsupportedSchema):
+				a.notStrict = err
+			default:
+				return err
+			}
+		}
+
+	case DialectGemini:
+		if e.opts.GeminiJSONSchema {
+			if noParameters(schema) {
+				a.none = true
+				return nil
+			}
+			a.jsonSchema = true
+			a.out, err = geminiJSONSchema(schema, info)
+			return err
+		}
+		out, err := geminiRoot(schema, info)
+		switch {
+		case err == nil && out != nil:
+			a.out = out
+		case err == nil: // no parameters
+			a.none = true
+		case errors.Is(err, ErrUnsupportedSchema):
+			a.jsonSchema = true
+			if a.out, err = geminiJSONSchema(schema, info); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
 // compactExamples is examples compacted, each checked to be a JSON object
 // (nil for none).
 func compactExamples(examples []json.RawMessage) ([]json.RawMessage, error) {
@@ -790,41 +863,40 @@ func compactExamples(examples []json.RawMessage) ([]json.RawMessage, error) {
 }
 
 // objectRoot returns schema as the dialects that take only an object at
-// the top level (all but MCP) need it, flattened by flattenRoot, and its
-// compact JSON when that changed it (nil: schema as written).
-func objectRoot(schema map[string]any, info refInfo) (map[string]any, json.RawMessage, error) {
+// the top level (all but MCP) need it, flattened by flattenRoot, and
+// whether that changed it.
+func objectRoot(schema map[string]any, info refInfo) (map[string]any, bool, error) {
 	flat, changed, err := flattenRoot(schema, info)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
 	if !isObjectSchema(flat) {
-		return nil, nil, errors.New(`invalid schema: the top level must be {"type":"object"} or a union of objects`)
+		return nil, false, errors.New(`invalid schema: the top level must be {"type":"object"} or a union of objects`)
 	}
 	if !changed {
-		return schema, nil, nil
+		return schema, false, nil
 	}
-	params, err := marshalCompact(flat)
-	return flat, params, err
+	return flat, true, nil
 }
 
 // mcpRoot is objectRoot for MCP, whose inputSchema must be "type":"object"
 // but may be a union: a root union of objects is kept, with
 // "type":"object" added when it has none; a root $ref is replaced by the
 // schema it names.
-func mcpRoot(schema map[string]any, info refInfo) (map[string]any, json.RawMessage, error) {
+func mcpRoot(schema map[string]any, info refInfo) (map[string]any, bool, error) {
 	if isObjectSchema(schema) {
-		return schema, nil, nil
+		return schema, false, nil
 	}
 	out, changed, err := resolveRootRef(schema, info)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
 	key, _, _, _, err := rootAlternatives(out)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, err
 	}
 	if key == "" && !isObjectSchema(out) {
-		return nil, nil, errors.New(`invalid schema: the top level must be {"type":"object"} or a union of objects`)
+		return nil, false, errors.New(`invalid schema: the top level must be {"type":"object"} or a union of objects`)
 	}
 	if _, hasType := out["type"]; !hasType {
 		typed := make(map[string]any, len(out)+1)
@@ -834,11 +906,7 @@ func mcpRoot(schema map[string]any, info refInfo) (map[string]any, json.RawMessa
 		typed["type"] = "object"
 		out, changed = typed, true
 	}
-	if !changed {
-		return out, nil, nil
-	}
-	params, err := marshalCompact(out)
-	return out, params, err
+	return out, changed, nil
 }
 
 // providerTool encodes one provider tool, or returns nil when dialect d has

@@ -403,3 +403,153 @@ func (s *plainScan) number() bool {
 	}
 	return true
 }
+
+// A ToolSchema is a tool's argument schema decoded once, to be asked what
+// each dialect and mode sends of it (Sent) without encoding the tool in
+// each: for a check of many tools in every dialect (toolgen's, when it
+// generates a module). Each rewrite is done once, the first time a
+// dialect and mode ask for it. A ToolSchema is not safe for concurrent
+// use.
+type ToolSchema struct {
+	root map[string]any
+	info refInfo
+	err  error // why EncodeTools refuses the schema in every dialect
+	// sent holds each rewrite once computed, by sentKey.
+	sent [sentKeys]struct {
+		done bool
+		a    argSchema
+		err  error
+	}
+}
+
+// sentKey numbers the distinct rewrites a ToolSchema can be asked for:
+// OpenAI's two dialects rewrite alike, and of the options only Strict
+// (OpenAI, Anthropic) and GeminiJSONSchema (Gemini) change the schema.
+func sentKey(d Dialect, opts EncodeOptions) int {
+	switch d {
+	case DialectOpenAI, DialectOpenAIChat:
+		return boolInt(opts.Strict)
+	case DialectAnthropic:
+		return 2 + boolInt(opts.Strict)
+	case DialectGemini:
+		return 4 + boolInt(opts.GeminiJSONSchema)
+	}
+	return 6
+}
+
+const sentKeys = 7
+
+// ReadToolSchema decodes schema as EncodeTools does (an empty one is an
+// object without properties) and checks its references.
+func ReadToolSchema(schema json.RawMessage) *ToolSchema {
+	raw := []byte(schema)
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte(emptyObjectSchema)
+	}
+	s := &ToolSchema{}
+	if s.root, s.err = parseSchema(raw); s.err == nil && bytes.Contains(raw, []byte(`"$ref"`)) {
+		s.info, s.err = analyzeRefs(s.root)
+	}
+	return s
+}
+
+// Root is the schema as written, decoded (numbers as json.Number), or nil
+// when it is not a JSON object. It is shared with every Sent: read it, do
+// not change it.
+func (s *ToolSchema) Root() map[string]any { return s.root }
+
+// A SentSchema is what one dialect and mode send of a tool's argument
+// schema, in a request that carries that tool alone.
+type SentSchema struct {
+	// Schema is the argument schema sent, decoded: the dialect's rewrite,
+	// or the schema as written (its root flattened for the dialects that
+	// take only an object there); nil when none is sent (a Gemini
+	// function without parameters). It shares values with Root and with
+	// the other SentSchemas of its ToolSchema: read it, do not change it.
+	Schema map[string]any
+	// Rewritten: Schema is the dialect's rewrite, not the schema as
+	// written.
+	Rewritten bool
+	// Strict: the tool is sent with "strict": true.
+	Strict bool
+	// NotStrict is, in a strict mode, why strict mode cannot carry the
+	// schema: the rewrite's error (wrapping ErrUnsupportedSchema), as
+	// OpenAIStrictSchema or AnthropicStrictSchema returns it. An Anthropic
+	// schema that strict mode carries but that alone spends more than a
+	// request's strict budget has neither Strict nor NotStrict.
+	NotStrict error
+	// canStrict and cost: Anthropic strict mode carries the schema, and
+	// what it spends of a request's budget.
+	canStrict bool
+	cost      strictCost
+}
+
+// Sent returns what EncodeTools(d, []*Tool{{Name: name, Schema: schema}},
+// nil, opts) sends of the schema, and EncodeTools' error for it exactly
+// (nil when it takes the tool). Of the options, only Strict and
+// GeminiJSONSchema change the argument schema sent.
+func (s *ToolSchema) Sent(d Dialect, name string, opts EncodeOptions) (SentSchema, error) {
+	switch d {
+	case DialectOpenAI, DialectOpenAIChat, DialectAnthropic, DialectGemini, DialectMCP:
+	default:
+		return SentSchema{}, fmt.Errorf("runtime: encoding tools: unknown dialect %q", d)
+	}
+	e := encoder{d: d, opts: opts}
+	a, err := s.argSchema(&e, name)
+	if err != nil {
+		return SentSchema{}, toolError(d, name, err)
+	}
+	out := SentSchema{Schema: a.schema, NotStrict: a.notStrict}
+	switch {
+	case a.none:
+		out.Schema = nil
+	case a.out != nil && !a.strict: // Gemini's rewrites
+		out.Schema, out.Rewritten = a.out, true
+	case a.strict && d == DialectAnthropic:
+		out.canStrict, out.cost = true, a.cost
+		w := catalogWriter{d: d}
+		if w.strictOverflow(&encodedTool{optional: a.cost.optional, unions: a.cost.unions}) == "" {
+			out.Schema, out.Rewritten, out.Strict = a.out, true, true
+		}
+	case a.strict:
+		out.Schema, out.Rewritten, out.Strict = a.out, true, true
+	}
+	return out, nil
+}
+
+// argSchema is toolItem's work on the schema, in the same order (the
+// schema's bytes, being decoded, compact without error; a tool of a name
+// alone has no examples), each rewrite done once.
+func (s *ToolSchema) argSchema(e *encoder, name string) (argSchema, error) {
+	if err := e.checkName(name); err != nil {
+		return argSchema{}, err
+	}
+	if s.err != nil {
+		return argSchema{}, s.err
+	}
+	c := &s.sent[sentKey(e.d, e.opts)]
+	if !c.done {
+		c.done = true
+		if c.a, c.err = e.rootSchema(s.root, s.info); c.err == nil {
+			c.err = e.rewrite(&c.a, s.info)
+		}
+	}
+	return c.a, c.err
+}
+
+// CheckLimitsSent is CheckLimits with what each tool sends in d and opts
+// given (sent[i] from Sent, for tools[i] and the same d and opts), so that
+// no tool is encoded again.
+func CheckLimitsSent(d Dialect, tools []*Tool, opts EncodeOptions, sent []SentSchema) ([]LimitIssue, error) {
+	if len(sent) != len(tools) {
+		return nil, fmt.Errorf("runtime: checking tools: %d tools, %d sent schemas", len(tools), len(sent))
+	}
+	return checkLimits(d, tools, opts, func(i int) encodedTool {
+		t := &encodedTool{deferred: tools[i].DeferLoading, search: tools[i].search != nil}
+		if sent[i].canStrict {
+			t.alt = []byte{} // it can be strict (the bytes are not written)
+			t.optional, t.unions = sent[i].cost.optional, sent[i].cost.unions
+		}
+		return *t
+	})
+}

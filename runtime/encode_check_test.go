@@ -1,7 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -141,4 +145,207 @@ func TestCheckToolName(t *testing.T) {
 	if err := CheckToolName("cohere", "ping"); err == nil {
 		t.Error("an unknown dialect is taken")
 	}
+}
+
+// sentCases are schemas whose Sent is compared with EncodeTools: the
+// plain cases, the union fixture, and schemas past strict limits.
+func sentCases(t testing.TB) []string {
+	var list []string
+	for _, c := range plainCases {
+		list = append(list, c.schema)
+	}
+	for _, tool := range unionTools(t) {
+		list = append(list, string(tool.Schema))
+	}
+	var optional, unions, required []string
+	for i := range 25 {
+		optional = append(optional, fmt.Sprintf(`"p%02d":{"type":"string"}`, i))
+		unions = append(unions, fmt.Sprintf(`"u%02d":{"type":["string","null"]}`, i))
+		required = append(required, fmt.Sprintf(`"u%02d"`, i))
+	}
+	list = append(list,
+		`{"properties":{`+strings.Join(optional, ",")+`},"type":"object"}`,
+		`{"properties":{`+strings.Join(unions, ",")+`},"required":[`+strings.Join(required, ",")+`],"type":"object"}`,
+		`{"properties":{"m":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"}`,
+		`{"$defs":{"N":{"properties":{"kids":{"items":{"$ref":"#/$defs/N"},"type":"array"}},"type":"object"}},"properties":{"n":{"$ref":"#/$defs/N"}},"type":"object"}`,
+		`{"properties":{"a":{"$ref":"#/$defs/Missing"}},"type":"object"}`,
+		`{"oneOf":[{"properties":{"a":{"type":"string"}},"type":"object"},{"type":"string"}]}`,
+		`{"anyOf":[{"properties":{"a":{"type":"string"}},"type":"object"},{"properties":{"b":{"type":"integer"}},"required":["b"],"type":"object"}]}`,
+		`{"properties":{"e":{"enum":[{"a":1}],"type":"object"}},"type":"object"}`,
+		`{"properties":{"x":{"type":"object"}},"type":"object"}`,
+		``,
+	)
+	return list
+}
+
+// sentByEncoding is the argument schema of the one tool EncodeTools sent
+// in catalog raw, decoded, and whether it is strict.
+func sentByEncoding(t testing.TB, d Dialect, raw []byte) (map[string]any, bool) {
+	var list []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil || len(list) != 1 {
+		t.Fatalf("catalog %s: %v", raw, err)
+	}
+	item, key := list[0], ""
+	switch d {
+	case DialectOpenAIChat:
+		var fn map[string]json.RawMessage
+		if err := json.Unmarshal(item["function"], &fn); err != nil {
+			t.Fatal(err)
+		}
+		item, key = fn, "parameters"
+	case DialectOpenAI:
+		key = "parameters"
+	case DialectAnthropic:
+		key = "input_schema"
+	case DialectMCP:
+		key = "inputSchema"
+	case DialectGemini:
+		var decls []map[string]json.RawMessage
+		if err := json.Unmarshal(item["functionDeclarations"], &decls); err != nil || len(decls) != 1 {
+			t.Fatalf("catalog %s: %v", raw, err)
+		}
+		item, key = decls[0], "parameters"
+		if _, ok := item[key]; !ok {
+			key = "parametersJsonSchema"
+		}
+	}
+	var s map[string]any
+	if v, ok := item[key]; ok {
+		if err := json.Unmarshal(v, &s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, string(item["strict"]) == "true"
+}
+
+// checkSent compares ToolSchema.Sent with EncodeTools for one tool named
+// name with schema, in every dialect and mode.
+func checkSent(t testing.TB, name, schema string) {
+	ts := ReadToolSchema(json.RawMessage(schema))
+	for _, m := range encodeModes {
+		got, err := ts.Sent(m.d, name, m.opts)
+		raw, encErr := EncodeTools(m.d, []*Tool{{Name: name, Schema: json.RawMessage(schema)}}, nil, m.opts)
+		if fmt.Sprint(err) != fmt.Sprint(encErr) {
+			t.Errorf("%s %.100s: Sent error %v, EncodeTools %v", m.name, schema, err, encErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		want, strict := sentByEncoding(t, m.d, raw)
+		var norm map[string]any
+		if got.Schema != nil {
+			b, err := marshalCompact(got.Schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &norm); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !reflect.DeepEqual(norm, want) || got.Strict != strict {
+			t.Errorf("%s %.100s: Sent %v (strict %v), EncodeTools sent %v (strict %v)", m.name, schema, norm, got.Strict, want, strict)
+		}
+		var whyNot error
+		switch {
+		case !m.opts.Strict || strict || m.d == DialectGemini || m.d == DialectMCP:
+		case m.d == DialectAnthropic:
+			_, whyNot = AnthropicStrictSchema(json.RawMessage(schema))
+		default:
+			_, whyNot = OpenAIStrictSchema(json.RawMessage(schema))
+		}
+		if fmt.Sprint(got.NotStrict) != fmt.Sprint(whyNot) {
+			t.Errorf("%s %.100s: NotStrict %v, want %v", m.name, schema, got.NotStrict, whyNot)
+		}
+	}
+}
+
+// TestToolSchemaSent: Sent gives what EncodeTools sends, its errors and
+// why a schema is not strict, for every case and tool name.
+func TestToolSchemaSent(t *testing.T) {
+	for _, schema := range sentCases(t) {
+		for _, name := range []string{"t", "x.ping", ""} {
+			checkSent(t, name, schema)
+		}
+	}
+	if _, err := ReadToolSchema(json.RawMessage(`{"type":"object"}`)).Sent("cohere", "t", EncodeOptions{}); err == nil {
+		t.Error("an unknown dialect is taken")
+	}
+}
+
+// TestToolSchemaSentShared: asking one ToolSchema in every mode, one
+// after the other, changes none of the answers (no rewrite changes what
+// the next one reads).
+func TestToolSchemaSentShared(t *testing.T) {
+	for _, schema := range sentCases(t) {
+		ts := ReadToolSchema(json.RawMessage(schema))
+		before, _ := marshalCompact(ts.Root())
+		for range 2 {
+			for _, m := range encodeModes {
+				got, err := ts.Sent(m.d, "t", m.opts)
+				fresh, freshErr := ReadToolSchema(json.RawMessage(schema)).Sent(m.d, "t", m.opts)
+				if fmt.Sprint(err) != fmt.Sprint(freshErr) || !reflect.DeepEqual(got, fresh) {
+					t.Errorf("%s %.100s: shared %+v, %v; fresh %+v, %v", m.name, schema, got, err, fresh, freshErr)
+				}
+			}
+		}
+		if after, _ := marshalCompact(ts.Root()); !bytes.Equal(before, after) {
+			t.Errorf("the rewrites changed the root:\n%s\n%s", before, after)
+		}
+	}
+}
+
+// TestCheckLimitsSent: CheckLimitsSent gives CheckLimits' issues, from
+// the schemas Sent gives, for the cases in order and in reverse (where
+// the costly ones come before the budget's 20 tools are spent).
+func TestCheckLimitsSent(t *testing.T) {
+	var tools []*Tool
+	for i, schema := range sentCases(t) {
+		tool := &Tool{Name: fmt.Sprintf("t%d", i), Schema: json.RawMessage(schema)}
+		if _, err := EncodeTools(DialectAnthropic, []*Tool{tool}, nil, EncodeOptions{Strict: true}); err == nil {
+			tools = append(tools, tool, &Tool{Name: fmt.Sprintf("t%d_again", i), Schema: tool.Schema})
+		}
+	}
+	reversed := slices.Clone(tools)
+	slices.Reverse(reversed)
+	limits := map[string]bool{}
+	for _, tools := range [][]*Tool{tools, reversed} {
+		for _, m := range encodeModes {
+			sent := make([]SentSchema, len(tools))
+			for i, tool := range tools {
+				var err error
+				if sent[i], err = ReadToolSchema(tool.Schema).Sent(m.d, tool.Name, m.opts); err != nil {
+					t.Fatalf("%s %s: %v", m.name, tool.Name, err)
+				}
+			}
+			want, wantErr := CheckLimits(m.d, tools, m.opts)
+			got, err := CheckLimitsSent(m.d, tools, m.opts, sent)
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("%s: CheckLimitsSent %v, %v; CheckLimits %v, %v", m.name, got, err, want, wantErr)
+			}
+			for _, is := range want {
+				limits[is.Limit] = true
+			}
+		}
+	}
+	for _, l := range []string{"strict_tools", "strict_optional", "strict_unions"} {
+		if !limits[l] {
+			t.Errorf("no case passes %s", l)
+		}
+	}
+	if _, err := CheckLimitsSent(DialectAnthropic, tools, EncodeOptions{Strict: true}, nil); err == nil {
+		t.Error("CheckLimitsSent without the sent schemas: no error")
+	}
+}
+
+// FuzzToolSchemaSent: Sent gives what EncodeTools sends, for any schema.
+//
+//	go test ./runtime -run '^$' -fuzz FuzzToolSchemaSent -fuzztime 30s
+func FuzzToolSchemaSent(f *testing.F) {
+	for _, s := range sentCases(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, schema string) {
+		checkSent(t, "t", schema)
+	})
 }

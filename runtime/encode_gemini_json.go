@@ -42,19 +42,19 @@ func geminiJSONFinish(_ *rewrite, n *schemaNode) error {
 	return nil
 }
 
-// geminiJSONSchema returns params (schema, compacted) for
-// parametersJsonSchema: with the notes, or unchanged when the walk cannot
-// follow the schema (a subschema without a type, say).
-func geminiJSONSchema(schema map[string]any, params []byte, info refInfo) ([]byte, error) {
+// geminiJSONSchema returns schema for parametersJsonSchema: with the
+// notes, or nil (send schema unchanged) when the walk cannot follow it (a
+// subschema without a type, say).
+func geminiJSONSchema(schema map[string]any, info refInfo) (map[string]any, error) {
 	r := rewrite{keyword: geminiJSONKeyword, finish: geminiJSONFinish,
 		oneOf: oneOfKeepNote, refs: keepRefs, recursion: true, doc: schema, info: info}
 	out, err := r.node(schema, nil, false)
 	switch {
 	case errors.Is(err, ErrUnsupportedSchema):
-		return params, nil
+		return nil, nil
 	case err != nil:
 		return nil, err
 	}
 	r.writeDefs(out)
-	return marshalCompact(out)
+	return out, nil
 }

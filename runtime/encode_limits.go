@@ -88,6 +88,13 @@ type LimitIssue struct {
 // pass, in the order of the tools. Tools EncodeTools would refuse are an
 // error, as there.
 func CheckLimits(d Dialect, tools []*Tool, opts EncodeOptions) ([]LimitIssue, error) {
+	e := encoder{d: d, opts: opts}
+	return checkLimits(d, tools, opts, func(i int) encodedTool { return e.tool(tools[i]) })
+}
+
+// checkLimits is CheckLimits, with encode(i) giving tools[i] encoded in d
+// and opts (for Anthropic strict).
+func checkLimits(d Dialect, tools []*Tool, opts EncodeOptions, encode func(i int) encodedTool) ([]LimitIssue, error) {
 	var issues []LimitIssue
 	switch d {
 	case DialectOpenAI, DialectOpenAIChat:
@@ -110,13 +117,12 @@ func CheckLimits(d Dialect, tools []*Tool, opts EncodeOptions) ([]LimitIssue, er
 		if !opts.Strict {
 			break
 		}
-		e := encoder{d: d, opts: opts, names: make(map[string]bool, len(tools))}
 		w := catalogWriter{d: d}
 		for i, t := range tools {
 			if t == nil {
 				return nil, fmt.Errorf("runtime: checking tools for %s: nil tool", d)
 			}
-			enc := e.tool(t)
+			enc := encode(i)
 			if enc.err != nil {
 				return nil, toolError(d, t.Name, enc.err)
 			}
