@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/spec"
@@ -43,8 +46,12 @@ import (
 // Encoding is most of the check's cost, so what can be known without it is
 // not encoded: a plain schema (runtime.PlainSchema: no reference or union,
 // read from its bytes) under a name every dialect takes is taken by every
-// plain mode as generated. TestTargetsFastMatchesSlow compares the answers
-// with encoding every tool in every mode, over every spec in the repository.
+// plain mode as generated; the other modes are read from what they send
+// (runtime.ToolSchema.Sent: the schema decoded once, each rewrite done
+// once, nothing encoded and decoded again), and only a tool a mode refuses
+// is encoded, to locate the refusal. Tools are checked in parallel and
+// reported in order. TestTargetsFastMatchesSlow compares the answers with
+// encoding every tool in every mode, over every spec in the repository.
 
 // targetMode is one way a host can encode a catalog for a dialect.
 type targetMode struct {
@@ -130,42 +137,31 @@ func checkTargetsHow(f *spec.File, schemas *schemaMemo, how targetsHow) (warning
 		index[k] = is
 		issues = append(issues, is)
 	}
+	// Each tool is checked on its own (in parallel for a large spec), its
+	// findings kept in order; they are then reported tool after tool, as
+	// one pass over the tools would.
+	results := make([]toolResult, len(f.Tools))
+	eachTool(len(f.Tools), func(i int) { results[i] = checkTool(f, f.Tools[i], schemas, how, named) })
 	tools := make([]*runtime.Tool, len(f.Tools))
 	// What each tool sends on Anthropic strict, for its per-request limits;
 	// nil when a tool was encoded instead (CheckLimits encodes them all).
 	anthropicStrict := make([]runtime.SentSchema, len(f.Tools))
-	for i, t := range f.Tools {
-		schema, err := schemas.json(t.Params)
-		if err != nil {
-			return nil, err
+	for i, r := range results {
+		if r.err != nil {
+			return nil, r.err
 		}
-		tools[i] = &runtime.Tool{Name: t.Name, Description: t.Description, Schema: schema}
-		c := toolCheck{t: t, rt: tools[i], warn: warn, errs: &errs}
-		plain := !how.slow && plainTool(t.Name, schema, f.TargetDialects())
-		if plain && how.plain != nil {
+		tools[i] = r.tool
+		if r.plain && how.plain != nil {
 			*how.plain++
 		}
-		for _, dialect := range f.TargetDialects() {
-			for _, m := range targetModes(dialect) {
-				if m.opts != (runtime.EncodeOptions{}) && !named {
-					continue // warnings only for the dialects a module names
-				}
-				if plain && m.opts == (runtime.EncodeOptions{}) && (!named || m.dialect != runtime.DialectGemini) {
-					continue // taken, and sent as generated or not compared
-				}
-				if how.slow {
-					c.check(m, named)
-					continue
-				}
-				sent, ok := c.checkSent(m, named)
-				if m.dialect == runtime.DialectAnthropic && m.strict {
-					if !ok {
-						anthropicStrict = nil
-					} else if anthropicStrict != nil {
-						anthropicStrict[i] = sent
-					}
-				}
-			}
+		errs = append(errs, r.errs...)
+		for _, w := range r.warnings {
+			warn(w.pos, w.label, w.msg)
+		}
+		if !r.anthropicStrictOK {
+			anthropicStrict = nil
+		} else if anthropicStrict != nil {
+			anthropicStrict[i] = r.anthropicStrict
 		}
 	}
 	if len(errs) > 0 {
@@ -212,6 +208,89 @@ func plainTool(name string, schema []byte, dialects []string) bool {
 		}
 	}
 	return true
+}
+
+// toolResult is what checkTool found for one tool.
+type toolResult struct {
+	tool     *runtime.Tool // as the runtime sees it
+	err      error         // its schema literal failed
+	plain    bool          // plainTool
+	errs     spec.ErrorList
+	warnings []toolWarning // in the order found
+	// What the tool sends on Anthropic strict (ok: known without encoding
+	// it).
+	anthropicStrict   runtime.SentSchema
+	anthropicStrictOK bool
+}
+
+// toolWarning is one warning of one tool, before warnings at the same
+// place are merged.
+type toolWarning struct {
+	pos        spec.Pos
+	label, msg string
+}
+
+// checkTool checks tool t of f in every mode of its targeted dialects
+// (the plain ones only unless named, and not those a plain tool passes).
+func checkTool(f *spec.File, t *spec.Tool, schemas *schemaMemo, how targetsHow, named bool) toolResult {
+	var r toolResult
+	schema, err := schemas.json(t.Params)
+	if err != nil {
+		return toolResult{err: err}
+	}
+	r.tool = &runtime.Tool{Name: t.Name, Description: t.Description, Schema: schema}
+	r.anthropicStrictOK = !how.slow
+	c := toolCheck{t: t, rt: r.tool, errs: &r.errs, warn: func(pos spec.Pos, label, msg string) {
+		if named { // warnings only for the dialects a module names
+			r.warnings = append(r.warnings, toolWarning{pos, label, msg})
+		}
+	}}
+	r.plain = !how.slow && plainTool(t.Name, schema, f.TargetDialects())
+	for _, dialect := range f.TargetDialects() {
+		for _, m := range targetModes(dialect) {
+			if m.opts != (runtime.EncodeOptions{}) && !named {
+				continue // warnings only for the dialects a module names
+			}
+			if r.plain && m.opts == (runtime.EncodeOptions{}) && (!named || m.dialect != runtime.DialectGemini) {
+				continue // taken, and sent as generated or not compared
+			}
+			if how.slow {
+				c.check(m, named)
+				continue
+			}
+			sent, ok := c.checkSent(m, named)
+			if m.dialect == runtime.DialectAnthropic && m.strict {
+				r.anthropicStrict, r.anthropicStrictOK = sent, ok
+			}
+		}
+	}
+	return r
+}
+
+// parallelTools is the number of tools from which eachTool spreads the
+// work over the processors.
+const parallelTools = 64
+
+// eachTool calls fn(i) for each i in [0, n): one after the other for a
+// small n, else from GOMAXPROCS goroutines.
+func eachTool(n int, fn func(i int)) {
+	workers := min(goruntime.GOMAXPROCS(0), n/parallelTools)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // toolCheck is one tool under check, with what its modes share.
