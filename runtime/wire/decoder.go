@@ -488,6 +488,14 @@ func (d *Decoder) Duplicate() {
 	d.skip(MaxDepth)
 }
 
+// duplicate is Duplicate for the key name.
+func (d *Decoder) duplicate(name string) {
+	if !d.full() {
+		d.AddAt(d.Path(), "duplicate property "+Quote(name))
+	}
+	d.skip(MaxDepth)
+}
+
 // BeginArray starts reading an array; iterate its items with NextItem.
 // Anything else is recorded as a violation and skipped, and BeginArray
 // returns false.

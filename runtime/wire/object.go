@@ -104,7 +104,7 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 			continue
 		}
 		if seen.Has(i) {
-			d.Duplicate()
+			d.duplicate(f.Name) // the key, as the key is the name
 			continue
 		}
 		seen |= 1 << uint(i)
@@ -160,8 +160,7 @@ func (d *Decoder) nextField(fields []Field, next int) (int, bool) {
 				e := q + len(name)
 				if e+1 < len(data) && data[e] == '"' && data[e+1] == ':' && string(data[q:e]) == name {
 					d.fresh = false
-					d.name = data[q:e]
-					d.pos = e + 2
+					d.pos = e + 2 // (d.name is not set: the key is the name)
 					return k, true
 				}
 			}

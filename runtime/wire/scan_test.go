@@ -294,10 +294,12 @@ func TestNextFieldFastPath(t *testing.T) {
 					}
 					i = lookup(fields, d.Name(), next)
 				}
+				key := string(d.Name()) // (nextField sets it for an unknown key only)
 				if i >= 0 {
 					next = i + 1
+					key = fields[i].Name
 				}
-				out = append(out, strconv.Itoa(i)+"="+string(d.Name()))
+				out = append(out, strconv.Itoa(i)+"="+key)
 				d.Skip()
 			}
 		}
