@@ -938,13 +938,57 @@ func parseInt(tok []byte) (int64, bool) {
 
 // parseFloat parses a number literal that the grammar already accepted.
 func parseFloat(tok []byte, isInt bool) (float64, bool) {
-	if isInt && len(tok) <= 16 {
+	if f, ok := shortFloat(tok); ok {
+		return f, true // (also "-0", which is -0 as with strconv)
+	}
+	if isInt && len(tok) <= 17 {
 		if v, ok := parseInt(tok); ok && v > -1<<53 && v < 1<<53 {
 			return float64(v), true
 		}
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
 	return f, err == nil
+}
+
+// float64pow10 are the powers of ten a float64 holds exactly.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// shortFloat parses a number literal without an exponent and of at most 15
+// digits ("-12.5"), exactly as strconv.ParseFloat does: its digits as an
+// integer and the power of ten to divide them by are both exact float64s,
+// and the division is correctly rounded. ok is false for any other number.
+func shortFloat(tok []byte) (float64, bool) {
+	neg := len(tok) > 0 && tok[0] == '-'
+	if neg {
+		tok = tok[1:]
+	}
+	if len(tok) == 0 || len(tok) > 16 {
+		return 0, false
+	}
+	var m uint64
+	n, frac := 0, -1
+	for i, c := range tok {
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			n++
+		case c == '.' && frac < 0:
+			frac = len(tok) - i - 1
+		default:
+			return 0, false
+		}
+	}
+	if n == 0 || n > 15 {
+		return 0, false
+	}
+	f := float64(m)
+	if frac > 0 {
+		f /= float64pow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // Int reads an integer: a number whose exact value is whole and fits in an

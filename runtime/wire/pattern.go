@@ -35,7 +35,7 @@ type Pattern struct {
 // upper bound).
 type patStep struct {
 	lit      string
-	ascii    [2]uint64 // the class's runes below utf8.RuneSelf, as bits
+	ascii    [256]bool // the class's runes below utf8.RuneSelf (false from utf8.RuneSelf on)
 	high     []rune    // the class's other runes, as sorted lo, hi pairs
 	min, max int
 }
@@ -89,7 +89,7 @@ func (p *Pattern) MatchString(s string) bool {
 		if st.max < 0 && st.high == nil {
 			// An unbounded ASCII class: the common case, in a tight loop.
 			j := i
-			for j < len(s) && s[j] < utf8.RuneSelf && st.ascii[s[j]>>6]&(1<<(s[j]&63)) != 0 {
+			for j < len(s) && st.ascii[s[j]] {
 				j++
 			}
 			if j-i < st.min {
@@ -100,7 +100,7 @@ func (p *Pattern) MatchString(s string) bool {
 		}
 		for n != st.max && i < len(s) {
 			if c := s[i]; c < utf8.RuneSelf {
-				if st.ascii[c>>6]&(1<<(c&63)) == 0 {
+				if !st.ascii[c] {
 					break
 				}
 				i++
@@ -233,7 +233,7 @@ func patternSteps(expr string) (steps []patStep, end, ok bool) {
 		for j := 0; j < len(r.cl); j += 2 {
 			lo, hi := r.cl[j], r.cl[j+1]
 			for c := lo; c <= hi && c < utf8.RuneSelf; c++ {
-				st.ascii[c>>6] |= 1 << (c & 63)
+				st.ascii[c] = true
 			}
 			if hi >= utf8.RuneSelf {
 				st.high = append(st.high, max(lo, utf8.RuneSelf), hi)

@@ -128,7 +128,7 @@ func patternInputs(r *rand.Rand, p *Pattern) []string {
 func drawFromStep(r *rand.Rand, st *patStep) string {
 	var ascii []byte
 	for c := 0; c < utf8.RuneSelf; c++ {
-		if st.ascii[c>>6]&(1<<(c&63)) != 0 {
+		if st.ascii[c] {
 			ascii = append(ascii, byte(c))
 		}
 	}

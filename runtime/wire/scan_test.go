@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -350,5 +351,50 @@ func TestIsUUIDMutations(t *testing.T) {
 				t.Errorf("IsUUID([]byte(%q)) = %v", s, got)
 			}
 		}
+	}
+}
+
+// TestShortFloat compares parseFloat's short path (shortFloat) with
+// strconv.ParseFloat bit for bit on random decimals of up to 17 digits
+// with the point anywhere, and on the numbers where rounding is hardest
+// to get right.
+func TestShortFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	toks := []string{"0.1", "0.2", "0.3", "-0.0", "0.0", "9007199254740993.0", "999999999999999.9", "0.000000000000001",
+		"123456789012345", "1234567890.12345", "8.589973e9", "5e-324", "1.7976931348623157", "4.35", "2.675", "0.1e1"}
+	for range 100000 {
+		n := 1 + r.IntN(17)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if n > 1 && b[0] == '0' {
+			b[0] = '1'
+		}
+		s := string(b)
+		if at := r.IntN(n + 1); at > 0 && at < n {
+			s = s[:at] + "." + s[at:]
+		}
+		if r.IntN(2) == 0 {
+			s = "-" + s
+		}
+		toks = append(toks, s)
+	}
+	short := 0
+	for _, tok := range toks {
+		want, err := strconv.ParseFloat(tok, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseFloat([]byte(tok), !strings.ContainsAny(tok, ".eE"))
+		if !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("parseFloat(%s) = %v, %v; strconv: %v", tok, got, ok, want)
+		}
+		if _, ok := shortFloat([]byte(tok)); ok {
+			short++
+		}
+	}
+	if short < len(toks)/2 {
+		t.Errorf("only %d of %d numbers took the short path", short, len(toks))
 	}
 }
