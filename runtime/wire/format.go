@@ -149,20 +149,25 @@ func IsUUID[T text](s T) bool {
 	if s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	for _, r := range [5][2]int{{0, 8}, {9, 13}, {14, 18}, {19, 23}, {24, 36}} {
-		for i := r[0]; i < r[1]; i++ {
-			if !hexDigit[s[i]] {
-				return false
-			}
-		}
+	// The four dashes weigh 0, so the sum over all 36 bytes is 32 exactly
+	// when the other 32 are hex digits (1 each): one of them a dash (0)
+	// leaves it short, and any other byte (64) overshoots it.
+	sum := 0
+	for i := range 36 {
+		sum += int(uuidWeight[s[i]])
 	}
-	return true
+	return sum == 32
 }
 
-// hexDigit marks the hex digits.
-var hexDigit = func() (t [256]bool) {
+// uuidWeight is 1 for the hex digits, 0 for '-' and 64 for the other bytes.
+var uuidWeight = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = isHex(byte(c))
+		switch {
+		case isHex(byte(c)):
+			t[c] = 1
+		case c != '-':
+			t[c] = 64
+		}
 	}
 	return t
 }()
@@ -254,21 +259,29 @@ func isHostname[T text](s T, i, j int) bool {
 	}
 	start := i
 	for k := i; k <= j; k++ {
-		if k == j || s[k] == '.' {
-			n := k - start
-			if n < 1 || n > 63 || s[start] == '-' || s[k-1] == '-' {
-				return false
-			}
-			start = k + 1
+		if k < j && hostByte[s[k]] {
 			continue
 		}
-		c := s[k]
-		if !isAlpha(c) && !isDigit(c) && c != '-' {
+		if k < j && s[k] != '.' {
 			return false
 		}
+		// The end of a label.
+		n := k - start
+		if n < 1 || n > 63 || s[start] == '-' || s[k-1] == '-' {
+			return false
+		}
+		start = k + 1
 	}
 	return true
 }
+
+// hostByte marks the bytes of a hostname's labels: letters, digits, '-'.
+var hostByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isAlpha(byte(c)) || isDigit(byte(c)) || c == '-'
+	}
+	return t
+}()
 
 // isAddressLiteral accepts a dotted IPv4 address or "IPv6:" and an IPv6
 // address.

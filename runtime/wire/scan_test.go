@@ -352,6 +352,68 @@ func TestIsUUIDMutations(t *testing.T) {
 			}
 		}
 	}
+	// Two changes at once (a dash moved, a dash and a bad byte: what a sum
+	// of the bytes' weights must not mistake for a UUID).
+	for i := range len(u) {
+		for j := i + 1; j < len(u); j++ {
+			for _, c := range []byte("-g0\x00\xff") {
+				for _, e := range []byte("-aZ\x01") {
+					s := u[:i] + string(c) + u[i+1:j] + string(e) + u[j+1:]
+					if got, want := IsUUID(s), ref(s); got != want {
+						t.Fatalf("IsUUID(%q) = %v, want %v", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHostnameMutations compares the email check's hostname part with the
+// definition (labels of 1 to 63 letters, digits and '-', not starting or
+// ending with '-', joined by dots) on every one- and two-byte change of
+// some addresses.
+func TestHostnameMutations(t *testing.T) {
+	ref := func(s string) bool {
+		if s == "" || len(s) > 253 {
+			return false
+		}
+		for _, l := range strings.Split(s, ".") {
+			if len(l) < 1 || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+				return false
+			}
+			for i := 0; i < len(l); i++ {
+				if c := l[i]; !isAlpha(c) && !isDigit(c) && c != '-' {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	hosts := []string{"acme-industries.example", "a.b", "x", "mail.example.com", strings.Repeat("a", 63) + ".io", "a-b.c-d.e"}
+	chars := []byte(".-aZ9_ @\x00\x80")
+	for _, h := range hosts {
+		check := func(s string) {
+			if got, want := isHostname(s, 0, len(s)), ref(s); got != want {
+				t.Fatalf("isHostname(%q) = %v, want %v", s, got, want)
+			}
+			e := "me@" + s
+			if got := isHostname(e, 3, len(e)); got != ref(s) {
+				t.Fatalf("isHostname(%q, 3) = %v", e, got)
+			}
+		}
+		check(h)
+		for i := range len(h) {
+			for _, c := range chars {
+				check(h[:i] + string(c) + h[i+1:])
+				check(h[:i] + string(c) + h[i:])
+				for j := i + 1; j < len(h) && j < i+4; j++ {
+					for _, e := range chars {
+						check(h[:i] + string(c) + h[i+1:j] + string(e) + h[j+1:])
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestShortFloat compares parseFloat's short path (shortFloat) with
