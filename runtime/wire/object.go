@@ -82,40 +82,49 @@ func (s Seen) Absent(i int) bool { return s&seenObject != 0 && !s.Has(i) }
 // violations, as in a generated member loop. It returns the properties the
 // object had, for the caller to fill in the defaults of the others.
 func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
-	var seen Seen
 	if !d.BeginObject() {
-		return seen
+		return 0
 	}
-	seen |= seenObject
+	ptrs = ptrs[:len(fields)]
+	seen := seenObject
 	next := 0 // properties usually come in the schema's order: try that first
 	for {
-		i, ok := d.nextField(fields, next)
-		if !ok {
-			break
-		}
+		i := d.nextField(fields, next)
 		if i < 0 {
+			if i == endObject {
+				break
+			}
 			d.unknownField(fields)
 			continue
 		}
 		next = i + 1
 		f := &fields[i]
-		optional := !f.Required && !f.Nullable // null there gets a hint to leave it out
-		if optional && d.AbsentNull() {
+		if f.Nullable {
+			if seen.Has(i) {
+				d.duplicate(f.Name) // the key, as the key is the name
+				continue
+			}
+			seen |= 1 << uint(i)
+			d.Enter(f.Name)
+			if !d.Null() {
+				f.Value.read(d, ptrs[i])
+			}
+			d.Leave()
+			continue
+		}
+		// An optional property that does not take null: null there gets a
+		// hint to leave it out, or is read as absent (AbsentNull).
+		optional := !f.Required
+		if optional && d.mode&runtime.NullAsAbsent != 0 && d.Null() {
 			continue
 		}
 		if seen.Has(i) {
-			d.duplicate(f.Name) // the key, as the key is the name
+			d.duplicate(f.Name)
 			continue
 		}
 		seen |= 1 << uint(i)
-		if optional {
-			d.EnterOptional(f.Name)
-		} else {
-			d.Enter(f.Name)
-		}
-		if !f.Nullable || !d.Null() {
-			f.Value.read(d, ptrs[i])
-		}
+		d.push(seg{name: f.Name, index: -1, optional: optional})
+		f.Value.read(d, ptrs[i])
 		d.Leave()
 	}
 	for i := range fields {
@@ -128,30 +137,29 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 
 // nextField is NextKey for an object described by fields: it reads the
 // next member's key and the colon after it and returns the index of the
-// property the key names (-1 for none: the key is in d.name), or ok false
-// after the object's end. Properties usually come in the table's order,
-// some left out: the raw key is compared with the names of fields[next]
-// and fields[next+1] before it is read in full and looked up. (A table's
-// names are plain — letters, digits, '_' and '-', as a spec writes them —
-// so a key equal to one, byte for byte, has no escapes.)
-func (d *Decoder) nextField(fields []Field, next int) (int, bool) {
-	if d.stopped {
-		return 0, false
-	}
+// property the key names, unknownKey for none (the key is in d.name), or
+// endObject after the object's end. Properties usually come in the table's
+// order, some left out: the raw key is compared with the names of
+// fields[next] and fields[next+1] before it is read in full and looked
+// up. (A table's names are plain — letters, digits, '_' and '-', as a spec
+// writes them — so a key equal to one, byte for byte, has no escapes.)
+func (d *Decoder) nextField(fields []Field, next int) int {
 	data := d.data
-	if i := skipWS(data, d.pos); i < len(data) {
+	if i := skipWS(data, d.pos); i < len(data) && !d.stopped {
 		c := data[i]
 		if c == '}' {
 			d.pos = i
 			d.leave()
-			return 0, false
+			return endObject
 		}
-		if !d.fresh && c == ',' {
-			if i = skipWS(data, i+1); i < len(data) {
-				c = data[i]
+		if !d.fresh {
+			if c != ',' {
+				goto general // a syntax error
 			}
-		} else if !d.fresh {
-			c = 0 // the general case's syntax error
+			if i = skipWS(data, i+1); i >= len(data) {
+				goto general
+			}
+			c = data[i]
 		}
 		if c == '"' {
 			q := i + 1
@@ -161,16 +169,27 @@ func (d *Decoder) nextField(fields []Field, next int) (int, bool) {
 				if e+1 < len(data) && data[e] == '"' && data[e+1] == ':' && string(data[q:e]) == name {
 					d.fresh = false
 					d.pos = e + 2 // (d.name is not set: the key is the name)
-					return k, true
+					return k
 				}
 			}
 		}
 	}
+general:
 	if !d.NextKey() {
-		return 0, false
+		return endObject
 	}
-	return lookup(fields, d.name, next), true
+	if i := lookup(fields, d.name, next); i >= 0 {
+		return i
+	}
+	return unknownKey
 }
+
+// What nextField returns for a key that names no property, and after the
+// object's end.
+const (
+	unknownKey = -1
+	endObject  = -2
+)
 
 // lookup is the index of the property name in fields, trying from first
 // on, or -1.

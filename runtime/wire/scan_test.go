@@ -285,8 +285,7 @@ func TestNextFieldFastPath(t *testing.T) {
 			for {
 				var i int
 				if table {
-					var ok bool
-					if i, ok = d.nextField(fields, next); !ok {
+					if i = d.nextField(fields, next); i == endObject {
 						break
 					}
 				} else {
