@@ -310,7 +310,22 @@ func (d *Decoder) NextKey() bool {
 		return d.nextKey()
 	}
 	d.fresh = false
-	j := keyEnd(data, i+1)
+	// To the first byte that ends a quick scan of the key (a '"', a '\\',
+	// a control character or a byte of a multi-byte UTF-8 sequence), eight
+	// bytes at a time, as a key is mostly a short run of plain ASCII.
+	j := i + 1
+	for j+8 <= len(data) {
+		x := binary.LittleEndian.Uint64(data[j:])
+		if m := strStop(x) | x&hiBits; m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			goto scanned
+		}
+		j += 8
+	}
+	for j < len(data) && keyByte[data[j]] {
+		j++
+	}
+scanned:
 	if j < len(data) && data[j] == '"' {
 		d.name = data[i+1 : j]
 		d.pos = j + 1
@@ -334,26 +349,8 @@ func (d *Decoder) NextKey() bool {
 	return false
 }
 
-// keyEnd returns the index of the first byte at or after i in data that
-// ends NextKey's quick scan of a key (a '"', a '\\', a control character or
-// a byte of a multi-byte UTF-8 sequence), or len(data): eight bytes at a
-// time, as a key is mostly a short run of plain ASCII.
-func keyEnd(data []byte, i int) int {
-	for i+8 <= len(data) {
-		x := binary.LittleEndian.Uint64(data[i:])
-		if m := strStop(x) | x&hiBits; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(data) && keyByte[data[i]] {
-		i++
-	}
-	return i
-}
-
-// keyByte marks the bytes keyEnd reads past: ASCII but control characters,
-// '"' and '\\'.
+// keyByte marks the bytes NextKey's quick scan of a key reads past: ASCII
+// but control characters, '"' and '\\'.
 var keyByte = func() (t [256]bool) {
 	for c := 0x20; c < 0x80; c++ {
 		t[c] = c != '"' && c != '\\'
