@@ -1042,6 +1042,33 @@ func (d *Decoder) shortInt() (int64, bool) {
 	if neg {
 		i++
 	}
+	if i+8 <= len(data) {
+		// Up to seven digits followed by something else, eight bytes at a
+		// time: a byte is marked unless it is a digit (above '9' adding
+		// 0x46 sets its high bit, below '0' subtracting '0' does), and the
+		// lowest mark is exact (a borrow or carry only runs upwards from a
+		// marked byte).
+		x := binary.LittleEndian.Uint64(data[i:])
+		m := ((x + loBits*0x46) | (x - loBits*'0')) & hiBits
+		if n := bits.TrailingZeros64(m) >> 3; n < 8 {
+			if n == 0 || data[i] == '0' && n > 1 {
+				return 0, false
+			}
+			if c := data[i+n]; c == '.' || c == 'e' || c == 'E' {
+				return 0, false
+			}
+			// The digits as the top n bytes (the bytes below them are
+			// leading zeros), combined in pairs, then fours, then eight.
+			v := (x - loBits*'0') << (64 - 8*n)
+			v = v*10 + v>>8
+			v = ((v&0x000000FF000000FF)*(100+1000000<<32) + (v>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
+			d.pos = i + n
+			if neg {
+				return -int64(v), true
+			}
+			return int64(v), true
+		}
+	}
 	start := i
 	end := min(len(data), start+18)
 	var u uint64

@@ -210,8 +210,14 @@ func TestShortInt(t *testing.T) {
 		}
 		nums = append(nums, b.String())
 	}
+	// Every byte after one to nine digits, on the eight-byte path.
+	for c := range 256 {
+		for k := 1; k <= 9; k++ {
+			nums = append(nums, strings.Repeat("9", k-1)+"1"+string([]byte{byte(c)})+"        ")
+		}
+	}
 	for _, n := range nums {
-		for _, tail := range []string{"", " ", ",", "}", "]", "x", ".5", "e2", "5"} {
+		for _, tail := range []string{"", " ", ",", "}", "]", "x", ".5", "e2", "5", ", 12345678", "}        ", "9999999999", ".", "E", "\x00\xff\xff\xff\xff\xff\xff\xff\xff", "/:/:/:/:/:"} {
 			doc := n + tail
 			var d1, d2 Decoder
 			d1.Reset([]byte(doc))
