@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -344,26 +345,25 @@ func (g *generator) rawToolStatic(t *toolIR, doc string) jen.Code {
 		return nil
 	}
 	w := &rawWriter{}
-	type kv struct{ k, v string }
 	kind := "KindTool"
 	if tool.Kind == spec.KindAgent {
 		kind = "KindAgent"
 	}
-	lines := []kv{
-		{"Name", "Tool" + tool.GoName},
-		{"Description", strconv.Quote(tool.Description)},
-		{"Kind", w.qual(runtimePkg, kind)},
+	lines := []litLine{
+		{k: "Name", v: "Tool" + tool.GoName},
+		{k: "Description", v: strconv.Quote(tool.Description)},
+		{k: "Kind", v: w.qual(runtimePkg, kind)},
 	}
 	if tool.Title != "" {
-		lines = append(lines, kv{"Title", strconv.Quote(tool.Title)})
+		lines = append(lines, litLine{k: "Title", v: strconv.Quote(tool.Title)})
 	}
 	raw := w.qual("encoding/json", "RawMessage")
-	lines = append(lines, kv{"Schema", raw + "(" + t.goLower + "Schema)"})
+	lines = append(lines, litLine{k: "Schema", v: raw + "(" + t.goLower + "Schema)"})
 	if tool.Result != nil {
-		lines = append(lines, kv{"ResultSchema", raw + "(" + t.goLower + "ResultSchema)"})
+		lines = append(lines, litLine{k: "ResultSchema", v: raw + "(" + t.goLower + "ResultSchema)"})
 	}
 	if len(tool.Examples) > 0 {
-		lines = append(lines, kv{"Examples", examplesFunc(tool) + "()"})
+		lines = append(lines, litLine{k: "Examples", v: examplesFunc(tool) + "()"})
 	}
 	if tool.Gate != "" {
 		f := g.f
@@ -374,37 +374,60 @@ func (g *generator) rawToolStatic(t *toolIR, doc string) jen.Code {
 		if tool.GateMessage == f.GateMessage && tool.GateMessage != "" && tool.Gate == f.Gate {
 			msg = "gateMessage"
 		}
-		lines = append(lines, kv{"Gate", gate})
+		lines = append(lines, litLine{k: "Gate", v: gate})
 		if tool.GateMessage != "" {
-			lines = append(lines, kv{"GateMessage", msg})
+			lines = append(lines, litLine{k: "GateMessage", v: msg})
 		}
 	}
-	flags, ok := rawFlags(tool.Flags, w.qual(runtimePkg, "Flags"))
-	if !ok {
-		return nil
-	}
-	lines = append(lines, kv{"Flags", flags})
+	lines = append(lines, rawFlags(tool.Flags, w.qual(runtimePkg, "Flags")))
 	if tool.DeferLoading {
-		lines = append(lines, kv{"DeferLoading", "true"})
+		lines = append(lines, litLine{k: "DeferLoading", v: "true"})
 	}
-	lines = append(lines, kv{"DecodeWith", toolDecode(t)}, kv{"Label", t.goLower + "Label"})
-	width := 0
-	for _, l := range lines {
-		width = max(width, len(l.k)+1)
-	}
+	lines = append(lines, litLine{k: "DecodeWith", v: toolDecode(t)}, litLine{k: "Label", v: t.goLower + "Label"})
 	w.doc(doc).str("var ", toolStatic(t), " = ", w.qual(runtimePkg, "Tool"), "{\n")
-	for _, l := range lines {
-		w.str("\t", l.k, ":", strings.Repeat(" ", width-len(l.k)), l.v, ",\n")
-	}
+	w.keyValues("\t", lines)
 	w.str("}\n")
 	return g.raw(w)
 }
 
-// rawFlags is flagsValue(fl) when it is one line.
-func rawFlags(fl spec.Flags, typ string) (string, bool) {
-	var set []string
+// litLine is one "Key: value," line of a composite literal, or with inner
+// lines a value of several lines: "Key: value{", the inner lines, "},".
+type litLine struct {
+	k, v  string
+	inner []litLine
+}
+
+// keyValues writes the lines of a composite literal indented by indent,
+// as gofmt aligns them: the values of consecutive one-line elements in a
+// column after the longest key (keys here are short identifiers, which
+// gofmt always aligns); an element of several lines ends a run and starts
+// the next.
+func (w *rawWriter) keyValues(indent string, lines []litLine) {
+	for i := 0; i < len(lines); {
+		if l := lines[i]; l.inner != nil {
+			w.str(indent, l.k, ": ", l.v, "\n")
+			w.keyValues(indent+"\t", l.inner)
+			w.str(indent, "},\n")
+			i++
+			continue
+		}
+		j, width := i, 0
+		for ; j < len(lines) && lines[j].inner == nil; j++ {
+			width = max(width, utf8.RuneCountInString(lines[j].k)+1)
+		}
+		for _, l := range lines[i:j] {
+			w.str(indent, l.k, ":", strings.Repeat(" ", width-utf8.RuneCountInString(l.k)), l.v, ",\n")
+		}
+		i = j
+	}
+}
+
+// rawFlags is the Flags line of a runtime.Tool literal: flagsValue(fl) as
+// text.
+func rawFlags(fl spec.Flags, typ string) litLine {
+	var set []litLine
 	if !fl.Enabled.Value {
-		set = append(set, "Enabled: false")
+		set = append(set, litLine{k: "Enabled", v: "false"})
 	}
 	for _, f := range []struct {
 		name string
@@ -419,13 +442,17 @@ func rawFlags(fl spec.Flags, typ string) (string, bool) {
 		{"RequiresApproval", fl.RequiresApproval.Value},
 	} {
 		if f.on {
-			set = append(set, f.name+": true")
+			set = append(set, litLine{k: f.name, v: "true"})
 		}
 	}
 	if len(set) > 4 {
-		return "", false
+		return litLine{k: "Flags", v: typ + "{", inner: set}
 	}
-	return typ + "{" + strings.Join(set, ", ") + "}", true
+	one := make([]string, len(set))
+	for i, s := range set {
+		one[i] = s.k + ": " + s.v
+	}
+	return litLine{k: "Flags", v: typ + "{" + strings.Join(one, ", ") + "}"}
 }
 
 // rawTypeExpr is typeExpr(t) as text, or "" for a type this file does not
