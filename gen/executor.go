@@ -33,6 +33,10 @@ type Method struct {
 	// Zero is the statement a fresh stub's body returns, e.g.
 	// `return runtime.Result{}, errors.New("not implemented")`.
 	Zero jen.Code
+
+	// sig is the signature as Go text, "(params) results", naming the
+	// packages context and runtime as the generated code imports them.
+	sig string
 }
 
 // ArgsTypeName and ResultTypeName are the Go names of a tool's argument and
@@ -57,6 +61,8 @@ func ExecutorMethods(f *spec.File) []Method {
 	}
 	for _, t := range f.Tools {
 		args := func() jen.Code { return jen.Id("args").Op("*").Id(ArgsTypeName(t)) }
+		argsText := "args *" + ArgsTypeName(t)
+		callArgs := "(ctx context.Context, call *runtime.Call, " + argsText + ") "
 		m := Method{
 			Tool:   t,
 			Name:   t.GoName,
@@ -70,12 +76,15 @@ func ExecutorMethods(f *spec.File) []Method {
 			m.Doc = t.GoName + " creates a fresh sub-agent for one call of the " + t.Name + " tool: " + t.Description
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Agent"), jen.Error()}
 			m.Zero = notImpl(jen.Nil())
+			m.sig = callArgs + "(runtime.Agent, error)"
 		case t.Result != nil:
 			m.Results = []jen.Code{jen.Op("*").Id(ResultTypeName(t)), jen.Error()}
 			m.Zero = notImpl(jen.Nil())
+			m.sig = callArgs + "(*" + ResultTypeName(t) + ", error)"
 		default:
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Result"), jen.Error()}
 			m.Zero = notImpl(jen.Qual(runtimePkg, "Result").Values())
+			m.sig = callArgs + "(runtime.Result, error)"
 		}
 		if t.HTTP == nil && t.MCP == nil { // a bound tool's executor is generated (http.go, mcpbind.go)
 			ms = append(ms, m)
@@ -87,6 +96,7 @@ func ExecutorMethods(f *spec.File) []Method {
 				Params:  []jen.Code{args()},
 				Results: []jen.Code{jen.Bool()},
 				Zero:    jen.Return(jen.False()),
+				sig:     "(" + argsText + ") bool",
 			})
 		}
 		if t.Flags.ConcurrencySafe.Mode == spec.ByInput {
@@ -96,6 +106,7 @@ func ExecutorMethods(f *spec.File) []Method {
 				Params:  []jen.Code{args()},
 				Results: []jen.Code{jen.Bool()},
 				Zero:    jen.Return(jen.False()),
+				sig:     "(" + argsText + ") bool",
 			})
 		}
 		if t.Flags.PermissionCheck {
@@ -105,6 +116,7 @@ func ExecutorMethods(f *spec.File) []Method {
 				Params:  []jen.Code{ctxParam(), callParam(), args()},
 				Results: []jen.Code{jen.Qual(runtimePkg, "Decision")},
 				Zero:    jen.Return(jen.Qual(runtimePkg, "Denied").Call(jen.Lit("permission check not implemented"))),
+				sig:     callArgs + "runtime.Decision",
 			})
 		}
 	}

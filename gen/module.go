@@ -21,17 +21,21 @@ func (g *generator) moduleDecls() []jen.Code {
 		jen.Line(),
 	}
 	var names []jen.Code
+	var ids, values []string
 	for _, t := range f.Tools {
 		names = append(names, jen.Id("Tool"+t.GoName).Op("=").Lit(t.Name))
+		ids, values = append(ids, "Tool"+t.GoName), append(values, strconv.Quote(t.Name))
 		if t.Batch != nil {
 			names = append(names, jen.Id(batchConst(f, t)).Op("=").Lit(t.Batch.Name))
+			ids, values = append(ids, batchConst(f, t)), append(values, strconv.Quote(t.Batch.Name))
 		}
 	}
-	out = append(out,
-		comment("The names of the tools, as the model calls them."),
-		jen.Const().Defs(names...),
-		jen.Line(),
-	)
+	const namesDoc = "The names of the tools, as the model calls them."
+	if !g.jen && len(ids) > 1 {
+		out = append(out, g.rawNameConsts(namesDoc, ids, values))
+	} else {
+		out = append(out, comment(namesDoc), jen.Const().Defs(names...), jen.Line())
+	}
 	if f.Gate != "" {
 		out = append(out,
 			comment("Gate is the connection the "+f.Provider+" tools need (unless a tool says otherwise): the host's runtime.Gates says whether it is open for a user."),
@@ -62,20 +66,24 @@ func (g *generator) moduleDecls() []jen.Code {
 		}
 	}
 
-	var methods []jen.Code
-	for _, m := range ExecutorMethods(f) {
-		methods = append(methods, comment(m.Doc).Line().Id(m.Name).Params(m.Params...).Params(m.Results...))
-	}
 	ifaceDoc := InterfaceName + " runs the " + f.Provider + " tools: one method per tool, plus the hand-written" +
 		" decisions the spec asks for. The stubs file holds your implementation; Module wires it into a runtime.Module."
 	if f.Description != "" {
 		ifaceDoc += "\n\n" + f.Description
 	}
-	out = append(out,
-		comment(ifaceDoc),
-		jen.Type().Id(InterfaceName).Interface(methods...),
-		jen.Line(),
-	)
+	if ms := ExecutorMethods(f); !g.jen && len(ms) > 0 {
+		out = append(out, g.rawInterface(ifaceDoc, ms))
+	} else {
+		var methods []jen.Code
+		for _, m := range ms {
+			methods = append(methods, comment(m.Doc).Line().Id(m.Name).Params(m.Params...).Params(m.Results...))
+		}
+		out = append(out,
+			comment(ifaceDoc),
+			jen.Type().Id(InterfaceName).Interface(methods...),
+			jen.Line(),
+		)
+	}
 
 	// A tool with a batch tool (`batch:`) is built in a variable, so that
 	// its batch tool can wrap it; the batch tools follow the spec's tools.

@@ -620,3 +620,90 @@ func (g *generator) rawTableValidate(t *goType) []jen.Code {
 		str("func (x *", t.name, ") validate(c *", w.qual(wirePkg, "Checker"), ") {\n\t", rawTableCall("c", t), "\n}\n")
 	return append(out, g.raw(w))
 }
+
+// rawEnum is enumDecl(t) as raw declarations.
+func (g *generator) rawEnum(t *goType) []jen.Code {
+	values := &rawWriter{}
+	values.doc("The values of " + t.name + ".").str("const (\n")
+	width := 0
+	for _, v := range t.enum {
+		width = max(width, utf8.RuneCountInString(v.name))
+	}
+	for _, v := range t.enum {
+		values.str("\t", v.name, strings.Repeat(" ", width-utf8.RuneCountInString(v.name)+1), t.name, " = ").quote(v.value).str("\n")
+	}
+	values.str(")\n")
+	if t.same != nil {
+		return []jen.Code{g.rawAlias(t), g.raw(values)}
+	}
+	typ := &rawWriter{}
+	typ.doc(docText(t.name, t.what, t.doc)).str("type ", t.name, " string\n")
+	valid := &rawWriter{}
+	valid.doc("Valid reports whether v is one of the values of "+t.name+".").
+		str("func (v ", t.name, ") Valid() bool {\n\tswitch v {\n\tcase ", rawCaseList(t.enum), ":\n\t\treturn true\n\t}\n\treturn false\n}\n")
+	out := []jen.Code{g.raw(typ), g.raw(values), g.raw(valid)}
+	if !t.decode {
+		return out // only decoders use the parser
+	}
+	of := ofName(t)
+	parse := &rawWriter{}
+	parse.doc(of+" converts JSON string bytes to "+t.name+", without allocating for the known values.").
+		str("func ", of, "(b []byte) ", t.name, " {\n\tswitch string(b) {\n")
+	for _, v := range t.enum {
+		parse.str("\tcase ").quote(v.value).str(":\n\t\treturn ", v.name, "\n")
+	}
+	parse.str("\t}\n\treturn ", t.name, "(b)\n}\n")
+	return append(out, g.raw(parse))
+}
+
+// rawCaseList is caseList(values) as text, its lines after the first
+// indented for a case clause.
+func rawCaseList(values []enumValue) string {
+	n := 0
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = v.name
+		n += len(v.name) + 2
+	}
+	if n > 70 {
+		return strings.Join(names, ",\n\t\t")
+	}
+	return strings.Join(names, ", ")
+}
+
+// rawNameConsts is a block of constants without types, "Name = value",
+// as gofmt aligns it, under the doc comment.
+func (g *generator) rawNameConsts(doc string, names, values []string) jen.Code {
+	w := &rawWriter{}
+	w.doc(doc).str("const (\n")
+	width := 0
+	for _, n := range names {
+		width = max(width, utf8.RuneCountInString(n))
+	}
+	for i, n := range names {
+		w.str("\t", n, strings.Repeat(" ", width-utf8.RuneCountInString(n)+1), "= ", values[i], "\n")
+	}
+	w.str(")\n")
+	return g.raw(w)
+}
+
+// rawInterface is the Executor interface of methods ms as a raw
+// declaration.
+func (g *generator) rawInterface(doc string, ms []Method) jen.Code {
+	w := &rawWriter{}
+	w.doc(doc).str("type ", InterfaceName, " interface {\n")
+	for _, m := range ms {
+		if strings.Contains(m.sig, "context.") {
+			w.pkg("context")
+		}
+		if strings.Contains(m.sig, "runtime.") {
+			w.pkg(runtimePkg)
+		}
+		for _, l := range commentLines(m.Doc) {
+			w.str("\t", l, "\n")
+		}
+		w.str("\t", m.Name, m.sig, "\n")
+	}
+	w.str("}\n")
+	return g.raw(w)
+}

@@ -564,6 +564,9 @@ func defaultText(v any) string {
 
 // enumDecl declares an enum type, its constants, Valid and its parser.
 func (g *generator) enumDecl(t *goType) []jen.Code {
+	if !g.jen {
+		return g.rawEnum(t)
+	}
 	var consts []jen.Code
 	var parse []jen.Code
 	for _, v := range t.enum {
