@@ -169,7 +169,7 @@ func (p *parser) constant(e entry, s *Schema, sub subject, in string) {
 		p.errorf(e.Key, "const %s cannot be combined with enum: a const is an enum of one value; keep one of them", in)
 		return
 	}
-	set := func() {
+	set := func(p *parser) {
 		if why := unfaithful(s, 0); why != "" {
 			p.errorf(e.Key, "const %s is not supported here: the value holds %s, which Validate cannot compare (it compares the JSON encoding of the Go value)", in, why)
 			return
@@ -185,7 +185,7 @@ func (p *parser) constant(e entry, s *Schema, sub subject, in string) {
 		p.later = append(p.later, set) // its items or properties may be named types
 		return
 	}
-	set()
+	set(p)
 }
 
 // unfaithful names what in the values of s the JSON encoding of their Go

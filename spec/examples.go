@@ -52,7 +52,7 @@ func (p *parser) examples(v *yaml.Node, t *Tool, in string) {
 		t.Examples = append(t.Examples, &Example{Pos: p.pos(d), Value: obj})
 		nodes = append(nodes, exampleNode{d, i + 1})
 	}
-	p.later = append(p.later, func() { p.checkExamples(t, nodes) })
+	p.later = append(p.later, func(p *parser) { p.checkExamples(t, nodes) })
 }
 
 // checkExamples checks each example of t against its argument object with

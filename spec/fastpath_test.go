@@ -159,3 +159,25 @@ func TestExactIntegers(t *testing.T) {
 		}
 	}
 }
+
+func TestTagOf(t *testing.T) {
+	var doc yaml.Node
+	src := "a: &x {b: [1, '2', !!str 3, ! 4, !local 5, !<tag:yaml.org,2002:int> 6, !!binary aGk=]}\nc: *x\n<<: {d: 1}\n'<<': e\n? [k]\n: v\n"
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	nodes := scalars(t)
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		nodes = append(nodes, n)
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	for _, n := range nodes {
+		if got, want := tagOf(n), n.ShortTag(); got != want {
+			t.Errorf("tagOf(%v %q %q) = %q; ShortTag gives %q", n.Kind, n.Tag, n.Value, got, want)
+		}
+	}
+}

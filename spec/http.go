@@ -293,7 +293,7 @@ func (p *parser) httpTool(v *yaml.Node, t *Tool, f *File, in string) *HTTPBindin
 		b.Paginate = p.paginate(pv, hin)
 	}
 
-	p.later = append(p.later, func() {
+	p.later = append(p.later, func(p *parser) {
 		byParam := map[string]given{}
 		names := make([]string, 0, len(t.Params.Properties))
 		for _, prop := range t.Params.Properties {

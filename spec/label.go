@@ -95,7 +95,7 @@ func (p *parser) label(n *yaml.Node, s, which string, t *Tool) []LabelPart {
 	for i := range parts {
 		parts[i].Pos = p.labelPos(n, parts[i].Pos.Col)
 	}
-	p.later = append(p.later, func() {
+	p.later = append(p.later, func(p *parser) {
 		for _, part := range parts {
 			if part.Param == "" {
 				continue

@@ -123,6 +123,9 @@ func Parse(path string, data []byte) (*File, error) {
 // file1 parses the single YAML document of a spec file.
 func (p *parser) file1(data []byte) *File {
 	p.lines = strings.Split(string(data), "\n")
+	if doc, ok := parseChunks(data); ok { // a large file, in parallel
+		return p.module(doc.Content[0])
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -160,7 +163,7 @@ func (p *parser) module(root *yaml.Node) *File {
 
 	if v := m.val("toolgen"); v == nil {
 		missing("toolgen", " (the format version: write toolgen: 1)")
-	} else if d := deref(v); d.Kind == yaml.ScalarNode && (d.ShortTag() == "!!int" || d.ShortTag() == "!!float") {
+	} else if d := deref(v); d.Kind == yaml.ScalarNode && (tagOf(d) == "!!int" || tagOf(d) == "!!float") {
 		n, _ := p.number(v, "toolgen")
 		if n != Version {
 			p.errorf(v, "unsupported format version %s (toolgen: %s); this toolgen reads version %d", d.Value, d.Value, Version)
@@ -264,11 +267,7 @@ func (p *parser) module(root *yaml.Node) *File {
 		if len(items) == 0 {
 			p.errorf(v, "tools must list at least one tool")
 		}
-		for i, n := range items {
-			if t := p.tool(n, i, f); t != nil {
-				f.Tools = append(f.Tools, t)
-			}
-		}
+		f.Tools = p.tools(items, f)
 	}
 
 	p.resolve(f, types)

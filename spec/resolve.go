@@ -28,7 +28,7 @@ func (p *parser) resolve(f *File, types map[string]*NamedType) {
 	p.mergeAllOfs()
 	p.recursion(f)
 	for _, check := range p.later {
-		check()
+		check(p)
 	}
 	p.checkDefaults()
 }

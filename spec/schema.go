@@ -157,7 +157,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		}
 	}()
 	d := deref(n)
-	if d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && contains(typeNames, d.Value) {
+	if d != nil && d.Kind == yaml.ScalarNode && tagOf(d) == "!!str" && contains(typeNames, d.Value) {
 		p.errorf(n, "the schema of %s must be a mapping; found %s (write {type: %s})", sub, describe(d), d.Value)
 		return nil
 	}
@@ -282,7 +282,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 		if v == nil || !fits(key) {
 			return
 		}
-		if d := deref(v); strings.HasPrefix(key, "exclusive") && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+		if d := deref(v); strings.HasPrefix(key, "exclusive") && d.Kind == yaml.ScalarNode && tagOf(d) == "!!bool" {
 			other := "minimum"
 			if key == "exclusiveMaximum" {
 				other = "maximum"
@@ -505,7 +505,7 @@ func (p *parser) defaultLine(s *Schema) int {
 // additional reads `additionalProperties:` (a boolean or a schema).
 func (p *parser) additional(v *yaml.Node, obj *Schema, sub subject) {
 	d := deref(v)
-	if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+	if d.Kind == yaml.ScalarNode && tagOf(d) == "!!bool" {
 		obj.AdditionalProperties, _ = p.boolean(v, "additionalProperties")
 		return
 	}
@@ -547,7 +547,7 @@ func (p *parser) checkRanges(m *fields, s *Schema, in string) {
 // exactNumberKey is exactNumber(n, key+" "+in), the message made only for
 // a problem.
 func (p *parser) exactNumberKey(n *yaml.Node, key, in string) (*wire.Decimal, bool) {
-	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!int" && plainDecimal(d.Value, 0) && d.Value != "-0" {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && tagOf(d) == "!!int" && plainDecimal(d.Value, 0) && d.Value != "-0" {
 		return wire.Dec(d.Value), true // as exactNumber reads it
 	}
 	return p.exactNumber(n, key+" "+in)
@@ -558,7 +558,7 @@ func (p *parser) exactNumberKey(n *yaml.Node, key, in string) (*wire.Decimal, bo
 func (p *parser) exactNumber(n *yaml.Node, what string) (*wire.Decimal, bool) {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode {
-		switch d.ShortTag() {
+		switch tagOf(d) {
 		case "!!int":
 			if plainDecimal(d.Value, 0) && d.Value != "-0" {
 				return wire.Dec(d.Value), true // as big.Int writes it

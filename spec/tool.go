@@ -142,7 +142,7 @@ func (p *parser) tool(n *yaml.Node, i int, f *File) *Tool {
 		t.MCP = p.mcpTool(v, t, f, in)
 	}
 	if t.HTTP != nil || t.MCP != nil {
-		p.later = append(p.later, func() { p.checkBoundResult(t) })
+		p.later = append(p.later, func(p *parser) { p.checkBoundResult(t) })
 	}
 	return t
 }
@@ -246,7 +246,7 @@ func (p *parser) flags(m *fields, t *Tool, in string) {
 		}
 		fl.Set, fl.Pos = true, p.pos(deref(v))
 		d := deref(v)
-		if byInput && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" {
+		if byInput && d.Kind == yaml.ScalarNode && tagOf(d) == "!!str" {
 			if d.Value == "by_input" {
 				fl.Mode, fl.Value = ByInput, false
 				return fl
@@ -254,7 +254,7 @@ func (p *parser) flags(m *fields, t *Tool, in string) {
 			p.errorf(v, "%s %s must be true, false or by_input; found %s%s", key, in, describe(d), didYouMean(d.Value, []string{"by_input"}))
 			return fl
 		}
-		if byInput && (d.Kind != yaml.ScalarNode || d.ShortTag() != "!!bool") {
+		if byInput && (d.Kind != yaml.ScalarNode || tagOf(d) != "!!bool") {
 			p.errorf(v, "%s %s must be true, false or by_input; found %s", key, in, describe(d))
 			return fl
 		}
@@ -290,7 +290,7 @@ func (p *parser) batch(v *yaml.Node, t *Tool, in string) *Batch {
 		MaxConcurrency: DefaultBatchMaxConcurrency,
 		MaxResultBytes: DefaultBatchMaxResultBytes,
 	}
-	if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+	if d.Kind == yaml.ScalarNode && tagOf(d) == "!!bool" {
 		on, _ := p.boolean(v, "batch")
 		if !on {
 			return nil

@@ -127,7 +127,7 @@ func (p *parser) union(m *fields, s *Schema, sub subject, in string) {
 		site.disc = v
 		p.discriminator(v, u, site)
 	}
-	p.later = append(p.later, func() { p.checkUnion(site) })
+	p.later = append(p.later, func(p *parser) { p.checkUnion(site) })
 }
 
 // isNullAlternative reports whether n is `{type: "null"}` (with at most a

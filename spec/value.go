@@ -38,7 +38,7 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 	}
 	switch d.Kind {
 	case yaml.ScalarNode:
-		switch d.ShortTag() {
+		switch tagOf(d) {
 		case "!!null":
 			return nil, true
 		case "!!bool":

@@ -27,8 +27,9 @@ type parser struct {
 	// map values, for checkNames.
 	itemTypes []itemType
 	// later holds checks that need the whole file resolved (references,
-	// parameter types); they run after the walk.
-	later []func()
+	// parameter types); they run after the walk, given the parser that
+	// resolves the file (not the one that queued them: see tools).
+	later []func(p *parser)
 	// allOfs are the schemas with an allOf, merged once references are
 	// resolved (allof.go).
 	allOfs []*allOfSite
@@ -91,6 +92,15 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// tagOf is n.ShortTag() without its work for the tags yaml.v3's parser
+// gives nodes (the short form, "!!str"): ShortTag gives those as they are.
+func tagOf(n *yaml.Node) string {
+	if strings.HasPrefix(n.Tag, "!!") {
+		return n.Tag
+	}
+	return n.ShortTag()
+}
+
 // describe names what a node holds, for "found ..." in messages.
 func describe(n *yaml.Node) string {
 	n = deref(n)
@@ -103,7 +113,7 @@ func describe(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
+		switch tagOf(n) {
 		case "!!null":
 			return "null"
 		case "!!bool":
@@ -120,7 +130,7 @@ func describe(n *yaml.Node) string {
 
 func isNull(n *yaml.Node) bool {
 	n = deref(n)
-	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+	return n == nil || (n.Kind == yaml.ScalarNode && tagOf(n) == "!!null")
 }
 
 // entry is one key: value pair of a mapping.
@@ -135,6 +145,7 @@ type fields struct {
 	// index finds a key in a long mapping; a short one (the most) is
 	// searched in order, which costs less than building a map.
 	index map[string]int
+	buf   [6]entry // list's array for a short mapping
 }
 
 // indexFrom is the length from which a mapping's keys are indexed.
@@ -216,16 +227,21 @@ func (p *parser) mappingOf(n *yaml.Node, what, where text, known []string) *fiel
 		p.errorf(n, "%s must be a mapping; found %s", what, describe(n))
 		return nil
 	}
-	f := &fields{list: make([]entry, 0, len(n.Content)/2)}
+	f := &fields{}
+	if len(n.Content)/2 <= len(f.buf) {
+		f.list = f.buf[:0]
+	} else {
+		f.list = make([]entry, 0, len(n.Content)/2)
+	}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+		if k.Kind == yaml.ScalarNode && tagOf(k) == "!!merge" {
 			merges = append(merges, v)
 			continue
 		}
 		kd := deref(k)
-		if kd.Kind != yaml.ScalarNode || kd.ShortTag() == "!!null" {
+		if kd.Kind != yaml.ScalarNode || tagOf(kd) == "!!null" {
 			p.errorf(k, "keys must be plain names; found %s %s", describe(kd), where)
 			continue
 		}
@@ -294,7 +310,7 @@ func (p *parser) sequenceKey(n *yaml.Node, key, in string) ([]*yaml.Node, bool) 
 
 // strKey is str(n, key+" "+in), the message made only for a problem.
 func (p *parser) strKey(n *yaml.Node, key, in string) (string, bool) {
-	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && tagOf(d) == "!!str" {
 		return d.Value, true
 	}
 	return p.str(n, key+" "+in)
@@ -303,7 +319,7 @@ func (p *parser) strKey(n *yaml.Node, key, in string) (string, bool) {
 // booleanKey is boolean(n, key+" "+in), the message made only for a
 // problem.
 func (p *parser) booleanKey(n *yaml.Node, key, in string) (bool, bool) {
-	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && tagOf(d) == "!!bool" {
 		if b, ok := scalarBool(d); ok {
 			return b, true
 		}
@@ -314,7 +330,7 @@ func (p *parser) booleanKey(n *yaml.Node, key, in string) (bool, bool) {
 // countKey is count(n, key+" "+in, least), the message made only for a
 // problem.
 func (p *parser) countKey(n *yaml.Node, key, in string, least int) (int, bool) {
-	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!int" {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && tagOf(d) == "!!int" {
 		if i, ok := scalarInt(d); ok && i >= int64(least) && i <= math.MaxInt32 {
 			return int(i), true
 		}
@@ -326,9 +342,9 @@ func (p *parser) countKey(n *yaml.Node, key, in string, least int) (int, bool) {
 // would turn `description: 2024` into a number, so it must be quoted.
 func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 	d := deref(n)
-	if d == nil || d.Kind != yaml.ScalarNode || d.ShortTag() != "!!str" {
+	if d == nil || d.Kind != yaml.ScalarNode || tagOf(d) != "!!str" {
 		hint := ""
-		if d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() != "!!null" {
+		if d != nil && d.Kind == yaml.ScalarNode && tagOf(d) != "!!null" {
 			hint = " (quote it to make it a string)"
 		}
 		p.errorf(n, "%s must be a string; found %s%s", what, describe(d), hint)
@@ -340,7 +356,7 @@ func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 // boolean reads a true/false scalar.
 func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
 	d := deref(n)
-	if d == nil || d.Kind != yaml.ScalarNode || d.ShortTag() != "!!bool" {
+	if d == nil || d.Kind != yaml.ScalarNode || tagOf(d) != "!!bool" {
 		p.errorf(n, "%s must be true or false; found %s", what, describe(d))
 		return false, false
 	}
@@ -374,7 +390,7 @@ func scalarBool(d *yaml.Node) (bool, bool) {
 func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode {
-		switch d.ShortTag() {
+		switch tagOf(d) {
 		case "!!int":
 			if i, ok := scalarInt(d); ok {
 				return float64(i), true
