@@ -349,3 +349,25 @@ func FuzzToolSchemaSent(f *testing.F) {
 		checkSent(t, "t", schema)
 	})
 }
+
+// BenchmarkPlainSchema reads edgeSchema (1.7 kB, 28 subschemas) and
+// decodes it, for comparison.
+func BenchmarkPlainSchema(b *testing.B) {
+	raw := json.RawMessage(edgeSchema)
+	b.Run("PlainSchema", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if !PlainSchema(raw) {
+				b.Fatal("not plain")
+			}
+		}
+	})
+	b.Run("parseSchema", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := parseSchema(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
