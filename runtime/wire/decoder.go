@@ -681,6 +681,26 @@ func (d *Decoder) readString() ([]byte, bool) {
 // start, past its first i-start bytes (plain ASCII).
 func (d *Decoder) readStringFrom(start, i int) ([]byte, bool) {
 	data := d.data
+	// The common case, a string of plain ASCII: eight bytes at a time to
+	// the first byte that is not, which is its closing quote.
+	for i+8 <= len(data) {
+		x := binary.LittleEndian.Uint64(data[i:])
+		if m := strStop(x) | x&hiBits; m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			if data[i] == '"' {
+				d.pos = i + 1
+				return data[start:i], true
+			}
+			break
+		}
+		i += 8
+	}
+	return d.readStringRest(start, i)
+}
+
+// readStringRest is readStringFrom past the plain ASCII at data[start:i].
+func (d *Decoder) readStringRest(start, i int) ([]byte, bool) {
+	data := d.data
 	// Eight bytes at a time to the first quote, backslash or control
 	// character, then byte by byte; or collects the bytes before it, to
 	// tell whether they are all ASCII.
