@@ -228,20 +228,26 @@ func isLocalPart[T text](s T, at int) bool {
 	prevDot := true // no leading dot
 	for i := 0; i < at; i++ {
 		c := s[i]
-		if c == '.' {
-			if prevDot {
-				return false
-			}
-			prevDot = true
+		if atomByte[c] {
+			prevDot = false
 			continue
 		}
-		prevDot = false
-		if !isAlpha(c) && !isDigit(c) && !isAtext(c) {
+		if c != '.' || prevDot {
 			return false
 		}
+		prevDot = true
 	}
 	return !prevDot // no trailing dot
 }
+
+// atomByte marks the bytes of a dot-string's atoms: letters, digits and
+// atext.
+var atomByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isAlpha(byte(c)) || isDigit(byte(c)) || isAtext(byte(c))
+	}
+	return t
+}()
 
 func isAtext(c byte) bool {
 	switch c {
@@ -257,22 +263,23 @@ func isHostname[T text](s T, i, j int) bool {
 	if i >= j || j-i > 253 {
 		return false
 	}
-	start := i
-	for k := i; k <= j; k++ {
-		if k < j && hostByte[s[k]] {
-			continue
+	for start := i; ; {
+		k := start
+		for k < j && hostByte[s[k]] {
+			k++
 		}
-		if k < j && s[k] != '.' {
+		// The end of a label: a dot, or the end.
+		if n := k - start; n < 1 || n > 63 || s[start] == '-' || s[k-1] == '-' {
 			return false
 		}
-		// The end of a label.
-		n := k - start
-		if n < 1 || n > 63 || s[start] == '-' || s[k-1] == '-' {
+		if k == j {
+			return true
+		}
+		if s[k] != '.' {
 			return false
 		}
 		start = k + 1
 	}
-	return true
 }
 
 // hostByte marks the bytes of a hostname's labels: letters, digits, '-'.

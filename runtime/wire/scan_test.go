@@ -373,6 +373,49 @@ func TestIsUUIDMutations(t *testing.T) {
 	}
 }
 
+// TestLocalPartMutations compares the email check's dot-string local part
+// with its definition (atoms of letters, digits and atext joined by single
+// dots) on every one- and two-byte change of some local parts.
+func TestLocalPartMutations(t *testing.T) {
+	ref := func(s string) bool {
+		for _, atom := range strings.Split(s, ".") {
+			if atom == "" {
+				return false
+			}
+			for i := 0; i < len(atom); i++ {
+				if c := atom[i]; !isAlpha(c) && !isDigit(c) && !isAtext(c) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	chars := []byte(".a9!~ @\"\\\x00\x80")
+	for _, l := range []string{"first.last", "a", "x!#$%&'*+-/=?^_`{|}~y", "a.b.c"} {
+		check := func(s string) {
+			if s == "" || s[0] == '"' {
+				return // a quoted local part: another rule
+			}
+			e := s + "@example.com"
+			if got, want := isLocalPart(e, len(s)), ref(s); got != want {
+				t.Fatalf("isLocalPart(%q) = %v, want %v", s, got, want)
+			}
+		}
+		check(l)
+		for i := range len(l) {
+			for _, c := range chars {
+				check(l[:i] + string(c) + l[i+1:])
+				check(l[:i] + string(c) + l[i:])
+				for j := i + 1; j < len(l); j++ {
+					for _, e := range chars {
+						check(l[:i] + string(c) + l[i+1:j] + string(e) + l[j+1:])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestHostnameMutations compares the email check's hostname part with the
 // definition (labels of 1 to 63 letters, digits and '-', not starting or
 // ending with '-', joined by dots) on every one- and two-byte change of
