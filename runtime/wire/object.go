@@ -2,6 +2,7 @@ package wire
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -127,8 +128,10 @@ func (d *Decoder) Object(fields []Field, ptrs ...any) Seen {
 		f.Value.read(d, ptrs[i])
 		d.Leave()
 	}
-	for i := range fields {
-		if fields[i].Required && !seen.Has(i) {
+	// The properties the object lacked, in order: the required ones are
+	// missing.
+	for m := ^seen & (1<<uint(len(fields)) - 1); m != 0; m &= m - 1 {
+		if i := bits.TrailingZeros64(uint64(m)); fields[i].Required {
 			d.Missing(fields[i].Name)
 		}
 	}
