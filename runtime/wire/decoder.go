@@ -620,9 +620,10 @@ func (d *Decoder) str(b []byte) string {
 	case n > strMax:
 		return string(b)
 	case cap(d.strs)-len(d.strs) < n:
-		// The rest of the document holds the rest of its strings: a short
-		// document gets a block no larger than it.
-		d.strs = make([]byte, 0, min(strBlock, n+len(d.data)-d.pos))
+		// A block for this string and about what the rest of the document
+		// holds (strings are rarely more than a quarter of it): a short
+		// document gets a short block.
+		d.strs = make([]byte, 0, min(strBlock, n+(len(d.data)-d.pos)/4))
 	}
 	i := len(d.strs)
 	d.strs = append(d.strs, b...)
