@@ -403,7 +403,11 @@ func readObjects[T any](d *Decoder, dst *[]T, max int, decode func(*T, *Decoder)
 	s := make([]T, 0, d.ItemsHint(max))
 	for i := 0; d.nextItem(i, max); i++ {
 		d.EnterIndex(i)
-		s = append(s, zero)
+		if len(s) < cap(s) {
+			s = s[:i+1] // zero already: make and append clear what they add
+		} else {
+			s = append(s, zero)
+		}
 		decode(&s[i], d)
 		d.Leave()
 	}
