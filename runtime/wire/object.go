@@ -39,6 +39,9 @@ import (
 // whether it is required or takes null, and how its value is read and
 // checked.
 type Field struct {
+	// Name is the property's name, without '"', '\\' or control
+	// characters (a spec's names are letters, digits, '_' and '-'):
+	// decoding compares it with the raw bytes of a key.
 	Name     string
 	Required bool
 	// Nullable is a property that takes null: null leaves its field at
