@@ -626,7 +626,8 @@ func (d *Decoder) str(b []byte) string {
 		d.strs = make([]byte, 0, min(strBlock, n+(len(d.data)-d.pos)/4))
 	}
 	i := len(d.strs)
-	d.strs = append(d.strs, b...)
+	d.strs = d.strs[:i+n]
+	copy(d.strs[i:], b)
 	// The bytes at i and after are never written again.
 	return unsafe.String(&d.strs[i], n)
 }
