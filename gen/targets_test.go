@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -162,10 +163,11 @@ func targetSpecs(t *testing.T) map[string]*spec.File {
 }
 
 // TestTargetsFastMatchesSlow: the target check gives the same warnings and
-// errors, in the same order, with its fast paths as when it encodes every
-// tool in every mode, for every spec of targetSpecs; and the fast paths
-// are taken.
+// errors, in the same order, with its fast paths (and tools checked in
+// parallel, GOMAXPROCS being at least 2) as when it encodes every tool in
+// every mode, for every spec of targetSpecs; and the fast paths are taken.
 func TestTargetsFastMatchesSlow(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(max(2, goruntime.GOMAXPROCS(0))))
 	plain := 0
 	for name, f := range targetSpecs(t) {
 		slowWarn, slowErr := checkTargetsHow(f, nil, targetsHow{slow: true})
