@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"gopkg.in/yaml.v3"
 )
@@ -61,11 +62,13 @@ const maxCutLine = 8 << 10
 // document, no syntax error). It gives false when it did not: data is
 // small or cannot be cut, or not every chunk was read as it must be.
 func parseChunks(data []byte) (*yaml.Node, bool) {
-	n := min(runtime.GOMAXPROCS(0), maxChunks)
-	if n < 2 || len(data) < chunkFrom {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 || len(data) < chunkFrom {
 		return nil, false
 	}
-	return parseCut(data, n)
+	// Two chunks for each goroutine, so that one that waits for a
+	// processor (on a busy machine) leaves the others more to do.
+	return parseCut(data, min(2*procs, maxChunks), procs)
 }
 
 // chunk is a part of the file to parse: the lines from line (from 0),
@@ -76,23 +79,31 @@ type chunk struct {
 	items int
 }
 
-// parseCut is parseChunks cutting data into at most n chunks.
-func parseCut(data []byte, n int) (*yaml.Node, bool) {
+// parseCut is parseChunks cutting data into at most n chunks, parsed on
+// up to procs goroutines.
+func parseCut(data []byte, n, procs int) (*yaml.Node, bool) {
 	chunks, toolsLine, indent, ok := cutChunks(data, n)
 	if !ok {
 		return nil, false
 	}
 	docs := make([]*yaml.Node, len(chunks))
 	newlines := bytes.Repeat([]byte{'\n'}, chunks[len(chunks)-1].line)
-	read := func(i int) {
-		c := chunks[i]
-		docs[i] = parseOne(io.MultiReader(bytes.NewReader(newlines[:c.line]), bytes.NewReader(data[c.off:c.end])))
+	var next atomic.Int64
+	read := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(chunks) {
+				return
+			}
+			c := chunks[i]
+			docs[i] = parseOne(io.MultiReader(bytes.NewReader(newlines[:c.line]), bytes.NewReader(data[c.off:c.end])))
+		}
 	}
 	var wg sync.WaitGroup
-	for i := 1; i < len(chunks); i++ {
-		wg.Go(func() { read(i) })
+	for range min(procs, len(chunks)) - 1 {
+		wg.Go(read)
 	}
-	read(0)
+	read()
 	wg.Wait()
 	return joinChunks(docs, chunks, toolsLine, indent)
 }

@@ -64,7 +64,7 @@ func sameTree(a, b *yaml.Node, path string, seen map[*yaml.Node]*yaml.Node) stri
 // must parse to the same tree. It reports whether the cut answered.
 func checkCut(t *testing.T, name string, data []byte, n int) bool {
 	t.Helper()
-	doc, ok := parseCut(data, n)
+	doc, ok := parseCut(data, n, 2)
 	if !ok {
 		return false
 	}

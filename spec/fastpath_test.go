@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"math/rand"
@@ -178,6 +179,27 @@ func TestTagOf(t *testing.T) {
 	for _, n := range nodes {
 		if got, want := tagOf(n), n.ShortTag(); got != want {
 			t.Errorf("tagOf(%v %q %q) = %q; ShortTag gives %q", n.Kind, n.Tag, n.Value, got, want)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	values := []any{nil, true, false, int64(0), int64(-7), int64(math.MaxInt64), int64(math.MinInt64), "", "a<b", "x&y", "q\"", "b\\s", "\u2028", "é", "\x7f", "\x1f", "\xff"}
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, r.Intn(12))
+		for j := range b {
+			b[j] = byte(r.Intn(256))
+			if r.Intn(3) > 0 {
+				b[j] = byte(' ' + r.Intn(95))
+			}
+		}
+		values = append(values, string(b))
+	}
+	for _, v := range values {
+		want, _ := json.Marshal(v)
+		if got := canonical(v); got != string(want) {
+			t.Fatalf("canonical(%#v) = %s; json.Marshal gives %s", v, got, want)
 		}
 	}
 }

@@ -283,7 +283,7 @@ func (p *parser) httpTool(v *yaml.Node, t *Tool, f *File, in string) *HTTPBindin
 		am := p.mapping(av, "args "+hin, "in args of "+strings.TrimPrefix(hin, "in "), nil)
 		if am != nil {
 			for _, e := range am.list {
-				g := given{key: e.Key, arg: &HTTPArg{Pos: p.pos(e.Key), Param: deref(e.Key).Value}, set: map[string]bool{}}
+				g := given{key: e.Key, arg: &HTTPArg{Pos: p.pos(e.Key), Param: e.name}, set: map[string]bool{}}
 				p.httpArg(e.Val, g.arg, g.set)
 				explicit = append(explicit, g)
 			}

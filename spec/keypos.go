@@ -7,7 +7,7 @@ func (p *parser) keys(m *fields) map[string]Pos {
 	}
 	keys := make(map[string]Pos, len(m.list))
 	for _, e := range m.list {
-		keys[deref(e.Key).Value] = p.pos(e.Key)
+		keys[e.name] = p.pos(e.Key)
 	}
 	return keys
 }

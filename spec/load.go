@@ -247,7 +247,7 @@ func (p *parser) module(root *yaml.Node) *File {
 			entries = tf.list
 		}
 		for _, e := range entries {
-			name := deref(e.Key).Value
+			name := e.name
 			if !typeNameRe.MatchString(name) || len(name) > MaxNameLen {
 				p.errorf(e.Key, "type name %q must be an identifier of at most %d characters: a letter, then letters, digits or _", name, MaxNameLen)
 			}

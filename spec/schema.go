@@ -191,7 +191,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 			}
 		}
 		for _, k := range m.list {
-			if name := deref(k.Key).Value; !contains(refSiblings, name) {
+			if name := k.name; !contains(refSiblings, name) {
 				p.errorf(k.Key, "keyword %q cannot be combined with $ref %s: put it in the named type", name, in)
 			}
 		}
@@ -202,7 +202,7 @@ func (p *parser) schema(n *yaml.Node, sub subject) *Schema {
 	// Keywords that must fit the type.
 	if typeOK {
 		for _, e := range m.list {
-			k := deref(e.Key).Value
+			k := e.name
 			if ts, ok := keywordTypes[k]; ok && !containsType(ts, s.Type) {
 				p.errorf(e.Key, "keyword %q does not apply to type %s %s; it is for %s", k, s.Type, in, typeList(ts))
 			}
@@ -431,10 +431,13 @@ func (p *parser) schemaType(v *yaml.Node, s *Schema, in string) bool {
 // properties reads the properties of an object (or the params of a tool), in
 // file order, checking names and Go name collisions.
 func (p *parser) properties(f *fields, sub func(string) subject, what, of string) []*Property {
-	var props []*Property
-	byGo := map[string]*Property{}
+	var props []*Property // nil for none
+	if len(f.list) > 0 {
+		props = make([]*Property, 0, len(f.list))
+	}
+	byGo := make(map[string]*Property, len(f.list))
 	for _, e := range f.list {
-		name := deref(e.Key).Value
+		name := e.name
 		if !validName(name) || len(name) > MaxNameLen {
 			p.checkName(e.Key, what+" name", name)
 		}

@@ -93,7 +93,7 @@ func (p *parser) union(m *fields, s *Schema, sub subject, in string) {
 		kind, e = AnyOf, other
 	}
 	for _, k := range m.list {
-		if name := deref(k.Key).Value; !contains(unionKeys, name) {
+		if name := k.name; !contains(unionKeys, name) {
 			hint := "put it in the alternatives"
 			if name == "default" {
 				hint = "a union has no default in toolgen's subset"
@@ -182,7 +182,7 @@ func (p *parser) discriminator(v *yaml.Node, u *Union, site *unionSite) {
 					p.errorf(e.Val, "mapping value %q of the discriminator %s must name a type of the union, written \"#/types/Name\"", ref, site.in)
 					continue
 				}
-				dc.Mapping = append(dc.Mapping, MappingEntry{Pos: p.pos(e.Key), Value: deref(e.Key).Value, Type: name, Alt: -1})
+				dc.Mapping = append(dc.Mapping, MappingEntry{Pos: p.pos(e.Key), Value: e.name, Type: name, Alt: -1})
 				site.mapped = append(site.mapped, e.Val)
 			}
 		}

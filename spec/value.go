@@ -93,7 +93,7 @@ func (p *parser) value(n *yaml.Node) (any, bool) {
 		for _, e := range f.list {
 			v, vok := p.value(e.Val)
 			ok = ok && vok
-			out[deref(e.Key).Value] = v
+			out[e.name] = v
 		}
 		return out, ok
 	}
@@ -471,11 +471,36 @@ func (p *parser) checkDefaults() {
 
 // canonical is v as compact JSON with sorted keys, for equality.
 func canonical(v any) string {
+	switch x := v.(type) { // what json.Marshal writes, without it
+	case string:
+		if plainJSON(x) {
+			return `"` + x + `"`
+		}
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return "null"
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// plainJSON reports whether json.Marshal writes s as it is between
+// quotes: printable ASCII without '"', '\\' and the characters it escapes
+// for HTML ('<', '>', '&').
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // fmtValue shows a value as JSON for messages.
