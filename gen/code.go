@@ -265,7 +265,16 @@ func doc(name, what, text string, code jen.Code) jen.Code {
 	if text == "" {
 		return code
 	}
-	return comment(text).Line().Add(code)
+	return topComment(text).Line().Add(code)
+}
+
+// topComment is the doc comment of a top-level declaration, text as
+// comment writes it and gofmt then reformats it (docLines). jennifer puts
+// the declaration of a Statement holding it after a space, so go/printer
+// does not take it for a doc comment and would leave it as it is: the
+// reformatting is done here, as the raw declarations do (raw.go).
+func topComment(text string) *jen.Statement {
+	return jen.Comment(strings.Join(docLines(text), "\n"))
 }
 
 // docText is the text of doc's comment ("": none).

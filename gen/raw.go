@@ -160,15 +160,21 @@ func (w *rawWriter) quote(s string) *rawWriter {
 // doc appends text as the doc comment of a top-level declaration, as
 // comment writes it and gofmt then reformats it.
 func (w *rawWriter) doc(text string) *rawWriter {
-	lines := commentLines(text)
-	if !plainDoc(lines) {
-		lines = formatDoc(lines)
-	}
-	for _, l := range lines {
+	for _, l := range docLines(text) {
 		w.b = append(w.b, l...)
 		w.b = append(w.b, '\n')
 	}
 	return w
+}
+
+// docLines are the lines of text as the doc comment of a top-level
+// declaration: as comment writes them, then as gofmt reformats them.
+func docLines(text string) []string {
+	lines := commentLines(text)
+	if !plainDoc(lines) {
+		lines = formatDoc(lines)
+	}
+	return lines
 }
 
 // decl is the finished declaration.
@@ -176,7 +182,8 @@ func (w *rawWriter) decl() *rawDecl { return &rawDecl{text: w.b, imports: w.impo
 
 // plainDoc reports whether gofmt leaves the doc comment lines as they are:
 // one paragraph of text lines that go/doc/comment reads as nothing but
-// text (no heading, list, code block, link or blank line).
+// text (no heading, list, code block, link or blank line, and no pair of
+// backquotes or of single quotes for it to turn into curly quotes).
 func plainDoc(lines []string) bool {
 	for _, l := range lines {
 		if len(l) < 4 || !strings.HasPrefix(l, "// ") {
@@ -187,7 +194,7 @@ func plainDoc(lines []string) bool {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '(' || c == '"' || c == '\'' || c == '*' && len(t) > 1 && t[1] != ' ') || keepLine(t) {
 			return false
 		}
-		if strings.ContainsAny(t, "[\t") {
+		if strings.ContainsAny(t, "[\t") || strings.Contains(t, "``") || strings.Contains(t, "''") {
 			return false
 		}
 	}

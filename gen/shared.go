@@ -149,7 +149,7 @@ func (g *generator) aliasDecl(t *goType) jen.Code {
 	if !g.jen {
 		return g.rawAlias(t)
 	}
-	return comment(aliasText(t)).Line().Add(jen.Type().Id(t.name).Op("=").Id(t.same.name)).Line()
+	return topComment(aliasText(t)).Line().Add(jen.Type().Id(t.name).Op("=").Id(t.same.name)).Line()
 }
 
 // aliasText is the doc comment of aliasDecl(t).

@@ -331,7 +331,7 @@ func (g *generator) unionDecls(t *goType) []jen.Code {
 	}
 	// The directive line marks a sealed sum type for go-sumtype and
 	// gochecksumtype, which check that type switches are exhaustive.
-	out := []jen.Code{comment(text).Line().Comment("//").Line().Comment("//sumtype:decl").Line().
+	out := []jen.Code{topComment(text).Line().Comment("//").Line().Comment("//sumtype:decl").Line().
 		Add(jen.Type().Id(t.name).Interface(methods...)), jen.Line()}
 	// The marker methods of this union (and of the unions it is in) on
 	// every leaf alternative.
