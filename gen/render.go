@@ -52,10 +52,35 @@ type renderer struct {
 }
 
 // renderedChunk is a chunk's formatted source, or why it failed; its
-// goroutine writes it before the renderer's wait returns.
+// goroutine writes it before the renderer's wait returns, split into its
+// head, import lines and body, with the raw declarations spliced into the
+// body (parts).
 type renderedChunk struct {
 	src []byte
 	err error
+	parts
+}
+
+// parts are a formatted file split by splitFile (ok: it could be), its
+// body with the raw declarations spliced in, and the import paths those
+// use.
+type parts struct {
+	head    []byte
+	imports [][]byte
+	body    []byte
+	paths   []string
+	ok      bool
+}
+
+// split splits the formatted file src of the renderer and splices its raw
+// declarations in.
+func (r *renderer) split(src []byte) parts {
+	var p parts
+	p.head, p.imports, p.body, p.ok = splitFile(src, r.pkg)
+	if p.ok {
+		p.body, p.paths = r.raws.splice(p.body)
+	}
+	return p
 }
 
 func newRenderer(pkg, header string, chunk int, raws *rawStore) *renderer {
@@ -101,6 +126,9 @@ func (r *renderer) start(i int) {
 		var buf bytes.Buffer
 		c.err = r.newFile(part, i == 0).Render(&buf)
 		c.src = buf.Bytes()
+		if c.err == nil {
+			c.parts = r.split(c.src)
+		}
 	})
 }
 
@@ -123,17 +151,17 @@ func (r *renderer) finish() ([]byte, error) {
 		if err != nil || r.raws.empty() {
 			return src, err
 		}
-		return r.join([][]byte{src}, whole)
+		return r.join([]parts{r.split(src)}, whole)
 	}
 	n := (len(sections) + r.chunk - 1) / r.chunk
 	for len(r.chunks) < n {
 		r.start(len(r.chunks))
 	}
 	r.wg.Wait()
-	out := make([][]byte, n)
+	out := make([]parts, n)
 	errs := make([]error, n)
 	for i, c := range r.chunks {
-		out[i], errs[i] = c.src, c.err
+		out[i], errs[i] = c.parts, c.err
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -146,8 +174,7 @@ func (r *renderer) finish() ([]byte, error) {
 // into their bodies, and the bodies. When the chunks cannot be joined
 // (their imports clash) it renders the file whole instead; a file with raw
 // declarations must join (raw.go keeps them to names that cannot clash).
-func (r *renderer) join(out [][]byte, whole func() ([]byte, error)) ([]byte, error) {
-	pkg := r.pkg
+func (r *renderer) join(out []parts, whole func() ([]byte, error)) ([]byte, error) {
 	fallback := func(why string) ([]byte, error) {
 		if !r.raws.empty() {
 			return nil, errors.New("internal error: the raw declarations cannot be joined: " + why)
@@ -177,26 +204,24 @@ func (r *renderer) join(out [][]byte, whole func() ([]byte, error)) ([]byte, err
 	}
 	var head []byte
 	bodies := make([][]byte, len(out))
-	for i, src := range out {
-		h, lines, body, ok := splitFile(src, pkg)
-		if !ok {
+	for i, c := range out {
+		if !c.ok {
 			return fallback("a chunk without its package clause")
 		}
 		if i == 0 {
-			head = h
+			head = c.head
 		}
-		for _, line := range lines {
+		for _, line := range c.imports {
 			if why := addImport(string(line)); why != "" {
 				return fallback(why)
 			}
 		}
-		body, paths := r.raws.splice(body)
-		for _, p := range paths {
+		for _, p := range c.paths {
 			if why := addImport(importLine(p)); why != "" {
 				return fallback(why)
 			}
 		}
-		bodies[i] = body
+		bodies[i] = c.body
 	}
 
 	var buf bytes.Buffer
