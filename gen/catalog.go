@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -29,9 +28,33 @@ func CatalogMarkdown(f *spec.File) ([]byte, error) {
 	}
 	// Blank lines depend on which optional sections rendered: keep at most
 	// one in a row, and none at the end.
-	out := catalogBlankLines.ReplaceAll(buf.Bytes(), []byte("\n\n"))
+	out := collapseBlankLines(buf.Bytes())
 	out = bytes.TrimRight(out, "\n")
 	return append(out, '\n'), nil
+}
+
+// collapseBlankLines replaces every run of three or more newlines in b by
+// two, in place, and returns the shortened b.
+func collapseBlankLines(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); {
+		if b[i] != '\n' {
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				j = len(b) - i
+			}
+			out = append(out, b[i:i+j]...)
+			i += j
+			continue
+		}
+		n := 0
+		for i < len(b) && b[i] == '\n' {
+			n++
+			i++
+		}
+		out = append(out, "\n\n"[:min(n, 2)]...)
+	}
+	return out
 }
 
 // The catalog template's data. Every string is ready to print: Markdown
@@ -97,7 +120,6 @@ type (
 
 const catalogNone = "—"
 
-var catalogBlankLines = regexp.MustCompile(`\n{3,}`)
 
 func catalogModule(f *spec.File) catalogView {
 	v := catalogView{

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,5 +156,27 @@ func TestCatalogWords(t *testing.T) {
 	}
 	if got := catalogAnchor("Type My_type-2!"); got != "type-my_type-2" {
 		t.Errorf("catalogAnchor = %q", got)
+	}
+}
+
+// TestCollapseBlankLines holds collapseBlankLines to the regular expression
+// it replaces, \n{3,} → \n\n, over every string of up to eight bytes of 'a'
+// and '\n'.
+func TestCollapseBlankLines(t *testing.T) {
+	re := regexp.MustCompile(`\n{3,}`)
+	for n := 0; n <= 8; n++ {
+		for bits := 0; bits < 1<<n; bits++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 'a'
+				if bits>>i&1 == 1 {
+					b[i] = '\n'
+				}
+			}
+			want := string(re.ReplaceAll(b, []byte("\n\n")))
+			if got := string(collapseBlankLines(append([]byte(nil), b...))); got != want {
+				t.Fatalf("collapseBlankLines(%q) = %q, want %q", b, got, want)
+			}
+		}
 	}
 }

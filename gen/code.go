@@ -104,17 +104,19 @@ func groupImports(src []byte) []byte {
 		return src
 	}
 	end += start
+	if bytes.Contains(src[start:end], []byte("\n\n")) {
+		return src // grouped already (render.go's join groups them)
+	}
 	var std, other [][]byte
 	for _, line := range bytes.Split(src[start:end], []byte("\n")) {
 		path := bytes.Trim(bytes.TrimSpace(line), `"`)
 		if i := bytes.LastIndexByte(path, '"'); i >= 0 { // aliased: name "path"
 			path = bytes.Trim(path[i:], `"`)
 		}
-		first, _, _ := bytes.Cut(path, []byte("/"))
-		if bytes.Contains(first, []byte(".")) {
-			other = append(other, line)
-		} else {
+		if isStd(string(path)) {
 			std = append(std, line)
+		} else {
+			other = append(other, line)
 		}
 	}
 	if len(std) == 0 || len(other) == 0 {
@@ -127,6 +129,13 @@ func groupImports(src []byte) []byte {
 	out.Write(bytes.Join(other, []byte("\n")))
 	out.Write(src[end:])
 	return out.Bytes()
+}
+
+// isStd reports whether the import path p is the standard library's: its
+// first element has no dot.
+func isStd(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
 }
 
 // toolDecls are a tool's declarations, in reading order: the args struct

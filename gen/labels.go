@@ -26,7 +26,7 @@ func (g *generator) labelFunc(t *toolIR) []jen.Code {
 	if fallback == "" {
 		fallback = tool.Name
 	}
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(name+" renders the status label of a call from its arguments (possibly partial or nil). It cannot fail.").
 		str("func ", name, "(args any) string {\n")
 

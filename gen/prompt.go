@@ -23,7 +23,7 @@ func (g *generator) promptFunc(t *toolIR) []jen.Code {
 		return nil
 	}
 	name := promptName(t)
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(name+" renders the prompt sent to the sub-agent of one call of the "+tool.Name+" tool from its arguments, with the spec's prompt template. When a placeholder without a fallback has no value, it is the default prompt (the arguments as JSON).").
 		str("func ", name, "(args any) string {\n")
 

@@ -78,7 +78,22 @@ func (s *rawStore) splice(body []byte) ([]byte, []string) {
 	s.mu.Lock()
 	decls := s.decls
 	s.mu.Unlock()
-	out := make([]byte, 0, len(body)*2)
+	size := len(body)
+	for rest := body; ; {
+		i := bytes.Index(rest, []byte(rawMarker))
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(rawMarker):]
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			end = len(rest)
+		}
+		if n, err := strconv.Atoi(string(rest[:end])); err == nil && n >= 0 && n < len(decls) {
+			size += len(decls[n].text)
+		}
+	}
+	out := make([]byte, 0, size)
 	var paths []string
 	seen := map[string]bool{}
 	rest := body
@@ -127,6 +142,9 @@ type rawWriter struct {
 	b       []byte
 	imports []string
 }
+
+// newRawWriter is a rawWriter with room for a typical declaration.
+func newRawWriter() *rawWriter { return &rawWriter{b: make([]byte, 0, 640)} }
 
 // str appends parts.
 func (w *rawWriter) str(parts ...string) *rawWriter {
@@ -235,7 +253,7 @@ func (g *generator) raw(w *rawWriter) jen.Code { return g.raws.add(w.decl()) }
 
 // rawRun is runDecl(t) as a raw declaration.
 func (g *generator) rawRun(t *toolIR) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	args := t.args.name
 	ctx, call, result := w.qual("context", "Context"), w.qual(runtimePkg, "Call"), w.qual(runtimePkg, "Result")
 	w.doc(toolRun(t)+" runs a call of the "+t.tool.Name+" tool with impl.").
@@ -253,7 +271,7 @@ func (g *generator) rawRun(t *toolIR) jen.Code {
 
 // rawDecodeEntry is decodeEntry(t) as a raw declaration.
 func (g *generator) rawDecodeEntry(t *toolIR) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	name := t.args.name
 	fn := "Decode" + name
 	w.doc(decodeEntryDoc(t)).
@@ -265,7 +283,7 @@ func (g *generator) rawDecodeEntry(t *toolIR) jen.Code {
 
 // rawSchemaConst is schemaConst as a raw declaration.
 func (g *generator) rawSchemaConst(name, what string, b []byte) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(name+" is "+what).str("const ", name, " = ")
 	s := string(b)
 	if rawStringOK(s) {
@@ -304,7 +322,7 @@ func (g *generator) rawDecode(t *toolIR) jen.Code {
 	} else {
 		body = append(body, "\tx := new("+args.name+")\n", "\td := wire.Start(data, mode)\n", "\tx.decode(d)\n", "\treturn x, d.Done()\n")
 	}
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.pkg(wirePkg)
 	w.doc(toolDecode(t)+" is the tool's DecodeWith: Decode"+args.name+" with a mode.").
 		str("func ", toolDecode(t), "(data []byte, mode ", w.qual(runtimePkg, "DecodeMode"), ") (any, error) {\n").
@@ -351,7 +369,7 @@ func (g *generator) rawToolStatic(t *toolIR, doc string) jen.Code {
 	if len(tool.Icons) > 0 {
 		return nil
 	}
-	w := &rawWriter{}
+	w := newRawWriter()
 	kind := "KindTool"
 	if tool.Kind == spec.KindAgent {
 		kind = "KindAgent"
@@ -511,7 +529,7 @@ func rawTag(json string) string {
 
 // rawStruct is typeDecl of the struct t as a raw declaration, or nil.
 func (g *generator) rawStruct(t *goType) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	type line struct{ doc, decl string }
 	var fields []line
 	for _, f := range t.fields {
@@ -557,14 +575,14 @@ func (g *generator) rawStruct(t *goType) jen.Code {
 
 // rawAlias is aliasDecl(t) as a raw declaration.
 func (g *generator) rawAlias(t *goType) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(aliasText(t)).str("type ", t.name, " = ", t.same.name, "\n")
 	return g.raw(w)
 }
 
 // rawTable is tableDecl(t) as a raw declaration.
 func (g *generator) rawTable(t *goType) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(tableDoc(t)).str("var ", tableName(t), " = []", w.qual(wirePkg, "Field"), "{\n")
 	for _, f := range t.fields {
 		w.str("\t{Name: ").quote(f.json)
@@ -594,7 +612,7 @@ func (g *generator) rawTableDecode(t *goType) jen.Code {
 		}
 		defaults = append(defaults, "\tif seen.Absent("+strconv.Itoa(i)+") {\n\t\tx."+f.name+" = "+lit+"\n\t}\n")
 	}
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(tableDecodeDoc).str("func (x *", t.name, ") decode(d *", w.qual(wirePkg, "Decoder"), ") {\n\t")
 	if len(defaults) == 0 {
 		w.str(rawTableCall("d", t), "\n")
@@ -614,7 +632,7 @@ func rawTableCall(recv string, t *goType) string {
 // rawTableValidate is validateMethods(t) of the tabled struct t as raw
 // declarations.
 func (g *generator) rawTableValidate(t *goType) []jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(validateDoc).str("func (x *", t.name, ") Validate() error {\n").
 		str("\tif x == nil {\n\t\treturn ", w.qual(wirePkg, "NilObject"), "()\n\t}\n").
 		str("\treturn wire.ValidateObject(", strings.ReplaceAll(tableArgs(t, len("\treturn wire.ValidateObject(")), "\n", "\n\t\t"), ")\n}\n")
@@ -622,7 +640,7 @@ func (g *generator) rawTableValidate(t *goType) []jen.Code {
 	if t.root {
 		return out
 	}
-	w = &rawWriter{}
+	w = newRawWriter()
 	w.doc("validate records the violations of x in c.").
 		str("func (x *", t.name, ") validate(c *", w.qual(wirePkg, "Checker"), ") {\n\t", rawTableCall("c", t), "\n}\n")
 	return append(out, g.raw(w))
@@ -630,7 +648,7 @@ func (g *generator) rawTableValidate(t *goType) []jen.Code {
 
 // rawEnum is enumDecl(t) as raw declarations.
 func (g *generator) rawEnum(t *goType) []jen.Code {
-	values := &rawWriter{}
+	values := newRawWriter()
 	values.doc("The values of " + t.name + ".").str("const (\n")
 	width := 0
 	for _, v := range t.enum {
@@ -643,9 +661,9 @@ func (g *generator) rawEnum(t *goType) []jen.Code {
 	if t.same != nil {
 		return []jen.Code{g.rawAlias(t), g.raw(values)}
 	}
-	typ := &rawWriter{}
+	typ := newRawWriter()
 	typ.doc(docText(t.name, t.what, t.doc)).str("type ", t.name, " string\n")
-	valid := &rawWriter{}
+	valid := newRawWriter()
 	valid.doc("Valid reports whether v is one of the values of "+t.name+".").
 		str("func (v ", t.name, ") Valid() bool {\n\tswitch v {\n\tcase ", rawCaseList(t.enum), ":\n\t\treturn true\n\t}\n\treturn false\n}\n")
 	out := []jen.Code{g.raw(typ), g.raw(values), g.raw(valid)}
@@ -653,7 +671,7 @@ func (g *generator) rawEnum(t *goType) []jen.Code {
 		return out // only decoders use the parser
 	}
 	of := ofName(t)
-	parse := &rawWriter{}
+	parse := newRawWriter()
 	parse.doc(of+" converts JSON string bytes to "+t.name+", without allocating for the known values.").
 		str("func ", of, "(b []byte) ", t.name, " {\n\tswitch string(b) {\n")
 	for _, v := range t.enum {
@@ -681,7 +699,7 @@ func rawCaseList(values []enumValue) string {
 // rawNameConsts is a block of constants without types, "Name = value",
 // as gofmt aligns it, under the doc comment.
 func (g *generator) rawNameConsts(doc string, names, values []string) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(doc).str("const (\n")
 	width := 0
 	for _, n := range names {
@@ -697,7 +715,7 @@ func (g *generator) rawNameConsts(doc string, names, values []string) jen.Code {
 // rawInterface is the Executor interface of methods ms as a raw
 // declaration.
 func (g *generator) rawInterface(doc string, ms []Method) jen.Code {
-	w := &rawWriter{}
+	w := newRawWriter()
 	w.doc(doc).str("type ", InterfaceName, " interface {\n")
 	for _, m := range ms {
 		if strings.Contains(m.sig, "context.") {

@@ -244,9 +244,23 @@ func (r *renderer) join(out []parts, whole func() ([]byte, error)) ([]byte, erro
 	case 1:
 		buf.WriteString("import " + imports[paths[0]] + "\n\n")
 	default:
+		// The standard library's imports first, then a blank line and
+		// the others, as groupImports (and goimports) write them.
 		buf.WriteString("import (\n")
+		std := 0
 		for _, p := range paths {
-			buf.WriteString("\t" + imports[p] + "\n")
+			if isStd(p) {
+				buf.WriteString("\t" + imports[p] + "\n")
+				std++
+			}
+		}
+		if std > 0 && std < len(paths) {
+			buf.WriteByte('\n')
+		}
+		for _, p := range paths {
+			if !isStd(p) {
+				buf.WriteString("\t" + imports[p] + "\n")
+			}
 		}
 		buf.WriteString(")\n\n")
 	}
