@@ -120,7 +120,6 @@ type (
 
 const catalogNone = "—"
 
-
 func catalogModule(f *spec.File) catalogView {
 	v := catalogView{
 		Spec:        filepath.Base(f.Path),
