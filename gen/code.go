@@ -310,11 +310,16 @@ func comment(text string) *jen.Statement {
 	return jen.Comment(strings.Join(commentLines(text), "\n"))
 }
 
+// commentText replaces what a // comment cannot hold as it is.
+var commentText = strings.NewReplacer("\r", "", "\x00", "\uFFFD", "\uFEFF", "\uFFFD")
+
 // commentLines are the "//" lines comment writes for text.
 func commentLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		l = strings.TrimRight(l, " \t\r")
+		// gofmt drops every carriage return of a // comment (go/scanner);
+		// a NUL or a byte order mark Go source cannot hold at all.
+		l = strings.TrimRight(commentText.Replace(l), " \t")
 		switch {
 		case l == "":
 			out = append(out, "//")

@@ -7,8 +7,9 @@ package gen
 // backslashes, backquotes, unicode, the empty string and values that differ
 // only in case, defaults of every kind, status and prompt templates with
 // every placeholder kind, every flag combination, gates, icons, examples,
-// batch tools, and packages named like the packages the generated code
-// imports.
+// batch tools, packages named like the packages the generated code
+// imports, the placeholder marker in user text, and carriage returns, NULs
+// and byte order marks in doc text.
 var rawSpecs = []struct{ name, yaml string }{
 	{"docs", `toolgen: 1
 provider: docs
@@ -251,5 +252,32 @@ tools:
     params:
       t: {type: string, format: date-time}
     required: [t]
+`},
+	{"ctl", `toolgen: 1
+provider: ctl
+package: ctl
+types:
+  K:
+    type: string
+    enum: ["//toolgen:raw:0", "a\rb"]
+    description: "K line\n//toolgen:raw:1\nmore\r\nend a\rb c\u2028d\u0085e\vf\fg\u007f"
+tools:
+  - name: ctl_x
+    title: "//toolgen:raw:2"
+    description: "X\n//toolgen:raw:3 and \rcr"
+    status: "{{}}//toolgen:raw:4 {k}"
+    params:
+      k: {$ref: "#/types/K"}
+      s: {type: string, default: "//toolgen:raw:5", description: "//toolgen:raw:6\n\n\t//toolgen:raw:7"}
+    required: [k]
+`},
+	{"nul", `toolgen: 1
+provider: nul
+package: nul
+tools:
+  - name: nul_x
+    description: "X has a \0 nul and a \uFEFF bom"
+    params:
+      s: {type: string, description: "nul \0 here \uFEFF"}
 `},
 }
