@@ -37,7 +37,7 @@ import (
 // instead, so that every error is yaml.v3's own answer for the whole file.
 // Files that use what the line rules cannot judge (tabs in an indentation,
 // line breaks other than "\n" and "\r\n", UTF-16) are parsed whole too, and
-// so are files with very long lines (maxCutLine). The joined tree is the
+// so are files that nest very deeply (maxCutDepth). The joined tree is the
 // whole file's but for comments, which yaml.v3 attaches to nodes by what
 // is around them (a comment before a cut is the foot of an item, not the
 // head of the next) and the loader does not read: its scanner skips them
@@ -50,12 +50,12 @@ const chunkFrom = 64 << 10
 // maxChunks bounds the chunks a file is cut into.
 const maxChunks = 8
 
-// maxCutLine is the longest line of the tools a file that is cut may
-// have. A chunk of items nests one level less than the file (it has no
-// module mapping around the list), and yaml.v3 refuses a file that nests
-// more than 10,000 block levels; each level starts further right, so with
-// lines this short neither the file nor a chunk comes near it.
-const maxCutLine = 8 << 10
+// maxCutDepth is how deeply the nodes of a chunk may nest. A chunk of
+// items nests one level less than the file (it has no module mapping
+// around the list), and yaml.v3 refuses a file whose block lists and
+// mappings nest more than 10,000 levels: a chunk that nests nearly as
+// deeply has the file parsed whole, to answer as it answers.
+const maxCutDepth = 9000
 
 // parseChunks parses data, a whole spec file, in chunks on up to
 // GOMAXPROCS goroutines, giving the node tree yaml.v3 makes of it (one
@@ -124,7 +124,24 @@ func parseOne(r io.Reader) (doc *yaml.Node) {
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil
 	}
+	if nestsPast(&d, maxCutDepth) {
+		return nil
+	}
 	return &d
+}
+
+// nestsPast reports whether the nodes under n nest more than depth levels
+// deep (aliases are not followed).
+func nestsPast(n *yaml.Node, depth int) bool {
+	if depth < 0 {
+		return true
+	}
+	for _, c := range n.Content {
+		if len(c.Content) > 0 && nestsPast(c, depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // cutChunks finds where to cut data into at most n chunks of about the
@@ -167,9 +184,6 @@ func cutChunks(data []byte, n int) (chunks []chunk, toolsLine, indent int, ok bo
 				toolsLine = line
 			}
 			continue
-		}
-		if len(text) > maxCutLine {
-			return nil, 0, 0, false
 		}
 		spaces := 0
 		for spaces < len(text) && text[spaces] == ' ' {

@@ -222,3 +222,22 @@ func FuzzParseCut(f *testing.F) {
 		checkCut(t, "fuzz", data, 2+(n&7))
 	})
 }
+
+// TestParseCutDeep: a chunk that nests nearly as deeply as yaml.v3 allows
+// has the file parsed whole (a chunk nests one level less than the file).
+func TestParseCutDeep(t *testing.T) {
+	deep := strings.Repeat("[", maxCutDepth+5) + strings.Repeat("]", maxCutDepth+5)
+	data := []byte(strings.Replace(string(scale.Spec(8)), "  - name: big_create", "  - "+deep+"\n  - name: big_create", 1))
+	if parseWhole(data) == nil {
+		t.Fatal("the deep file does not parse whole")
+	}
+	for _, n := range []int{2, 3, 100} {
+		if _, ok := parseCut(data, n, 2); ok {
+			t.Fatalf("a file nesting %d levels was cut in %d chunks", maxCutDepth+5, n)
+		}
+	}
+	shallow := []byte(strings.Replace(string(data), deep, "[[1]]", 1))
+	if !checkCut(t, "shallow", shallow, 100) {
+		t.Fatal("the shallow file was not cut")
+	}
+}
