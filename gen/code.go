@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -317,9 +318,10 @@ var commentText = strings.NewReplacer("\r", "", "\x00", "\uFFFD", "\uFEFF", "\uF
 func commentLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		// gofmt drops every carriage return of a // comment (go/scanner);
-		// a NUL or a byte order mark Go source cannot hold at all.
-		l = strings.TrimRight(commentText.Replace(l), " \t")
+		// gofmt drops every carriage return of a // comment (go/scanner)
+		// and the white space (unicode's) ending its line (go/printer); a
+		// NUL or a byte order mark Go source cannot hold at all.
+		l = strings.TrimRightFunc(commentText.Replace(l), unicode.IsSpace)
 		switch {
 		case l == "":
 			out = append(out, "//")

@@ -79,7 +79,7 @@ func (g *generator) moduleDecls() []jen.Code {
 			methods = append(methods, comment(m.Doc).Line().Id(m.Name).Params(m.Params...).Params(m.Results...))
 		}
 		out = append(out,
-			comment(ifaceDoc),
+			topComment(ifaceDoc),
 			jen.Type().Id(InterfaceName).Interface(methods...),
 			jen.Line(),
 		)

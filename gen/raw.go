@@ -4,9 +4,11 @@ import (
 	"bytes"
 	doccomment "go/doc/comment"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
@@ -220,8 +222,24 @@ func plainDoc(lines []string) bool {
 }
 
 // formatDoc is what gofmt does to a doc comment of "//" lines (go/printer's
-// formatDocComment, for comments without directives).
+// formatDocComment, for comments without directives, then its trimming of
+// the white space ending each line), repeated until it changes nothing: for
+// a few texts (a link definition before an old-style heading, an empty
+// list item) gofmt's reformatting is not done in one pass, and the file
+// must be gofmt'd as it is.
 func formatDoc(lines []string) []string {
+	for range 8 {
+		next := formatDocOnce(lines)
+		if slices.Equal(next, lines) {
+			break
+		}
+		lines = next
+	}
+	return lines
+}
+
+// formatDocOnce is one pass of gofmt over the doc comment lines.
+func formatDocOnce(lines []string) []string {
 	var b strings.Builder
 	for _, l := range lines {
 		after, _ := strings.CutPrefix(l, "//")
@@ -243,7 +261,7 @@ func formatDoc(lines []string) []string {
 		default:
 			line = "// " + line
 		}
-		out = append(out, line)
+		out = append(out, strings.TrimRightFunc(line, unicode.IsSpace))
 	}
 	return out
 }

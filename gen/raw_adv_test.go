@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/spec"
@@ -93,4 +95,36 @@ func joinLines(lines []string) string {
 		b.WriteString(l + "\n")
 	}
 	return b.String()
+}
+
+// TestDocLinesGofmt: docLines of random texts built from what
+// go/doc/comment reads specially (list markers, code indentation, headings,
+// links and link definitions, doubled quotes, unicode spaces, directives)
+// are a fixed point of gofmt, and plainDoc passes only lines gofmt leaves
+// as they are.
+func TestDocLinesGofmt(t *testing.T) {
+	toks := []string{"X", "is", "a", "word", " ", " ", " ", "\n", "\n", "\n\n", "- ", "* ", "+ ", "1. ", "2) ", "# ", "#", "\t", "    ", "  ", "``", "''", "`", "'", "\"", "[", "]", "[Doc]", "[x]: https://e.com", "https://example.com/a", "http://x.y/(z)", "(", ")", "*", ".", ",", ":", "é", "日本", "//", "/*", "*/", "go:generate", "//go:x", "Heading Here", "ABC", "1", "0x", "...", "-", "–", "\u00a0", "\u2028", "\\", "<", ">", "&", "\u0085", "\u3000", "\v", "\f", "Z\n\nZZ Top\n\nq", "\n\n\tcode\n", "a.\n", "b:\n"}
+	r := rand.New(rand.NewSource(1))
+	bad := 0
+	for i := 0; i < 20000 && bad < 10; i++ {
+		var b strings.Builder
+		b.WriteString("X ")
+		for n := r.Intn(40); n > 0; n-- {
+			b.WriteString(toks[r.Intn(len(toks))])
+		}
+		text := b.String()
+		lines := docLines(text)
+		src := "package p\n\n" + joinLines(lines) + "type X int\n"
+		got, err := format.Source([]byte(src))
+		if err != nil || string(got) != src {
+			bad++
+			t.Errorf("%q:\n%s\ngofmt:\n%s (%v)", text, src, got, err)
+		}
+		if plainDoc(commentLines(text)) {
+			if f := formatDoc(commentLines(text)); strings.Join(f, "\n") != strings.Join(commentLines(text), "\n") {
+				bad++
+				t.Errorf("plain %q but formatDoc %q", text, f)
+			}
+		}
+	}
 }
