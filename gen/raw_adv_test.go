@@ -23,7 +23,7 @@ func TestRawAdversarial(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	for _, c := range rawSpecs {
+	for _, c := range append(rawSpecs[:len(rawSpecs):len(rawSpecs)], manyToolsSpec(), wideSpec()) {
 		f, err := spec.Parse(c.name+".tools.yaml", []byte(c.yaml))
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
@@ -127,4 +127,101 @@ func TestDocLinesGofmt(t *testing.T) {
 			}
 		}
 	}
+}
+
+// manyToolsSpec has more tools than a chunk has sections (chunkSections),
+// so that raw declarations are spliced in several chunks that are then
+// joined, each tool with doc text gofmt reformats, every placeholder kind
+// and an agent tool with a prompt every seventh.
+func manyToolsSpec() struct{ name, yaml string } {
+	var b strings.Builder
+	b.WriteString(`toolgen: 1
+provider: m
+package: m
+types:
+  When: {type: string, format: date-time, description: "When ` + "``t''" + `"}
+  Num: {type: integer, minimum: -1, description: "# Num"}
+  Hex: {type: string, pattern: "^[a-f]+$"}
+  Flag: {type: boolean}
+tools:
+`)
+	for i := range chunkSections + 13 {
+		fmt.Fprintf(&b, "  - name: m_t%d\n    description: \"Tool %d ``q''.\\n\\n- a\\n- b\"\n", i, i)
+		fmt.Fprintf(&b, "    status: \"T%d {s} {w|-} {n} {h} {f|?}\"\n", i)
+		if i%7 == 0 {
+			b.WriteString("    kind: agent\n    prompt: \"P {s} {w|x} {n} {h} {{}}\"\n")
+		}
+		if i%3 == 0 {
+			b.WriteString("    title: T\n")
+		}
+		if i%2 == 0 {
+			b.WriteString("    read_only: true\n")
+		} else {
+			b.WriteString("    destructive: true\n")
+		}
+		fmt.Fprintf(&b, `    params:
+      s: {type: string, enum: [a, b, "c\"d"], description: "S %d.\n\n    code"}
+      w: {$ref: "#/types/When", nullable: true}
+      n: {$ref: "#/types/Num"}
+      h: {$ref: "#/types/Hex", default: "ab"}
+      f: {$ref: "#/types/Flag", nullable: true}
+      u: {oneOf: [{type: string}, {type: integer}]}
+      x: {type: object, properties: {a: {type: string}}, additionalProperties: {type: integer}}
+    required: [s, n]
+`, i)
+	}
+	return struct{ name, yaml string }{"many", b.String()}
+}
+
+// wideSpec has structs whose table calls are wrapped (tableArgs), with
+// defaults of every kind the raw declarations write, one of more than 63
+// properties (not tabled), and a wide result.
+func wideSpec() struct{ name, yaml string } {
+	var props, nested, items, big strings.Builder
+	for i := range 30 {
+		p := fmt.Sprintf("a_rather_long_property_name_%d: ", i)
+		switch i % 4 {
+		case 0:
+			p += fmt.Sprintf("{type: string, default: \"d%d\"}", i)
+		case 1:
+			p += fmt.Sprintf("{type: integer, default: %d}", -i)
+		case 2:
+			p += "{type: boolean, default: true}"
+		case 3:
+			p += "{type: number}"
+		}
+		fmt.Fprintf(&props, "      %s\n", p)
+		fmt.Fprintf(&nested, "          %s\n", p)
+		fmt.Fprintf(&items, "            %s\n", p)
+	}
+	for i := range 70 {
+		fmt.Fprintf(&big, "      p%d: {type: string}\n", i)
+	}
+	return struct{ name, yaml string }{"wide", `toolgen: 1
+provider: w
+package: w
+tools:
+  - name: w_wide
+    description: Wide.
+    status: "{a_rather_long_property_name_0} {a_rather_long_property_name_1} {a_rather_long_property_name_2}"
+    params:
+` + props.String() + `      nested:
+        type: object
+        properties:
+` + nested.String() + `      items:
+        type: array
+        items:
+          type: object
+          properties:
+` + items.String() + `    required: [a_rather_long_property_name_3, a_rather_long_property_name_7]
+  - name: w_big
+    description: More than 63 properties.
+    params:
+` + big.String() + `  - name: w_res
+    description: Result with a wide struct.
+    params: {}
+    result:
+      type: object
+      properties:
+` + nested.String()}
 }
