@@ -8,7 +8,8 @@ package gen
 // only in case, defaults of every kind, status and prompt templates with
 // every placeholder kind, every flag combination, gates, icons, examples,
 // batch tools, packages named like the packages the generated code
-// imports, the placeholder marker in user text, and carriage returns, NULs
+// imports, unicode Go names, unions, allOf, consts and HTTP bindings with
+// doc text, the placeholder marker in user text, and carriage returns, NULs
 // and byte order marks in doc text.
 var rawSpecs = []struct{ name, yaml string }{
 	{"docs", `toolgen: 1
@@ -279,5 +280,79 @@ tools:
     description: "X has a \0 nul and a \uFEFF bom"
     params:
       s: {type: string, description: "nul \0 here \uFEFF"}
+`},
+	{"unicode", `toolgen: 1
+provider: u
+package: u
+initialisms: [URL, ID]
+gate: net-2
+tools:
+  - name: u_fetch_url
+    go_name: Über
+    description: Fetch.
+    status: "Fetching {url_id}"
+    status_fallback: "fetching ` + "`" + `` + "`" + `x''"
+    gate: other_gate-3
+    gate_message: "Closed \"x\"."
+    params:
+      url_id: {type: string, go_name: Größe}
+    required: [url_id]
+  - name: u_get_id
+    description: Get.
+    status: "plain text only"
+    params:
+      id: {type: string}
+`},
+	{"http", `toolgen: 1
+provider: pets
+package: json
+gate: pets
+description: "Pets ` + "`" + `` + "`" + `api''\n\nZZ Top\n\nthe end\u00a0"
+http:
+  base_url: https://api.example.com/v2
+  auth: {type: api_key, in: header, name: X-API-Key}
+types:
+  Kind:
+    description: "Kind ` + "`" + `` + "`" + `k''\n- x"
+    oneOf:
+      - {type: object, properties: {kind: {type: string, const: cat}, lives: {type: integer}}, required: [kind]}
+      - {type: object, properties: {kind: {type: string, const: dog}, bark: {type: string}}, required: [kind]}
+    discriminator: {propertyName: kind}
+  Any:
+    description: "  indented first line\n\ttab"
+    anyOf:
+      - {type: string}
+      - {type: number}
+  Both:
+    description: "[Doc] first"
+    allOf:
+      - {type: object, properties: {a: {type: string}}}
+      - {type: object, properties: {b: {type: integer}}}
+  Tags: {type: array, items: {type: string}, description: "Tags ''x''"}
+  Dict: {type: object, additionalProperties: {type: string}, description: "1. dict"}
+tools:
+  - name: pets_get_pet
+    description: "Get a pet ` + "`" + `` + "`" + `by id''.\n\n    GET /pets/{id}"
+    read_only: true
+    status: "{pet_id}"
+    params:
+      pet_id: {type: string, description: "Id\u00a0"}
+      k: {$ref: "#/types/Kind"}
+      a: {$ref: "#/types/Any"}
+      b: {$ref: "#/types/Both"}
+      t: {$ref: "#/types/Tags"}
+      d: {$ref: "#/types/Dict"}
+      c: {type: integer, const: 3}
+    required: [pet_id]
+    http:
+      method: get
+      path: /pets/{id}
+      args:
+        pet_id: {in: path, name: id}
+    result:
+      description: "Result ` + "`" + `` + "`" + `r''\n\n# H"
+      type: object
+      properties:
+        k: {type: string}
 `},
 }
