@@ -88,3 +88,30 @@ func TestRawMatchesJennifer(t *testing.T) {
 	}
 	t.Logf("%d specs generate the same code both ways", raws)
 }
+
+// TestRawTrailingSpace: gofmt trims every trailing white space rune of a
+// comment line, not only blanks and tabs (here a no-break space), and the
+// raw declarations must too.
+func TestRawTrailingSpace(t *testing.T) {
+	src := "toolgen: 1\nprovider: nbsp\ntools:\n  - name: nbsp_make\n    description: \"Makes a thing.\\u00a0\\nIt is made.\"\n" +
+		"    status: \"Making {name}\"\n    params:\n      name: {type: string, description: \"The name.\\u00a0\\u2003\\nOr its id.\"}\n" +
+		"      kind: {type: string, enum: [a, b], description: \"The kind.\\u00a0\"}\n    required: [name]\n"
+	f, err := spec.Parse("nbsp.tools.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := codeRaw(f, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := codeRaw(f, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the raw declarations change the code:\n%s", firstDiff(got, want))
+	}
+	if formatted, err := format.Source(got); err != nil || !bytes.Equal(formatted, got) {
+		t.Errorf("not gofmt'd (%v):\n%s", err, firstDiff(got, formatted))
+	}
+}
