@@ -34,9 +34,10 @@ type Method struct {
 	// `return runtime.Result{}, errors.New("not implemented")`.
 	Zero jen.Code
 
-	// sig is the signature as Go text, "(params) results", naming the
-	// packages context and runtime as the generated code imports them.
-	sig string
+	// sig is the signature as Go text, "(params) results", and zero
+	// Zero's statement, naming the packages context, errors and runtime
+	// as the generated code and a new stubs file import them.
+	sig, zero string
 }
 
 // ArgsTypeName and ResultTypeName are the Go names of a tool's argument and
@@ -46,6 +47,10 @@ func ResultTypeName(t *spec.Tool) string { return t.GoName + "Result" }
 
 // isAgent reports whether t is an agent tool (`kind: agent`).
 func isAgent(t *spec.Tool) bool { return t.Kind == spec.KindAgent }
+
+// notImplText is the text of a fresh stub's return of zero and a "not
+// implemented" error.
+func notImplText(zero string) string { return "return " + zero + `, errors.New("not implemented")` }
 
 // ExecutorMethods lists the methods of the Executor interface for f, in spec
 // order: per tool the executor itself, then its optional hand-written
@@ -76,15 +81,15 @@ func ExecutorMethods(f *spec.File) []Method {
 			m.Doc = t.GoName + " creates a fresh sub-agent for one call of the " + t.Name + " tool: " + t.Description
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Agent"), jen.Error()}
 			m.Zero = notImpl(jen.Nil())
-			m.sig = callArgs + "(runtime.Agent, error)"
+			m.sig, m.zero = callArgs+"(runtime.Agent, error)", notImplText("nil")
 		case t.Result != nil:
 			m.Results = []jen.Code{jen.Op("*").Id(ResultTypeName(t)), jen.Error()}
 			m.Zero = notImpl(jen.Nil())
-			m.sig = callArgs + "(*" + ResultTypeName(t) + ", error)"
+			m.sig, m.zero = callArgs+"(*"+ResultTypeName(t)+", error)", notImplText("nil")
 		default:
 			m.Results = []jen.Code{jen.Qual(runtimePkg, "Result"), jen.Error()}
 			m.Zero = notImpl(jen.Qual(runtimePkg, "Result").Values())
-			m.sig = callArgs + "(runtime.Result, error)"
+			m.sig, m.zero = callArgs+"(runtime.Result, error)", notImplText("runtime.Result{}")
 		}
 		if t.HTTP == nil && t.MCP == nil { // a bound tool's executor is generated (http.go, mcpbind.go)
 			ms = append(ms, m)
@@ -97,6 +102,7 @@ func ExecutorMethods(f *spec.File) []Method {
 				Results: []jen.Code{jen.Bool()},
 				Zero:    jen.Return(jen.False()),
 				sig:     "(" + argsText + ") bool",
+				zero:    "return false",
 			})
 		}
 		if t.Flags.ConcurrencySafe.Mode == spec.ByInput {
@@ -107,6 +113,7 @@ func ExecutorMethods(f *spec.File) []Method {
 				Results: []jen.Code{jen.Bool()},
 				Zero:    jen.Return(jen.False()),
 				sig:     "(" + argsText + ") bool",
+				zero:    "return false",
 			})
 		}
 		if t.Flags.PermissionCheck {
@@ -117,6 +124,7 @@ func ExecutorMethods(f *spec.File) []Method {
 				Results: []jen.Code{jen.Qual(runtimePkg, "Decision")},
 				Zero:    jen.Return(jen.Qual(runtimePkg, "Denied").Call(jen.Lit("permission check not implemented"))),
 				sig:     callArgs + "runtime.Decision",
+				zero:    `return runtime.Denied("permission check not implemented")`,
 			})
 		}
 	}

@@ -19,41 +19,7 @@ import (
 // jennifer writing everything: the bytes must be the same. It is what
 // proves the raw text is what go/format would write.
 func TestRawMatchesJennifer(t *testing.T) {
-	var files []*spec.File
-	root := filepath.Join("..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, SpecSuffix) {
-			return nil
-		}
-		f, err := spec.Load(path)
-		if err != nil {
-			return nil // a negative case
-		}
-		files = append(files, f)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 40 {
-		t.Fatalf("found %d valid specs in the repository, want at least 40", len(files))
-	}
-	for _, n := range []int{1, 10, 100, 1000} {
-		if testing.Short() && n > 100 {
-			break
-		}
-		f, err := spec.Parse(fmt.Sprintf("scale%d.tools.yaml", n), scale.Spec(n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	files := repoSpecs(t)
 	// A package named like a package the raw declarations use: jennifer
 	// does not rename the import for it, nor must they.
 	for _, pkg := range []string{"runtime", "wire", "json", "context", "time", "strconv"} {
@@ -114,4 +80,87 @@ func TestRawTrailingSpace(t *testing.T) {
 	if formatted, err := format.Source(got); err != nil || !bytes.Equal(formatted, got) {
 		t.Errorf("not gofmt'd (%v):\n%s", err, firstDiff(got, formatted))
 	}
+}
+
+// TestStubsTextMatchesFormat: a new stubs file written as text
+// (newStubsText) is the bytes stubsRender and newStubsFile render and
+// format, for every valid spec in the repository and the scale specs.
+func TestStubsTextMatchesFormat(t *testing.T) {
+	files := repoSpecs(t)
+	for _, c := range rawSpecs { // raw_specs_test.go
+		f, err := spec.Parse(c.name+".tools.yaml", []byte(c.yaml))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		files = append(files, f)
+	}
+	n := 0
+	for _, f := range files {
+		dir := t.TempDir()
+		pkg := f.Package
+		if pkg == "" {
+			pkg = f.Provider
+		}
+		stubs := func(viaJen bool) []byte {
+			stubsViaJen = viaJen
+			defer func() { stubsViaJen = false }()
+			sc, err := scanPackage(dir, pkg, filepath.Join(dir, "x_tools.gen.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := stubsFor(f, pkg, filepath.Join(dir, "x_tools.go"), ExecutorMethods(f), sc)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Path, err)
+			}
+			return res.content
+		}
+		want, got := stubs(true), stubs(false)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the stubs written as text differ from the formatted ones:\n%s", f.Path, firstDiff(got, want))
+		}
+		n++
+	}
+	t.Logf("%d specs' stubs compared", n)
+}
+
+// repoSpecs are the valid specs of the repository and the scale specs of 1,
+// 10, 100 and (unless -short) 1,000 tools.
+func repoSpecs(t *testing.T) []*spec.File {
+	t.Helper()
+	var files []*spec.File
+	root := filepath.Join("..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, SpecSuffix) {
+			return nil
+		}
+		f, err := spec.Load(path)
+		if err != nil {
+			return nil // a negative case
+		}
+		files = append(files, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 40 {
+		t.Fatalf("found %d valid specs in the repository, want at least 40", len(files))
+	}
+	for _, n := range []int{1, 10, 100, 1000} {
+		if testing.Short() && n > 100 {
+			break
+		}
+		f, err := spec.Parse(fmt.Sprintf("scale%d.tools.yaml", n), scale.Spec(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -485,7 +486,12 @@ func stubsFor(f *spec.File, pkg, path string, methods []Method, sc *pkgScan) (*s
 	}
 
 	if existing == nil {
-		if res.content, err = newStubsFile(f, sc, rendered); err != nil {
+		if len(hints) == 0 && !stubsViaJen {
+			res.content, err = newStubsText(f, pkg, sc, missing)
+		} else {
+			res.content, err = newStubsFile(f, sc, rendered)
+		}
+		if err != nil {
 			return nil, err
 		}
 		return res, nil
@@ -530,6 +536,98 @@ func newStubsFile(f *spec.File, sc *pkgScan, rendered []byte) ([]byte, error) {
 		return nil, fmt.Errorf("gen: formatting stubs: %w", err)
 	}
 	return out, nil
+}
+
+// stubsViaJen makes a new stubs file be rendered and formatted by
+// newStubsFile even when newStubsText can write it (tests compare).
+var stubsViaJen = false
+
+// newStubsText is what newStubsFile makes of stubsRender's declarations,
+// written directly as gofmt'd text: formatting a large spec's stubs was a
+// good part of generating it. TestStubsTextMatchesFormat compares the two.
+func newStubsText(f *spec.File, pkg string, sc *pkgScan, missing []Method) ([]byte, error) {
+	t, err := templates.Parse(templates.StubsHeader, nil)
+	if err != nil {
+		return nil, err
+	}
+	var header bytes.Buffer
+	err = t.Execute(&header, map[string]string{
+		"Spec": filepath.Base(f.Path), "Impl": sc.impl, "Interface": InterfaceName,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gen: rendering the stubs header: %w", err)
+	}
+	w := newRawWriter()
+	doc := func(text string) {
+		var lines []string
+		for _, l := range stubsWrap(text) {
+			lines = append(lines, strings.TrimRightFunc("// "+l, unicode.IsSpace))
+		}
+		if !plainDoc(lines) {
+			lines = formatDoc(lines)
+		}
+		for _, l := range lines {
+			w.str(l, "\n")
+		}
+	}
+	var decls []string
+	if !sc.implDecl {
+		doc(fmt.Sprintf("%s implements %s, the tools of %s. Give it the fields your tools need (clients, stores, configuration).",
+			sc.impl, InterfaceName, filepath.Base(f.Path)))
+		w.str("type ", sc.impl, " struct{}\n")
+		decls = append(decls, string(w.b))
+		w.b = w.b[:0]
+	}
+	if !sc.asserted {
+		if sc.valueRecv {
+			decls = append(decls, "var _ "+InterfaceName+" = "+sc.impl+"{}\n")
+		} else {
+			decls = append(decls, "var _ "+InterfaceName+" = (*"+sc.impl+")(nil)\n")
+		}
+	}
+	recv := sc.recv + " *" + sc.impl
+	if sc.valueRecv {
+		recv = sc.recv + " " + sc.impl
+	}
+	var uses string
+	for _, m := range missing {
+		doc(m.Doc)
+		w.str("func (", recv, ") ", m.Name, m.sig, " {\n\t", m.zero, "\n}\n")
+		decls = append(decls, string(w.b))
+		w.b = w.b[:0]
+		uses += m.sig + m.zero
+	}
+	var std, other []string
+	for _, p := range []string{"context", "errors"} {
+		if strings.Contains(uses, p+".") {
+			std = append(std, strconv.Quote(p))
+		}
+	}
+	if strings.Contains(uses, "runtime.") {
+		other = append(other, strconv.Quote(runtimePkg))
+	}
+	var out bytes.Buffer
+	out.Write(header.Bytes())
+	out.WriteString("\npackage " + pkg + "\n\n")
+	switch imports := append(append([]string(nil), std...), other...); len(imports) {
+	case 0:
+	case 1:
+		out.WriteString("import " + imports[0] + "\n\n")
+	default:
+		out.WriteString("import (\n")
+		for _, l := range std {
+			out.WriteString("\t" + l + "\n")
+		}
+		if len(std) > 0 && len(other) > 0 {
+			out.WriteString("\n")
+		}
+		for _, l := range other {
+			out.WriteString("\t" + l + "\n")
+		}
+		out.WriteString(")\n\n")
+	}
+	out.WriteString(strings.Join(decls, "\n"))
+	return out.Bytes(), nil
 }
 
 // stubsImport is an import of a Go file: its path and the name it is used by.
