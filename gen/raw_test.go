@@ -110,12 +110,18 @@ func TestStubsTextMatchesFormat(t *testing.T) {
 			}
 			res, err := stubsFor(f, pkg, filepath.Join(dir, "x_tools.go"), ExecutorMethods(f), sc)
 			if err != nil {
+				if viaJen {
+					return nil // go/format refuses what the text mends (a NUL in a description)
+				}
 				t.Fatalf("%s: %v", f.Path, err)
 			}
 			return res.content
 		}
 		want, got := stubs(true), stubs(false)
-		if !bytes.Equal(got, want) {
+		if formatted, err := format.Source(got); err != nil || !bytes.Equal(formatted, got) {
+			t.Errorf("%s: the stubs written as text are not gofmt'd (%v):\n%s", f.Path, err, firstDiff(got, formatted))
+		}
+		if want != nil && !bytes.Equal(got, want) {
 			t.Errorf("%s: the stubs written as text differ from the formatted ones:\n%s", f.Path, firstDiff(got, want))
 		}
 		n++

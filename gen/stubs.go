@@ -561,7 +561,7 @@ func newStubsText(f *spec.File, pkg string, sc *pkgScan, missing []Method) ([]by
 	doc := func(text string) {
 		var lines []string
 		for _, l := range stubsWrap(text) {
-			lines = append(lines, strings.TrimRightFunc("// "+l, unicode.IsSpace))
+			lines = append(lines, strings.TrimRightFunc(commentText.Replace("// "+l), unicode.IsSpace))
 		}
 		if !plainDoc(lines) {
 			lines = formatDoc(lines)
@@ -685,7 +685,7 @@ func stubsRender(f *spec.File, pkg string, sc *pkgScan, missing []Method, hints 
 		for _, l := range stubsWrap(fmt.Sprintf(
 			"%s implements %s, the tools of %s. Give it the fields your tools need (clients, stores, configuration).",
 			sc.impl, InterfaceName, filepath.Base(f.Path))) {
-			jf.Comment(l)
+			jf.Comment(strings.TrimRightFunc("// "+l, unicode.IsSpace)) // "// " written out: jennifer prints a line starting with "//" as it is
 		}
 		jf.Type().Id(sc.impl).Struct()
 		jf.Line()
@@ -700,7 +700,7 @@ func stubsRender(f *spec.File, pkg string, sc *pkgScan, missing []Method, hints 
 	}
 	for _, m := range missing {
 		for _, l := range stubsWrap(m.Doc) {
-			jf.Comment(l)
+			jf.Comment(strings.TrimRightFunc("// "+l, unicode.IsSpace)) // "// " written out: jennifer prints a line starting with "//" as it is
 		}
 		recv := jen.Id(sc.recv).Op("*").Id(sc.impl)
 		if sc.valueRecv {
