@@ -132,6 +132,30 @@ func (s *rawStore) splice(body []byte) ([]byte, []string) {
 	return append(out, rest...), paths
 }
 
+// leftPlaceholder is the first line of body, spliced, that still holds a
+// placeholder ("" when none does): a marker that starts a line, after any
+// indentation, and was not replaced (an index out of range, a placeholder
+// gofmt indented). User text never starts a line so: its comment lines
+// start with "// " or "//\t", and the file holds no multi-line string.
+func leftPlaceholder(body []byte) string {
+	for from := 0; ; {
+		i := bytes.Index(body[from:], []byte(rawMarker))
+		if i < 0 {
+			return ""
+		}
+		i += from
+		start := bytes.LastIndexByte(body[:i], '\n') + 1
+		if len(bytes.TrimLeft(body[start:i], " \t")) == 0 {
+			end := bytes.IndexByte(body[i:], '\n')
+			if end < 0 {
+				end = len(body) - i
+			}
+			return string(body[start : i+end])
+		}
+		from = i + len(rawMarker)
+	}
+}
+
 // importLine is the import block line of path as jennifer writes it for
 // the packages raw declarations use, whose names are their paths' last
 // elements. (jennifer names an import after the package whatever the

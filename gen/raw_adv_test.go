@@ -225,3 +225,31 @@ tools:
       properties:
 ` + nested.String()}
 }
+
+// TestLeftPlaceholder: a placeholder the splice did not replace is found
+// wherever it starts a line; the marker inside user text is not.
+func TestLeftPlaceholder(t *testing.T) {
+	for body, want := range map[string]string{
+		"":                          "",
+		"var x = 1\n":               "",
+		"//toolgen:raw:7\n":         "//toolgen:raw:7",
+		"x\n\t//toolgen:raw:3\ny\n": "\t//toolgen:raw:3",
+		"x\n//toolgen:raw:x":        "//toolgen:raw:x",
+		"// //toolgen:raw:1\n":      "",
+		"//\t//toolgen:raw:1\n":     "",
+		"s := \"//toolgen:raw:  //toolgen:raw:2\"\n": "",
+		"a //toolgen:raw:1\n  //toolgen:raw:2\n":     "  //toolgen:raw:2",
+	} {
+		if got := leftPlaceholder([]byte(body)); got != want {
+			t.Errorf("leftPlaceholder(%q) = %q, want %q", body, got, want)
+		}
+	}
+	// A store's splice leaves none in a file it generates, and an index
+	// it does not hold is left, and found.
+	s := &rawStore{}
+	s.add(&rawDecl{text: []byte("var a = 1\n")})
+	body, _ := s.splice([]byte("x\n\n//toolgen:raw:0\n\n//toolgen:raw:9\n"))
+	if got := leftPlaceholder(body); got != "//toolgen:raw:9" {
+		t.Errorf("after splice %q: leftPlaceholder = %q", body, got)
+	}
+}

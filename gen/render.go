@@ -69,6 +69,7 @@ type parts struct {
 	imports [][]byte
 	body    []byte
 	paths   []string
+	left    string // a placeholder line splice left (leftPlaceholder)
 	ok      bool
 }
 
@@ -79,6 +80,9 @@ func (r *renderer) split(src []byte) parts {
 	p.head, p.imports, p.body, p.ok = splitFile(src, r.pkg)
 	if p.ok {
 		p.body, p.paths = r.raws.splice(p.body)
+		if !r.raws.empty() {
+			p.left = leftPlaceholder(p.body)
+		}
 	}
 	return p
 }
@@ -207,6 +211,9 @@ func (r *renderer) join(out []parts, whole func() ([]byte, error)) ([]byte, erro
 	for i, c := range out {
 		if !c.ok {
 			return fallback("a chunk without its package clause")
+		}
+		if c.left != "" {
+			return nil, errors.New("internal error: a raw declaration's placeholder was not replaced: " + strconv.Quote(c.left))
 		}
 		if i == 0 {
 			head = c.head
