@@ -355,4 +355,44 @@ tools:
       properties:
         k: {type: string}
 `},
+	{"labels", `toolgen: 1
+provider: l
+package: l
+types:
+  Level: {type: integer, minimum: 0}
+  Ratio: {type: number}
+  On: {type: boolean}
+  At: {type: string, format: date-time}
+  Name: {type: string, minLength: 1}
+tools:
+  - name: l_x
+    description: X.
+    kind: agent
+    status: "a\"b\\c ` + "`" + `` + "`" + `é` + "`" + `` + "`" + ` {lv|\"q\\\"} {r|ü} {on} {at|never} {nm|` + "`" + `} {plv} {pr} {pon|-} {pat} {pnm} {{{lv}}}"
+    prompt: "{lv} {r} {on} {at} {nm} {plv|x} {pr} {pon} {pat|y} {pnm|\\}"
+    params:
+      lv: {$ref: "#/types/Level"}
+      r: {$ref: "#/types/Ratio"}
+      on: {$ref: "#/types/On"}
+      at: {$ref: "#/types/At"}
+      nm: {$ref: "#/types/Name"}
+      plv: {$ref: "#/types/Level", nullable: true}
+      pr: {$ref: "#/types/Ratio", nullable: true}
+      pon: {$ref: "#/types/On", nullable: true}
+      pat: {$ref: "#/types/At", nullable: true}
+      pnm: {$ref: "#/types/Name", nullable: true}
+    required: [lv, on]
+`},
+	{"enums", `toolgen: 1
+provider: e
+package: e
+tools:
+  - name: e_x
+    description: X.
+    status: "{m} {n}"
+    params:
+      m: {type: string, enum: ["", "empty", "Empty", "EMPTY", "a b", "a_b", "a-b", "AB", "1", "-1", "+", "_"], default: ""}
+      n: {type: integer, enum: [-1, 0, 1, 10]}
+      o: {type: number, enum: [0.5, -2]}
+`},
 }
