@@ -497,8 +497,21 @@ func (g *generator) toolLiteral(ti *toolIR) (static []jen.Code, bound []boundFie
 // it says otherwise.
 func flagsValue(fl spec.Flags) jen.Code {
 	var set []jen.Code
+	for _, l := range flagsSet(fl) {
+		set = append(set, jen.Id(l.k).Op(":").Id(l.v))
+	}
+	if len(set) > 4 {
+		return jen.Qual(runtimePkg, "Flags").Add(multi(set...))
+	}
+	return jen.Qual(runtimePkg, "Flags").Values(set...)
+}
+
+// flagsSet are the fields of fl's runtime.Flags literal: Enabled: false
+// for a disabled tool, then each flag that is true.
+func flagsSet(fl spec.Flags) []litLine {
+	var set []litLine
 	if !fl.Enabled.Value {
-		set = append(set, jen.Id("Enabled").Op(":").False())
+		set = append(set, litLine{k: "Enabled", v: "false"})
 	}
 	for _, f := range []struct {
 		name string
@@ -513,13 +526,10 @@ func flagsValue(fl spec.Flags) jen.Code {
 		{"RequiresApproval", fl.RequiresApproval.Value},
 	} {
 		if f.on {
-			set = append(set, jen.Id(f.name).Op(":").True())
+			set = append(set, litLine{k: f.name, v: "true"})
 		}
 	}
-	if len(set) > 4 {
-		return jen.Qual(runtimePkg, "Flags").Add(multi(set...))
-	}
-	return jen.Qual(runtimePkg, "Flags").Values(set...)
+	return set
 }
 
 // multi is a composite literal's braces and elements, one per line, in

@@ -342,16 +342,9 @@ func (g *generator) rawDecode(t *toolIR) jen.Code {
 	args := t.args
 	var body []string
 	if args.root && g.tabled(args) {
-		var defaults []string
-		for i, f := range args.fields {
-			if !appliesDefault(f) {
-				continue
-			}
-			lit, ok := g.rawDefault(f)
-			if !ok {
-				return nil
-			}
-			defaults = append(defaults, "\tif seen.Absent("+strconv.Itoa(i)+") {\n\t\tx."+f.name+" = "+lit+"\n\t}\n")
+		defaults, ok := g.rawDefaults(args)
+		if !ok {
+			return nil
 		}
 		seen := "_"
 		if len(defaults) > 0 {
@@ -370,6 +363,23 @@ func (g *generator) rawDecode(t *toolIR) jen.Code {
 		str("func ", toolDecode(t), "(data []byte, mode ", w.qual(runtimePkg, "DecodeMode"), ") (any, error) {\n").
 		str(body...).str("}\n")
 	return g.raw(w)
+}
+
+// rawDefaults are tableDefaults(t) as text, the statements filling in the
+// defaults of the properties the object did not have (its Seen, seen); not
+// ok when a default is not a simple constant.
+func (g *generator) rawDefaults(t *goType) (defaults []string, ok bool) {
+	for i, f := range t.fields {
+		if !appliesDefault(f) {
+			continue
+		}
+		lit, ok := g.rawDefault(f)
+		if !ok {
+			return nil, false
+		}
+		defaults = append(defaults, "\tif seen.Absent("+strconv.Itoa(i)+") {\n\t\tx."+f.name+" = "+lit+"\n\t}\n")
+	}
+	return defaults, true
 }
 
 // rawDefault is the Go text of the default of f, which fieldDefault writes,
@@ -492,26 +502,7 @@ func (w *rawWriter) keyValues(indent string, lines []litLine) {
 // rawFlags is the Flags line of a runtime.Tool literal: flagsValue(fl) as
 // text.
 func rawFlags(fl spec.Flags, typ string) litLine {
-	var set []litLine
-	if !fl.Enabled.Value {
-		set = append(set, litLine{k: "Enabled", v: "false"})
-	}
-	for _, f := range []struct {
-		name string
-		on   bool
-	}{
-		{"Enabled", fl.Enabled.Value},
-		{"ReadOnly", fl.ReadOnly.Value},
-		{"Destructive", fl.Destructive.Value},
-		{"Idempotent", fl.Idempotent.Value},
-		{"OpenWorld", fl.OpenWorld.Value},
-		{"ConcurrencySafe", fl.ConcurrencySafe.Value},
-		{"RequiresApproval", fl.RequiresApproval.Value},
-	} {
-		if f.on {
-			set = append(set, litLine{k: f.name, v: "true"})
-		}
-	}
+	set := flagsSet(fl)
 	if len(set) > 4 {
 		return litLine{k: "Flags", v: typ + "{", inner: set}
 	}
@@ -643,16 +634,9 @@ func (g *generator) rawTable(t *goType) jen.Code {
 // rawTableDecode is tableDecode(t) as a raw declaration, or nil when a
 // default is not a simple constant.
 func (g *generator) rawTableDecode(t *goType) jen.Code {
-	var defaults []string
-	for i, f := range t.fields {
-		if !appliesDefault(f) {
-			continue
-		}
-		lit, ok := g.rawDefault(f)
-		if !ok {
-			return nil
-		}
-		defaults = append(defaults, "\tif seen.Absent("+strconv.Itoa(i)+") {\n\t\tx."+f.name+" = "+lit+"\n\t}\n")
+	defaults, ok := g.rawDefaults(t)
+	if !ok {
+		return nil
 	}
 	w := newRawWriter()
 	w.doc(tableDecodeDoc).str("func (x *", t.name, ") decode(d *", w.qual(wirePkg, "Decoder"), ") {\n\t")
