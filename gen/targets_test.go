@@ -112,23 +112,8 @@ func TestTargetsRefusedName(t *testing.T) {
 func targetSpecs(t *testing.T) map[string]*spec.File {
 	t.Helper()
 	files := map[string]*spec.File{}
-	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, SpecSuffix) {
-			return nil
-		}
-		if f, err := spec.Load(path); err == nil {
-			files[path] = f
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range validRepoSpecs(t) { // raw_test.go
+		files[f.Path] = f
 	}
 	if len(files) < 50 {
 		t.Fatalf("only %d specs load under the repository", len(files))
